@@ -1,0 +1,59 @@
+// The import directions of shared/ARCHITECTURE.md, checked on every `npm test`.
+// Each src folder may import only the folders listed for it, and only through their index.ts.
+const allowed = {
+  util: [],
+  protocol: ["util"],
+  config: ["protocol", "util"],
+  storage: ["protocol", "util"],
+  bus: ["protocol", "util"],
+  llm: ["config", "protocol", "util"],
+  permission: ["bus", "config", "protocol", "util"],
+  tool: ["permission", "protocol", "util"],
+  mcp: ["tool", "config", "protocol", "util"],
+  agent: ["config", "permission", "protocol", "util"],
+  session: ["util", "protocol", "config", "storage", "bus", "llm", "permission", "tool", "mcp", "agent"],
+  server: ["util", "protocol", "config", "storage", "bus", "llm", "permission", "tool", "mcp", "agent", "session"],
+  sdk: ["protocol", "util"],
+  tui: ["sdk", "protocol", "util"],
+  acp: ["sdk", "protocol", "util"],
+  cli: null, // the composition root may import everything
+}
+const folders = Object.keys(allowed)
+
+const forbidden = []
+for (const [from, ok] of Object.entries(allowed)) {
+  if (ok === null) continue
+  const banned = folders.filter((f) => f !== from && !ok.includes(f))
+  if (banned.length === 0) continue
+  forbidden.push({
+    name: `layer-${from}`,
+    comment: `src/${from} may import only: ${ok.join(", ") || "nothing in src"} (shared/ARCHITECTURE.md)`,
+    severity: "error",
+    from: { path: `^src/${from}/` },
+    to: { path: `^src/(${banned.join("|")})/` },
+  })
+}
+forbidden.push({
+  name: "through-index",
+  comment: "another folder's internals are private: import its index.ts",
+  severity: "error",
+  from: { path: "^src/([^/]+)/" },
+  to: { path: "^src/([^/]+)/.+", pathNot: ["^src/$1/", "^src/[^/]+/index\\.tsx?$", "^src/globals\\.d\\.ts$"] },
+})
+forbidden.push({
+  name: "no-circular",
+  severity: "error",
+  from: { path: "^src/" },
+  to: { circular: true, viaOnly: { path: "^src/([^/]+)/", pathNot: "^src/$1/" } },
+})
+
+module.exports = {
+  forbidden,
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "\\.txt$" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { extensions: [".ts", ".tsx", ".js", ".mjs", ".json"] },
+  },
+}
