@@ -1,0 +1,45 @@
+// Typed publish/subscribe for one App. Delivery is synchronous and in order; a subscriber
+// that throws is logged and never breaks the publisher. The event shapes live in protocol/.
+import type { BusEvent, EventProperties, EventType } from "../protocol"
+
+export type Listener<T extends EventType = EventType> = (event: { type: T; properties: EventProperties<T> }) => void
+
+export interface Bus {
+  publish<T extends EventType>(type: T, properties: EventProperties<T>): void
+  subscribe<T extends EventType>(type: T, listener: Listener<T>): () => void
+  subscribeAll(listener: (event: BusEvent) => void): () => void
+}
+
+export function createBus(onListenerError: (e: unknown) => void = (e) => console.error("bus listener failed:", e)): Bus {
+  const byType = new Map<string, Set<(event: BusEvent) => void>>()
+  const all = new Set<(event: BusEvent) => void>()
+
+  function add(set: Set<(event: BusEvent) => void>, fn: (event: BusEvent) => void) {
+    set.add(fn)
+    return () => void set.delete(fn)
+  }
+
+  return {
+    publish(type, properties) {
+      const event = { type, properties } as BusEvent
+      for (const fn of byType.get(type) ?? []) deliver(fn, event)
+      for (const fn of all) deliver(fn, event)
+    },
+    subscribe(type, listener) {
+      let set = byType.get(type)
+      if (!set) byType.set(type, (set = new Set()))
+      return add(set, listener as (event: BusEvent) => void)
+    },
+    subscribeAll(listener) {
+      return add(all, listener)
+    },
+  }
+
+  function deliver(fn: (event: BusEvent) => void, event: BusEvent) {
+    try {
+      fn(event)
+    } catch (e) {
+      onListenerError(e)
+    }
+  }
+}

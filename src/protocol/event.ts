@@ -1,0 +1,54 @@
+import { z } from "zod"
+import { Message } from "./message"
+import { Part } from "./part"
+import { PermissionReply, PermissionRequest } from "./permission"
+import { QuestionRequest, Session, SessionStatus, Todo } from "./session"
+
+const errorObject = z.object({ name: z.string(), data: z.record(z.string(), z.unknown()) })
+
+/** Every event published on the bus and streamed over SSE, by type, with its properties. */
+export const Events = {
+  "server.connected": z.object({}),
+  "server.heartbeat": z.object({}),
+  "server.instance.disposed": z.object({ directory: z.string() }),
+
+  "session.created": z.object({ sessionID: z.string(), info: Session }),
+  "session.updated": z.object({ sessionID: z.string(), info: Session }),
+  "session.deleted": z.object({ sessionID: z.string(), info: Session }),
+  "session.status": z.object({ sessionID: z.string(), status: SessionStatus }),
+  "session.idle": z.object({ sessionID: z.string() }),
+  "session.error": z.object({ sessionID: z.string().optional(), error: errorObject.optional() }),
+  "session.compacted": z.object({ sessionID: z.string() }),
+  "session.diff": z.object({ sessionID: z.string(), diff: z.array(z.unknown()) }),
+
+  "message.updated": z.object({ sessionID: z.string(), info: Message }),
+  "message.removed": z.object({ sessionID: z.string(), messageID: z.string() }),
+  "message.part.updated": z.object({ sessionID: z.string(), part: Part, time: z.number() }),
+  "message.part.delta": z.object({
+    sessionID: z.string(),
+    messageID: z.string(),
+    partID: z.string(),
+    field: z.string(),
+    delta: z.string(),
+  }),
+  "message.part.removed": z.object({ sessionID: z.string(), messageID: z.string(), partID: z.string() }),
+
+  "permission.asked": PermissionRequest,
+  "permission.replied": z.object({ sessionID: z.string(), requestID: z.string(), reply: PermissionReply }),
+
+  "question.asked": QuestionRequest,
+  "question.replied": z.object({ sessionID: z.string(), requestID: z.string(), answers: z.array(z.array(z.string())) }),
+  "question.rejected": z.object({ sessionID: z.string(), requestID: z.string() }),
+
+  "todo.updated": z.object({ sessionID: z.string(), todos: z.array(Todo) }),
+  "command.executed": z.object({ name: z.string(), sessionID: z.string(), arguments: z.string(), messageID: z.string() }),
+  "file.edited": z.object({ file: z.string() }),
+  "mcp.tools.changed": z.object({ server: z.string() }),
+} as const
+
+export type EventType = keyof typeof Events
+export type EventProperties<T extends EventType> = z.infer<(typeof Events)[T]>
+export type BusEvent = { [T in EventType]: { type: T; properties: EventProperties<T> } }[EventType]
+
+/** The SSE envelope: `data: {"type":…, "properties":…}`. */
+export const EventEnvelope = z.object({ type: z.string(), properties: z.record(z.string(), z.unknown()) })
