@@ -1,0 +1,6 @@
+// Tools: the interface (`defineTool`, the context a tool runs with), the registry, the
+// shared truncation policy and the built-in tools. A tool never sees the session, the
+// server or storage: what it needs arrives through its context (`ctx.ask`, `ctx.services`).
+export * from "./tool"
+export { createToolRegistry, runTool, usesApplyPatch, type ToolRegistry } from "./registry"
+export { truncateOutput, type TruncateOptions } from "./truncate"

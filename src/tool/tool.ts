@@ -1,0 +1,88 @@
+import { z } from "zod"
+import type { FilePart, QuestionInfo, Todo } from "../protocol"
+
+/** A file produced by a tool (an image read, a fetched PDF), sent back to the model. */
+export type ToolAttachment = Pick<FilePart, "mime" | "url" | "filename">
+
+export interface ToolResult {
+  title: string
+  output: string
+  metadata: Record<string, unknown>
+  attachments?: ToolAttachment[]
+}
+
+export interface AskRequest {
+  permission: string
+  patterns: string[]
+  always: string[]
+  metadata?: Record<string, unknown>
+  /** Allow rules cannot auto-approve this request (the command could not be understood). */
+  forceAsk?: boolean
+}
+
+/** Session-level services a few tools need; provided by the session layer. */
+export interface ToolServices {
+  todos: { get(sessionID: string): Todo[]; set(sessionID: string, todos: Todo[]): void }
+  question: { ask(input: { sessionID: string; questions: QuestionInfo[]; tool?: { messageID: string; callID: string } }, signal: AbortSignal): Promise<string[][]> }
+  /** AGENTS.md / CLAUDE.md files between the project root and `file`'s directory not yet sent in this message. */
+  nestedInstructions(file: string, messageID: string): { path: string; content: string }[]
+  /** Per-file lock so parallel edits of one file never lose a change. */
+  withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T>
+}
+
+export interface ToolContext {
+  sessionID: string
+  messageID: string
+  callID: string
+  agent: string
+  /** The project directory; relative paths resolve against it. */
+  directory: string
+  /** The git worktree root (or `directory` outside git). */
+  worktree: string
+  abort: AbortSignal
+  /** Resolves when allowed; throws a named permission error (denied / rejected / corrected) otherwise. */
+  ask(request: AskRequest): Promise<void>
+  /** Updates the running part's title and metadata; clients see it at once. */
+  metadata(input: { title?: string; metadata?: Record<string, unknown> }): void
+  services: ToolServices
+  /** Where truncated outputs are saved in full. */
+  outputDir: string
+  limits: { maxLines: number; maxBytes: number }
+  /** Whether the agent may use the task tool (changes the truncation hint). */
+  canDelegate: boolean
+}
+
+export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
+  id: string
+  description: string
+  parameters: P
+  execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>
+}
+
+export interface Tool<P extends z.ZodType = z.ZodType> extends ToolDefinition<P> {
+  /** JSON Schema of the parameters, as sent to the provider. */
+  jsonSchema: Record<string, unknown>
+}
+
+export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): Tool<P> {
+  const jsonSchema = z.toJSONSchema(def.parameters, { target: "draft-7", io: "input" }) as Record<string, unknown>
+  delete jsonSchema.$schema
+  return { ...def, jsonSchema }
+}
+
+/** The model called a tool with arguments that do not fit its schema. */
+export class ToolInvalidArgumentsError extends Error {
+  constructor(tool: string, detail: string) {
+    super(`The ${tool} tool was called with invalid arguments: ${detail}\nPlease rewrite the input so it satisfies the expected schema.`)
+    this.name = "ToolInvalidArgumentsError"
+  }
+}
+
+export function parseArguments<P extends z.ZodType>(tool: Tool<P>, input: unknown): z.infer<P> {
+  const result = tool.parameters.safeParse(input)
+  if (result.success) return result.data
+  const detail = result.error.issues
+    .map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`)
+    .join("; ")
+  throw new ToolInvalidArgumentsError(tool.id, detail)
+}

@@ -1,0 +1,74 @@
+// A real ToolContext for tool tests: a temp project directory, asks recorded (and answered
+// by `decide`, allow by default), in-memory services. No mocks of wright's modules.
+import { mkdtempSync, realpathSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import type { AskRequest, ToolContext } from "../../src/tool"
+import { createKeyedLock } from "../../src/util"
+import type { Todo } from "../../src/protocol"
+
+export interface TestContext extends ToolContext {
+  asks: AskRequest[]
+  updates: { title?: string; metadata?: Record<string, unknown> }[]
+  controller: AbortController
+}
+
+export function tempDir(prefix = "wright-test-"): string {
+  return realpathSync(mkdtempSync(path.join(os.tmpdir(), prefix)))
+}
+
+export function toolContext(opts: {
+  directory?: string
+  worktree?: string
+  decide?: (req: AskRequest) => void | Promise<void>
+  answers?: string[][]
+  maxLines?: number
+  maxBytes?: number
+} = {}): TestContext {
+  const directory = opts.directory ?? tempDir()
+  const controller = new AbortController()
+  const asks: AskRequest[] = []
+  const updates: TestContext["updates"] = []
+  const todos = new Map<string, Todo[]>()
+  const lock = createKeyedLock()
+  const seen = new Set<string>()
+  return {
+    sessionID: "ses_test",
+    messageID: "msg_test",
+    callID: "call_test",
+    agent: "build",
+    directory,
+    worktree: opts.worktree ?? directory,
+    abort: controller.signal,
+    controller,
+    asks,
+    updates,
+    async ask(req) {
+      asks.push(req)
+      await opts.decide?.(req)
+    },
+    metadata(input) {
+      updates.push(input)
+    },
+    services: {
+      todos: { get: (id) => todos.get(id) ?? [], set: (id, list) => void todos.set(id, list) },
+      question: {
+        async ask() {
+          if (!opts.answers) throw new Error("no answers scripted for the question tool")
+          return opts.answers
+        },
+      },
+      nestedInstructions(file) {
+        // Mirrors the session layer's rule closely enough for tool tests: each AGENTS.md once.
+        const out: { path: string; content: string }[] = []
+        void file
+        void seen
+        return out
+      },
+      withFileLock: (file, fn) => lock(file, fn),
+    },
+    outputDir: path.join(directory, ".wright-tool-output"),
+    limits: { maxLines: opts.maxLines ?? 2000, maxBytes: opts.maxBytes ?? 51200 },
+    canDelegate: false,
+  }
+}
