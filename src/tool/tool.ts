@@ -24,8 +24,12 @@ export interface AskRequest {
 export interface ToolServices {
   todos: { get(sessionID: string): Todo[]; set(sessionID: string, todos: Todo[]): void }
   question: { ask(input: { sessionID: string; questions: QuestionInfo[]; tool?: { messageID: string; callID: string } }, signal: AbortSignal): Promise<string[][]> }
-  /** AGENTS.md / CLAUDE.md files between the project root and `file`'s directory not yet sent in this message. */
-  nestedInstructions(file: string, messageID: string): { path: string; content: string }[]
+  /**
+   * Of the given instruction files (AGENTS.md/CLAUDE.md found by the read tool between the
+   * project root and a file), returns those not yet sent to the model in this message or in
+   * the system prompt, and marks them sent.
+   */
+  claimInstructions(messageID: string, paths: string[]): string[]
   /** Per-file lock so parallel edits of one file never lose a change. */
   withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T>
 }

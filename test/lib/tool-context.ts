@@ -58,12 +58,10 @@ export function toolContext(opts: {
           return opts.answers
         },
       },
-      nestedInstructions(file) {
-        // Mirrors the session layer's rule closely enough for tool tests: each AGENTS.md once.
-        const out: { path: string; content: string }[] = []
-        void file
-        void seen
-        return out
+      claimInstructions(messageID, paths) {
+        const fresh = paths.filter((p) => !seen.has(`${messageID}:${p}`))
+        for (const p of fresh) seen.add(`${messageID}:${p}`)
+        return fresh
       },
       withFileLock: (file, fn) => lock(file, fn),
     },
