@@ -1,0 +1,82 @@
+import Database from "better-sqlite3"
+import { existsSync, mkdirSync } from "node:fs"
+import path from "node:path"
+import { xdg } from "../util"
+import { LATEST_VERSION, migrations } from "./migrations"
+
+export type DB = Database.Database
+
+/** Opening or migrating the database failed; the message says which file and what to do. */
+export class StorageError extends Error {
+  constructor(
+    message: string,
+    readonly file: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options)
+    this.name = "StorageError"
+  }
+}
+
+/** `WRIGHT_DB` (absolute, `:memory:`, or relative to the data dir), else `<XDG data>/wright/wright.db`. */
+export function databasePath(env: NodeJS.ProcessEnv = process.env): string {
+  const dataDir = xdg(env).data
+  const override = env.WRIGHT_DB
+  if (!override) return path.join(dataDir, "wright.db")
+  if (override === ":memory:" || path.isAbsolute(override)) return override
+  return path.join(dataDir, override)
+}
+
+/**
+ * Opens (creating if absent) and migrates the database. A corrupt file, or one written by a
+ * newer wright, is reported and left exactly as it is: never recreated, never wiped.
+ */
+export function openDatabase(file: string): DB {
+  if (file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true })
+  const existed = file !== ":memory:" && existsSync(file)
+  let db: DB
+  try {
+    db = new Database(file)
+  } catch (e) {
+    throw new StorageError(`Cannot open the database ${file}: ${(e as Error).message}`, file, { cause: e })
+  }
+  try {
+    db.pragma("busy_timeout = 5000")
+    // Check the version before anything writes: switching to WAL rewrites the file header.
+    const version = db.pragma("user_version", { simple: true }) as number
+    if (version > LATEST_VERSION) {
+      throw new StorageError(
+        `The database ${file} was written by a newer wright (schema version ${version}; this wright knows up to ${LATEST_VERSION}). Upgrade wright, or set WRIGHT_DB to use another database. The file was not changed.`,
+        file,
+      )
+    }
+    db.pragma("journal_mode = WAL")
+    db.pragma("synchronous = NORMAL")
+    db.pragma("cache_size = -64000")
+    db.pragma("foreign_keys = ON")
+    migrate(db, version)
+  } catch (e) {
+    db.close()
+    if (e instanceof StorageError) throw e
+    const reason = (e as Error).message
+    const corrupt = /not a database|malformed|corrupt/i.test(reason)
+    throw new StorageError(
+      corrupt
+        ? `The database ${file} is damaged or not a SQLite file (${reason}). wright left it untouched: move it aside (or set WRIGHT_DB to another path) to start a new one.`
+        : `Cannot open the database ${file}${existed ? "" : " (new file)"}: ${reason}`,
+      file,
+      { cause: e },
+    )
+  }
+  return db
+}
+
+function migrate(db: DB, current: number) {
+  for (const m of migrations) {
+    if (m.version <= current) continue
+    db.transaction(() => {
+      db.exec(m.sql)
+      db.pragma(`user_version = ${m.version}`)
+    })()
+  }
+}

@@ -1,0 +1,21 @@
+// Durable storage: one SQLite file (better-sqlite3, WAL) holding sessions, messages, parts
+// and todos for every project. It only stores and loads; it publishes no events and keeps
+// no caches (the session layer keeps live history in memory and writes through here).
+import { createStore, type Store } from "./store"
+import { databasePath, openDatabase } from "./database"
+
+export { StorageError, databasePath, openDatabase, type DB } from "./database"
+export { createStore, type Store, type SessionQuery } from "./store"
+export { LATEST_VERSION } from "./migrations"
+
+/** Opens the database at `file` (see `databasePath`) and returns its repositories. */
+export function openStore(file: string): Store & { close(): void } {
+  const db = openDatabase(file)
+  const store = createStore(db)
+  return {
+    ...store,
+    close() {
+      if (db.open) db.close()
+    },
+  }
+}

@@ -1,0 +1,46 @@
+// Numbered schema migrations. The schema version lives in SQLite's `user_version`; each
+// migration runs once, in its own transaction. Never edit a shipped migration: add one.
+export const migrations: { version: number; name: string; sql: string }[] = [
+  {
+    version: 1,
+    name: "sessions, messages, parts, todos",
+    sql: `
+      CREATE TABLE session (
+        id TEXT PRIMARY KEY,
+        project_id TEXT NOT NULL,
+        parent_id TEXT,
+        directory TEXT NOT NULL,
+        title TEXT NOT NULL,
+        time_created INTEGER NOT NULL,
+        time_updated INTEGER NOT NULL,
+        time_archived INTEGER,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX session_project_updated ON session(project_id, time_updated DESC);
+      CREATE INDEX session_parent ON session(parent_id);
+      CREATE TABLE message (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+        time_created INTEGER NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX message_session ON message(session_id, id);
+      CREATE TABLE part (
+        id TEXT PRIMARY KEY,
+        message_id TEXT NOT NULL REFERENCES message(id) ON DELETE CASCADE,
+        session_id TEXT NOT NULL,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX part_message ON part(message_id, id);
+      CREATE INDEX part_session ON part(session_id);
+      CREATE TABLE todo (
+        session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+        position INTEGER NOT NULL,
+        data TEXT NOT NULL,
+        PRIMARY KEY (session_id, position)
+      );
+    `,
+  },
+]
+
+export const LATEST_VERSION = migrations[migrations.length - 1]!.version

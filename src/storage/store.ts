@@ -1,0 +1,150 @@
+import type { Message, MessageWithParts, Part, Session, Todo } from "../protocol"
+import type { DB } from "./database"
+
+export interface SessionQuery {
+  projectID?: string
+  parentID?: string | null
+  /** Only sessions without a parent. */
+  roots?: boolean
+  search?: string
+  limit?: number
+  archived?: boolean
+}
+
+/**
+ * Repositories over the four tables. Rows keep the whole object as JSON in `data`, plus the
+ * columns we filter and sort on. Every write is its own statement (or transaction), so
+ * whatever returned before a crash is on disk.
+ */
+export function createStore(db: DB) {
+  const q = {
+    sessionUpsert: db.prepare(
+      `INSERT INTO session (id, project_id, parent_id, directory, title, time_created, time_updated, time_archived, data)
+       VALUES (@id, @project_id, @parent_id, @directory, @title, @time_created, @time_updated, @time_archived, @data)
+       ON CONFLICT(id) DO UPDATE SET title=excluded.title, time_updated=excluded.time_updated,
+         time_archived=excluded.time_archived, data=excluded.data`,
+    ),
+    sessionGet: db.prepare(`SELECT data FROM session WHERE id = ?`),
+    sessionDelete: db.prepare(`DELETE FROM session WHERE id = ?`),
+    sessionChildren: db.prepare(`SELECT data FROM session WHERE parent_id = ? ORDER BY id`),
+    messageUpsert: db.prepare(
+      `INSERT INTO message (id, session_id, time_created, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET data=excluded.data`,
+    ),
+    messageGet: db.prepare(`SELECT data FROM message WHERE id = ?`),
+    messageDelete: db.prepare(`DELETE FROM message WHERE id = ?`),
+    messagesOf: db.prepare(`SELECT data FROM message WHERE session_id = ? ORDER BY id`),
+    partUpsert: db.prepare(
+      `INSERT INTO part (id, message_id, session_id, data) VALUES (?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET data=excluded.data`,
+    ),
+    partDelete: db.prepare(`DELETE FROM part WHERE id = ?`),
+    partsOfSession: db.prepare(`SELECT data FROM part WHERE session_id = ? ORDER BY message_id, id`),
+    partsOfMessage: db.prepare(`SELECT data FROM part WHERE message_id = ? ORDER BY id`),
+    todoDelete: db.prepare(`DELETE FROM todo WHERE session_id = ?`),
+    todoInsert: db.prepare(`INSERT INTO todo (session_id, position, data) VALUES (?, ?, ?)`),
+    todoGet: db.prepare(`SELECT data FROM todo WHERE session_id = ? ORDER BY position`),
+  }
+  const parse = <T>(row: unknown): T => JSON.parse((row as { data: string }).data) as T
+
+  const sessions = {
+    put(s: Session) {
+      q.sessionUpsert.run({
+        id: s.id,
+        project_id: s.projectID,
+        parent_id: s.parentID ?? null,
+        directory: s.directory,
+        title: s.title,
+        time_created: s.time.created,
+        time_updated: s.time.updated,
+        time_archived: s.time.archived ?? null,
+        data: JSON.stringify(s),
+      })
+    },
+    get(id: string): Session | undefined {
+      const row = q.sessionGet.get(id)
+      return row ? parse<Session>(row) : undefined
+    },
+    list(query: SessionQuery = {}): Session[] {
+      const where: string[] = []
+      const args: unknown[] = []
+      if (query.projectID !== undefined) where.push("project_id = ?"), args.push(query.projectID)
+      if (query.parentID) where.push("parent_id = ?"), args.push(query.parentID)
+      if (query.roots || query.parentID === null) where.push("parent_id IS NULL")
+      if (query.search) where.push("title LIKE ? ESCAPE '\\'"), args.push(`%${query.search.replace(/[\\%_]/g, "\\$&")}%`)
+      if (query.archived === false) where.push("time_archived IS NULL")
+      const sql = `SELECT data FROM session ${where.length ? "WHERE " + where.join(" AND ") : ""}
+        ORDER BY time_updated DESC, id ASC ${query.limit ? "LIMIT " + Math.max(0, Math.floor(query.limit)) : ""}`
+      return db.prepare(sql).all(...args).map((r) => parse<Session>(r))
+    },
+    children(id: string): Session[] {
+      return q.sessionChildren.all(id).map((r) => parse<Session>(r))
+    },
+    /** Deletes a session with its messages, parts, todos and child sessions. */
+    remove(id: string) {
+      db.transaction(() => {
+        const stack = [id]
+        while (stack.length) {
+          const next = stack.pop()!
+          for (const child of q.sessionChildren.all(next)) stack.push(parse<Session>(child).id)
+          q.sessionDelete.run(next)
+        }
+      })()
+    },
+  }
+
+  const messages = {
+    put(m: Message) {
+      q.messageUpsert.run(m.id, m.sessionID, m.time.created, JSON.stringify(m))
+    },
+    get(id: string): Message | undefined {
+      const row = q.messageGet.get(id)
+      return row ? parse<Message>(row) : undefined
+    },
+    remove(id: string) {
+      q.messageDelete.run(id)
+    },
+    /** All messages of a session with their parts, oldest first. */
+    list(sessionID: string): MessageWithParts[] {
+      const byMessage = new Map<string, Part[]>()
+      for (const row of q.partsOfSession.all(sessionID)) {
+        const part = parse<Part>(row)
+        let list = byMessage.get(part.messageID)
+        if (!list) byMessage.set(part.messageID, (list = []))
+        list.push(part)
+      }
+      return q.messagesOf.all(sessionID).map((row) => {
+        const info = parse<Message>(row)
+        return { info, parts: byMessage.get(info.id) ?? [] }
+      })
+    },
+  }
+
+  const parts = {
+    put(p: Part) {
+      q.partUpsert.run(p.id, p.messageID, p.sessionID, JSON.stringify(p))
+    },
+    remove(id: string) {
+      q.partDelete.run(id)
+    },
+    ofMessage(messageID: string): Part[] {
+      return q.partsOfMessage.all(messageID).map((r) => parse<Part>(r))
+    },
+  }
+
+  const todos = {
+    set(sessionID: string, list: Todo[]) {
+      db.transaction(() => {
+        q.todoDelete.run(sessionID)
+        list.forEach((t, i) => q.todoInsert.run(sessionID, i, JSON.stringify(t)))
+      })()
+    },
+    get(sessionID: string): Todo[] {
+      return q.todoGet.all(sessionID).map((r) => parse<Todo>(r))
+    },
+  }
+
+  return { db, sessions, messages, parts, todos, transaction: <T>(fn: () => T): T => db.transaction(fn)() }
+}
+
+export type Store = ReturnType<typeof createStore>
