@@ -3,3 +3,4 @@
 export * as Id from "./id"
 export { xdg, expandHome } from "./paths"
 export { createKeyedLock } from "./lock"
+export { parseFrontmatter } from "./frontmatter"

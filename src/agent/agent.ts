@@ -1,0 +1,215 @@
+import { readFileSync, readdirSync, statSync } from "node:fs"
+import path from "node:path"
+import type { AgentConfig, Config } from "../config"
+import { defaults, fromConfig, merge } from "../permission"
+import { AgentNotFoundError, type Ruleset } from "../protocol"
+import { parseFrontmatter } from "../util"
+import compactionPrompt from "./prompt/compaction.txt"
+import explorePrompt from "./prompt/explore.txt"
+import summaryPrompt from "./prompt/summary.txt"
+import titlePrompt from "./prompt/title.txt"
+
+export interface Agent {
+  name: string
+  description?: string
+  mode: "primary" | "subagent" | "all"
+  hidden: boolean
+  /** Built into wright (possibly adjusted by config). */
+  native: boolean
+  prompt?: string
+  model?: { providerID: string; modelID: string }
+  variant?: string
+  temperature?: number
+  topP?: number
+  steps?: number
+  color?: string
+  options: Record<string, unknown>
+  /** Defaults, then the agent's own rules, the user's config, and the agent's config. */
+  permission: Ruleset
+}
+
+type Builtin = Omit<Agent, "permission" | "options" | "native"> & { rules: Record<string, unknown> }
+
+const BUILTINS: Builtin[] = [
+  {
+    name: "build",
+    description: "The default agent. Executes tools based on configured permissions.",
+    mode: "primary",
+    hidden: false,
+    rules: { question: "allow", plan_enter: "allow" },
+  },
+  {
+    name: "plan",
+    description: "Plan mode. Edits and shell commands ask first; the model is reminded to plan, not change.",
+    mode: "primary",
+    hidden: false,
+    rules: {
+      question: "allow",
+      plan_exit: "allow",
+      edit: { "*": "ask" },
+      bash: { "*": "ask" },
+      task: { general: "deny" },
+    },
+  },
+  {
+    name: "general",
+    description:
+      "General-purpose agent for researching complex questions and executing multi-step tasks. Use this agent to execute multiple units of work in parallel.",
+    mode: "subagent",
+    hidden: false,
+    rules: { todowrite: "deny", todoread: "deny" },
+  },
+  {
+    name: "explore",
+    description:
+      'Fast agent specialized for exploring codebases. Use it to find files by patterns, search code for keywords, or answer questions about the codebase. When calling it, specify the thoroughness: "quick", "medium", or "very thorough".',
+    mode: "subagent",
+    hidden: false,
+    prompt: explorePrompt,
+    rules: {
+      "*": "deny",
+      grep: "allow",
+      glob: "allow",
+      list: "allow",
+      bash: "allow",
+      webfetch: "allow",
+      read: "allow",
+      external_directory: "ask",
+    },
+  },
+  { name: "compaction", mode: "primary", hidden: true, prompt: compactionPrompt, rules: { "*": "deny" } },
+  { name: "title", mode: "primary", hidden: true, prompt: titlePrompt, temperature: 0.5, rules: { "*": "deny" } },
+  { name: "summary", mode: "primary", hidden: true, prompt: summaryPrompt, rules: { "*": "deny" } },
+]
+
+export interface AgentsInput {
+  config: Config
+  /** Config directories (low → high precedence) searched for `agent/*.md` and `agents/*.md`. */
+  dirs: string[]
+  toolOutputDir: string
+  home?: string
+}
+
+export interface Agents {
+  list(): Agent[]
+  get(name: string): Agent | undefined
+  /** The agent by name, or an AgentNotFoundError listing the visible ones. */
+  require(name: string): Agent
+  defaultAgent(): Agent
+}
+
+export function createAgents(input: AgentsInput): Agents {
+  const { config, home } = input
+  const base = defaults({ toolOutputDir: input.toolOutputDir })
+  const userRules = fromConfig(config.permission, home)
+  const configured: Record<string, AgentConfig> = { ...markdownAgents(input.dirs), ...(config.agent ?? {}) }
+
+  const agents = new Map<string, Agent>()
+  for (const b of BUILTINS) {
+    const { rules, ...rest } = b
+    agents.set(b.name, { ...rest, native: true, options: {}, permission: fromConfig(rules, home) })
+  }
+  for (const [name, cfg] of Object.entries(configured)) {
+    if (cfg.disable) {
+      agents.delete(name)
+      continue
+    }
+    const existing = agents.get(name)
+    const model = typeof cfg.model === "string" ? splitModel(cfg.model, name) : existing?.model
+    agents.set(name, {
+      name,
+      native: existing?.native ?? false,
+      mode: cfg.mode ?? existing?.mode ?? "all",
+      hidden: cfg.hidden ?? existing?.hidden ?? false,
+      description: cfg.description ?? existing?.description,
+      prompt: cfg.prompt ?? existing?.prompt,
+      model,
+      variant: cfg.variant ?? existing?.variant,
+      temperature: cfg.temperature ?? existing?.temperature,
+      topP: cfg.top_p ?? existing?.topP,
+      steps: cfg.steps ?? existing?.steps,
+      color: cfg.color ?? existing?.color,
+      options: { ...(existing?.options ?? {}), ...(cfg.options ?? {}) },
+      permission: existing?.permission ?? [],
+    })
+  }
+  // Final rulesets in the documented merge order.
+  for (const agent of agents.values()) {
+    const own = agent.permission
+    const agentConfig = configured[agent.name]?.permission
+    agent.permission = merge(base, own, userRules, agentConfig ? fromConfig(agentConfig, home) : [])
+  }
+
+  const visible = () => [...agents.values()].filter((a) => !a.hidden)
+  const api: Agents = {
+    list() {
+      const def = api.defaultAgent().name
+      return [...agents.values()].sort((a, b) => (a.name === def ? -1 : b.name === def ? 1 : a.name.localeCompare(b.name)))
+    },
+    get: (name) => agents.get(name),
+    require(name) {
+      const agent = agents.get(name)
+      if (agent) return agent
+      const available = visible().map((a) => a.name)
+      throw new AgentNotFoundError({
+        agent: name,
+        available,
+        message: `Agent not found: "${name}". Available agents: ${available.join(", ")}`,
+      })
+    },
+    defaultAgent() {
+      const wanted = config.default_agent
+      if (wanted) {
+        const agent = agents.get(wanted)
+        if (!agent) throw new Error(`default_agent "${wanted}" not found. Available agents: ${visible().map((a) => a.name).join(", ")}`)
+        if (agent.mode === "subagent") throw new Error(`default_agent "${wanted}" is a subagent and cannot be the primary agent`)
+        if (agent.hidden) throw new Error(`default_agent "${wanted}" is hidden`)
+        return agent
+      }
+      const first = visible().find((a) => a.mode !== "subagent")
+      if (!first) throw new Error("No primary agent is available: every agent is disabled, hidden or a subagent")
+      return first
+    },
+  }
+  return api
+}
+
+function splitModel(model: string, agent: string) {
+  const i = model.indexOf("/")
+  if (i <= 0) throw new Error(`agent.${agent}.model must look like "provider/model", got "${model}"`)
+  return { providerID: model.slice(0, i), modelID: model.slice(i + 1) }
+}
+
+/** Agents defined as Markdown: frontmatter holds the config keys, the body is the prompt. */
+export function markdownAgents(dirs: string[]): Record<string, AgentConfig> {
+  const out: Record<string, AgentConfig> = {}
+  for (const dir of dirs) {
+    for (const sub of ["agent", "agents"]) {
+      const root = path.join(dir, sub)
+      for (const file of markdownFiles(root)) {
+        const { data, body } = parseFrontmatter(readFileSync(file, "utf8"), file)
+        const name = path.relative(root, file).replace(/\.md$/, "").split(path.sep).join("/")
+        const { maxSteps, ...rest } = data as Record<string, unknown>
+        out[name] = { ...rest, ...(maxSteps !== undefined && rest.steps === undefined ? { steps: maxSteps } : {}), ...(body ? { prompt: body } : {}) } as AgentConfig
+      }
+    }
+  }
+  return out
+}
+
+function markdownFiles(root: string): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(root)
+  } catch {
+    return []
+  }
+  const files: string[] = []
+  for (const entry of entries.sort()) {
+    const full = path.join(root, entry)
+    const stat = statSync(full, { throwIfNoEntry: false })
+    if (stat?.isDirectory()) files.push(...markdownFiles(full))
+    else if (entry.endsWith(".md")) files.push(full)
+  }
+  return files
+}

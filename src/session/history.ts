@@ -1,0 +1,137 @@
+import type { Bus } from "../bus"
+import type { Message, MessageWithParts, Part, Session } from "../protocol"
+import type { Store } from "../storage"
+
+/** Streamed text is written to disk at least this often while it grows (and at every part end). */
+export const STREAM_PERSIST_MS = 200
+
+/**
+ * Live history of sessions: loaded from SQLite once, then kept in memory and written through
+ * on every change, so the loop never re-reads the database per step. Every change is
+ * published on the bus at once; growing text is persisted at most every STREAM_PERSIST_MS.
+ */
+export function createHistory(deps: { store: Store; bus: Bus; now?: () => number }) {
+  const { store, bus } = deps
+  const now = deps.now ?? Date.now
+  const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts> }>()
+  const dirty = new Map<string, Part>()
+  let timer: NodeJS.Timeout | undefined
+
+  function load(sessionID: string) {
+    let entry = cache.get(sessionID)
+    if (!entry) {
+      const list = store.messages.list(sessionID)
+      entry = { list, byId: new Map(list.map((m) => [m.info.id, m])) }
+      cache.set(sessionID, entry)
+    }
+    return entry
+  }
+
+  function flush() {
+    if (timer) clearTimeout(timer)
+    timer = undefined
+    if (dirty.size === 0) return
+    const parts = [...dirty.values()]
+    dirty.clear()
+    store.transaction(() => {
+      for (const p of parts) store.parts.put(p)
+    })
+  }
+
+  function schedule() {
+    if (timer) return
+    timer = setTimeout(flush, STREAM_PERSIST_MS)
+    timer.unref?.()
+  }
+
+  return {
+    /** Messages of a session with their parts, oldest first. Do not mutate the result. */
+    messages(sessionID: string): MessageWithParts[] {
+      return load(sessionID).list
+    },
+    message(sessionID: string, messageID: string): MessageWithParts | undefined {
+      return load(sessionID).byId.get(messageID)
+    },
+    putMessage(info: Message) {
+      const entry = load(info.sessionID)
+      const existing = entry.byId.get(info.id)
+      if (existing) existing.info = info
+      else {
+        const added = { info, parts: [] as Part[] }
+        entry.byId.set(info.id, added)
+        // ids ascend with time, so appending keeps order except for rare same-ms races.
+        const last = entry.list[entry.list.length - 1]
+        if (!last || last.info.id < info.id) entry.list.push(added)
+        else {
+          entry.list.push(added)
+          entry.list.sort((a, b) => (a.info.id < b.info.id ? -1 : 1))
+        }
+      }
+      store.messages.put(info)
+      bus.publish("message.updated", { sessionID: info.sessionID, info })
+    },
+    removeMessage(sessionID: string, messageID: string) {
+      const entry = load(sessionID)
+      const found = entry.byId.get(messageID)
+      if (!found) return
+      for (const p of found.parts) dirty.delete(p.id)
+      entry.byId.delete(messageID)
+      entry.list.splice(entry.list.indexOf(found), 1)
+      store.messages.remove(messageID)
+      bus.publish("message.removed", { sessionID, messageID })
+    },
+    /**
+     * Stores a part (new or changed) and publishes it. `defer` marks growing streamed text:
+     * it is persisted by the next periodic flush instead of at once.
+     */
+    putPart(part: Part, opts: { defer?: boolean } = {}) {
+      const entry = load(part.sessionID)
+      const message = entry.byId.get(part.messageID)
+      if (!message) throw new Error(`part ${part.id} belongs to unknown message ${part.messageID}`)
+      const index = message.parts.findIndex((p) => p.id === part.id)
+      if (index === -1) message.parts.push(part)
+      else message.parts[index] = part
+      if (opts.defer) {
+        dirty.set(part.id, part)
+        schedule()
+      } else {
+        dirty.delete(part.id)
+        store.parts.put(part)
+      }
+      bus.publish("message.part.updated", { sessionID: part.sessionID, part, time: now() })
+    },
+    /** Publishes a streamed delta at once; the text itself is persisted on the throttle. */
+    delta(part: Part & { text: string }, delta: string) {
+      const entry = load(part.sessionID)
+      const message = entry.byId.get(part.messageID)
+      if (message && !message.parts.includes(part)) {
+        const i = message.parts.findIndex((p) => p.id === part.id)
+        if (i === -1) message.parts.push(part)
+        else message.parts[i] = part
+      }
+      dirty.set(part.id, part)
+      schedule()
+      bus.publish("message.part.delta", {
+        sessionID: part.sessionID,
+        messageID: part.messageID,
+        partID: part.id,
+        field: "text",
+        delta,
+      })
+    },
+    removePart(sessionID: string, messageID: string, partID: string) {
+      const message = load(sessionID).byId.get(messageID)
+      if (message) message.parts = message.parts.filter((p) => p.id !== partID)
+      dirty.delete(partID)
+      store.parts.remove(partID)
+      bus.publish("message.part.removed", { sessionID, messageID, partID })
+    },
+    forget(sessionID: string) {
+      cache.delete(sessionID)
+    },
+    flush,
+  }
+}
+
+export type History = ReturnType<typeof createHistory>
+export type { Session }
