@@ -28,7 +28,8 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
   const requests: RecordedRequest[] = []
   const failures: string[] = []
   const newId = idSource()
-  let inFlight = 0
+  /** One promise per request still being answered; it settles when its response closes. */
+  const open = new Set<Promise<void>>()
 
   function nextReply(req: RecordedRequest, n: number): Reply | undefined {
     const scripted = queue.shift()
@@ -42,8 +43,9 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
   }
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    inFlight++
-    res.once("close", () => inFlight--)
+    const gone = new Promise<void>((resolve) => res.once("close", resolve))
+    open.add(gone)
+    void gone.then(() => open.delete(gone))
     const path = (req.url ?? "/").split("?")[0]
     const raw = await readBody(req)
     const route = ROUTES[path]
@@ -79,11 +81,14 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
         return send(res, 500, { ...JSON_TYPE, ...NO_RETRY }, JSON.stringify(route.wire.error(500, message)))
       }
     }
-    await play(res, route.wire, recorded, reply)
+    await play(res, gone, route.wire, recorded, reply)
   }
 
-  async function play(res: ServerResponse, wire: Wire, req: RecordedRequest, reply: Reply): Promise<void> {
-    const gone = new Promise<void>((resolve) => res.once("close", resolve))
+  async function play(res: ServerResponse, gone: Promise<void>, wire: Wire, req: RecordedRequest, reply: Reply): Promise<void> {
+    let closed = false
+    void gone.then(() => (closed = true))
+    // A write to a connection the client already dropped may never call back; `gone` ends the wait.
+    const write = (chunk: string) => Promise.race([new Promise<void>((resolve) => res.write(chunk, () => resolve())), gone])
     if (reply.hang === "before-headers") return gone
     if (reply.error) return sendScriptedError(res, wire, reply.error)
     const ctx: WireContext = {
@@ -101,7 +106,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       }
       if (reply.cutAfter === undefined) return send(res, 200, JSON_TYPE, text)
       res.writeHead(200, { ...JSON_TYPE, "content-length": String(Buffer.byteLength(text)) })
-      await write(res, text.slice(0, Math.floor(text.length / 2)))
+      await write(text.slice(0, Math.floor(text.length / 2)))
       res.destroy()
       return
     }
@@ -111,8 +116,8 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
     const stopAt = typeof reply.hang === "number" ? reply.hang : reply.cutAfter
     for (let i = 0; i < frames.length && (stopAt === undefined || i < stopAt); i++) {
       if (i > 0 && reply.delayMs) await sleep(reply.delayMs, gone)
-      if (res.destroyed) return
-      await write(res, encodeFrame(frames[i]))
+      if (closed) return
+      await write(encodeFrame(frames[i]))
     }
     if (typeof reply.hang === "number") return gone
     // Destroying the socket mid-body is what a dropped connection looks like to the client.
@@ -143,15 +148,16 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       queue.push(...replies)
     },
     pending: () => queue.length,
-    inFlight: () => inFlight,
+    inFlight: () => open.size,
     reset() {
       queue.length = 0
       requests.length = 0
       failures.length = 0
     },
-    close() {
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
-      return new Promise<void>((resolve) => server.close(() => resolve()))
+      await Promise.all([closed, ...open])
     },
   }
 }
@@ -167,10 +173,6 @@ function sendScriptedError(res: ServerResponse, wire: Wire, error: NonNullable<R
 
 function send(res: ServerResponse, status: number, headers: Record<string, string>, text: string): void {
   res.writeHead(status, { ...headers, "content-length": String(Buffer.byteLength(text)) }).end(text)
-}
-
-function write(res: ServerResponse, chunk: string): Promise<void> {
-  return new Promise((resolve) => res.write(chunk, () => resolve()))
 }
 
 function sleep(ms: number, gone: Promise<void>): Promise<void> {
