@@ -1,0 +1,39 @@
+import { z } from "zod"
+import DESCRIPTION from "./question.txt"
+import { defineTool } from "./tool"
+
+const Question = z.object({
+  question: z.string().describe("The complete question"),
+  header: z.string().max(30).describe("A very short label for the question (at most 30 characters)"),
+  options: z
+    .array(
+      z.object({
+        label: z.string().describe("The text of the choice (1-5 words)"),
+        description: z.string().describe("What choosing it means"),
+      }),
+    )
+    .describe("The choices offered"),
+  multiple: z.boolean().optional().describe("Allow selecting more than one choice"),
+})
+
+export const question = defineTool({
+  id: "question",
+  description: DESCRIPTION,
+  parameters: z.object({ questions: z.array(Question).min(1).describe("The questions to ask") }),
+  async execute(args, ctx) {
+    const answers = await ctx.services.question.ask(
+      { sessionID: ctx.sessionID, questions: args.questions, tool: { messageID: ctx.messageID, callID: ctx.callID } },
+      ctx.abort,
+    )
+    const pairs = args.questions.map((q, i) => {
+      const answer = answers[i]?.length ? answers[i]!.join(", ") : "Unanswered"
+      return `"${q.question}"="${answer}"`
+    })
+    const n = args.questions.length
+    return {
+      title: `Asked ${n} question${n === 1 ? "" : "s"}`,
+      output: `User has answered your questions: ${pairs.join(", ")}. You can now continue with the user's answers in mind.`,
+      metadata: { answers },
+    }
+  },
+})
