@@ -1,0 +1,91 @@
+import os from "node:os"
+import path from "node:path"
+import { parse, printParseErrorCode, type ParseError } from "jsonc-parser"
+import { ConfigError } from "./error"
+import type { ConfigIssue } from "./issues"
+import { mergeDeep } from "./merge"
+import { permissionFromTools } from "./permission"
+import { Config } from "./schema"
+import { substitute } from "./substitute"
+
+export interface ParseContext {
+  env: NodeJS.ProcessEnv
+  home: string
+  /** Directory for relative `{file:}` paths; defaults to the file's own directory. */
+  dir?: string
+}
+
+export interface ParsedConfig {
+  config: Config
+  warnings: string[]
+}
+
+/** One config source: substitutions, JSONC, validation, legacy keys folded in. */
+export function parseConfigSource(raw: string, label: string, ctx: ParseContext): ParsedConfig {
+  // Editors on Windows may save a byte-order mark, which the JSON parser rejects.
+  const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
+  const dir = ctx.dir ?? path.dirname(label)
+  const substituted = substitute(text, { label, dir, env: ctx.env, home: ctx.home })
+  if (substituted.text.trim() === "") return { config: {}, warnings: [] }
+
+  const errors: ParseError[] = []
+  const data: unknown = parse(substituted.text, errors, { allowTrailingComma: true, disallowComments: false })
+  if (errors.length > 0) {
+    const issues = errors.slice(0, 10).map((error): ConfigIssue => {
+      const offset = substituted.originalOffset(error.offset)
+      return { path: lineColumn(text, offset), message: humanize(printParseErrorCode(error.error)) }
+    })
+    throw new ConfigError(label, issues)
+  }
+  return validateConfig(data, label)
+}
+
+/** Validates an already-parsed value as a config. Unknown top-level keys become warnings. */
+export function validateConfig(data: unknown, label: string): ParsedConfig {
+  if (typeof data !== "object" || data === null || Array.isArray(data)) {
+    const received = data === null ? "null" : Array.isArray(data) ? "array" : typeof data
+    throw new ConfigError(label, [{ path: "", message: `expected an object at the top level, received ${received}` }])
+  }
+  const warnings = Object.keys(data)
+    .filter((key) => !Object.hasOwn(Config.shape, key))
+    .map((key) => `${label}: unknown key "${key}" ignored`)
+  const result = Config.safeParse(data)
+  if (!result.success) throw ConfigError.fromZod(label, result.error, data)
+  return { config: foldLegacy(result.data), warnings }
+}
+
+/** Public form: one file's text to a validated config (warnings dropped). */
+export function parseConfigText(text: string, file: string, env: NodeJS.ProcessEnv = process.env, home = os.homedir()): Config {
+  return parseConfigSource(text, file, { env, home }).config
+}
+
+/**
+ * Old OpenCode keys, folded into their replacements within the same file:
+ * `mode.<name>` → `agent.<name>` with `mode: "primary"` (an `agent` entry wins),
+ * `tools` → `permission` (explicit permission entries win), `autoshare` → `share: "auto"`.
+ */
+function foldLegacy(config: Config): Config {
+  const { mode, tools, autoshare, ...out } = config
+  if (mode) {
+    const agent = { ...out.agent }
+    for (const [name, entry] of Object.entries(mode)) {
+      agent[name] = mergeDeep({ ...entry, mode: "primary" as const }, agent[name] ?? {})
+    }
+    out.agent = agent
+  }
+  if (tools) out.permission = { ...permissionFromTools(tools), ...out.permission }
+  if (autoshare && out.share === undefined) out.share = "auto"
+  return out
+}
+
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset)
+  const line = before.split("\n").length
+  const column = offset - (before.lastIndexOf("\n") + 1) + 1
+  return `${line}:${column}`
+}
+
+/** `PropertyNameExpected` → `property name expected`. */
+function humanize(code: string): string {
+  return code.replace(/([a-z])([A-Z])/g, "$1 $2").toLowerCase()
+}

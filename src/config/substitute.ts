@@ -1,0 +1,103 @@
+import { readFileSync, statSync } from "node:fs"
+import path from "node:path"
+import { getLocation } from "jsonc-parser"
+import { ConfigError } from "./error"
+import { formatPath } from "./issues"
+
+export interface SubstituteContext {
+  /** Path or name of the source, for errors. */
+  label: string
+  /** Directory that relative `{file:}` paths are resolved against. */
+  dir: string
+  env: NodeJS.ProcessEnv
+  home: string
+}
+
+export interface Substituted {
+  text: string
+  /** Maps an offset in `text` back to the offset in the original text. */
+  originalOffset(offset: number): number
+}
+
+const TOKEN = /\{(env|file):([^}\n]+)\}/y
+
+/**
+ * Replaces `{env:VAR}` and `{file:path}` in raw config text. Inside a JSON string the
+ * value is JSON-escaped, so a key file with quotes or newlines stays one string; outside
+ * a string it is inserted as written (e.g. a number). Tokens in comments are left alone.
+ */
+export function substitute(text: string, ctx: SubstituteContext): Substituted {
+  const spans: { outStart: number; outEnd: number; inStart: number; inEnd: number }[] = []
+  const identity = { text, originalOffset: (offset: number) => offset }
+  if (!text.includes("{env:") && !text.includes("{file:")) return identity
+
+  let out = ""
+  let state: "code" | "string" | "line" | "block" = "code"
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!
+    const next = text[i + 1]
+    if (state === "line") {
+      if (c === "\n") state = "code"
+    } else if (state === "block") {
+      if (c === "*" && next === "/") {
+        out += "*/"
+        i++
+        state = "code"
+        continue
+      }
+    } else if (c === "{") {
+      TOKEN.lastIndex = i
+      const match = TOKEN.exec(text)
+      if (match) {
+        const raw = resolve(match[1] as "env" | "file", match[2]!, text, i, ctx)
+        const value = state === "string" ? JSON.stringify(raw).slice(1, -1) : raw
+        spans.push({ outStart: out.length, outEnd: out.length + value.length, inStart: i, inEnd: i + match[0].length })
+        out += value
+        i += match[0].length - 1
+        continue
+      }
+    } else if (state === "string") {
+      if (c === "\\") {
+        out += c + (next ?? "")
+        i++
+        continue
+      }
+      if (c === '"') state = "code"
+    } else if (c === '"') {
+      state = "string"
+    } else if (c === "/" && next === "/") {
+      state = "line"
+    } else if (c === "/" && next === "*") {
+      out += "/*"
+      i++
+      state = "block"
+      continue
+    }
+    out += c
+  }
+
+  return {
+    text: out,
+    originalOffset(offset) {
+      const span = spans.findLast((s) => s.outStart <= offset)
+      if (!span) return offset
+      return offset < span.outEnd ? span.inStart : span.inEnd + (offset - span.outEnd)
+    },
+  }
+}
+
+function resolve(kind: "env" | "file", name: string, text: string, offset: number, ctx: SubstituteContext): string {
+  if (kind === "env") return ctx.env[name] ?? ""
+  let target = name.trim()
+  if (target === "~" || target.startsWith("~/")) target = path.join(ctx.home, target.slice(1))
+  const resolved = path.resolve(ctx.dir, target)
+  try {
+    if (statSync(resolved).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
+    return readFileSync(resolved, "utf8").trim()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const problem = code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a directory" : "cannot be read"
+    const where = formatPath(getLocation(text, offset).path)
+    throw new ConfigError(ctx.label, [{ path: where, message: `{file:${name}}: ${resolved} ${problem}` }], { cause: error })
+  }
+}
