@@ -1,0 +1,86 @@
+import { z } from "zod"
+import DESCRIPTION from "./apply-patch.txt"
+import { assertInsideProject, fileDiff, relativePath, resolveTarget } from "./fs-util"
+import { commitPatch, parsePatch, planPatch, type PlannedChange } from "./patch-engine"
+import { defineTool, type ToolContext } from "./tool"
+
+export const ApplyPatchParameters = z.object({
+  patchText: z.string().describe("The full patch, from `*** Begin Patch` to `*** End Patch`"),
+})
+export type ApplyPatchParameters = z.infer<typeof ApplyPatchParameters>
+
+export const applyPatchTool = defineTool({
+  id: "apply_patch",
+  description: DESCRIPTION,
+  parameters: ApplyPatchParameters,
+  async execute(args, ctx) {
+    const ops = parsePatch(args.patchText)
+    // Paths are checked before planning reads any file, so nothing outside the project is
+    // opened (or quoted in a verification error) without the external_directory answer.
+    const named = [...args.patchText.matchAll(HEADER)].map((m) => m[1]!.trim())
+    const checked = new Set<string>()
+    for (const p of named) await checkOnce(ctx, p, checked)
+    const plan = await planPatch(ops, ctx.directory)
+    if (plan.length === 0) throw new Error("patch rejected: empty patch. Add at least one *** Add/Update/Delete File section.")
+
+    const touched = plan.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path]))
+    const targets = await Promise.all(touched.map((p) => resolveTarget(ctx, p)))
+    for (const p of touched) await checkOnce(ctx, p, checked)
+
+    const files = plan.map((c) => describe(ctx, c))
+    const diff = files.map((f) => f.diff).join("\n")
+    const patterns = [...new Set(touched.map((p) => relativePath(ctx, p)))]
+    await ctx.ask({
+      permission: "edit",
+      patterns,
+      always: ["*"],
+      metadata: { filepath: patterns.join(", "), diff, files },
+    })
+    ctx.abort.throwIfAborted()
+
+    // Plan again under the locks of every file touched, so a concurrent edit is not lost,
+    // then write all or nothing.
+    const keys = [...new Set(targets.map((t) => t.real))].sort()
+    await withLocks(ctx, keys, async () => commitPatch(await planPatch(ops, ctx.directory)))
+
+    const summary = plan.map((c) => {
+      const letter = c.type === "add" ? "A" : c.type === "delete" ? "D" : "M"
+      return `${letter} ${relativePath(ctx, c.moveTo ?? c.path)}`
+    })
+    const output = `Success. Updated the following files:\n${summary.join("\n")}`
+    return {
+      title: summary.length === 1 ? summary[0]!.slice(2) : `${summary.length} files`,
+      output,
+      metadata: { diff, files },
+    }
+  },
+})
+
+const HEADER = /^\*\*\* (?:Add File|Delete File|Update File|Move to): (.+)$/gm
+
+async function checkOnce(ctx: ToolContext, p: string, checked: Set<string>): Promise<void> {
+  const target = await resolveTarget(ctx, p)
+  if (checked.has(target.abs)) return
+  checked.add(target.abs)
+  await assertInsideProject(ctx, target, "file")
+}
+
+function describe(ctx: ToolContext, c: PlannedChange) {
+  const shown = c.moveTo ?? c.path
+  const { diff, additions, deletions } = fileDiff(shown, c.before ?? "", c.after ?? "")
+  return {
+    filePath: c.path,
+    relativePath: relativePath(ctx, shown),
+    type: c.type,
+    diff,
+    additions,
+    deletions,
+    ...(c.moveTo ? { movePath: c.moveTo } : {}),
+  }
+}
+
+function withLocks<T>(ctx: ToolContext, keys: string[], fn: () => Promise<T>): Promise<T> {
+  if (keys.length === 0) return fn()
+  const [first, ...rest] = keys
+  return ctx.services.withFileLock(first!, () => withLocks(ctx, rest, fn))
+}

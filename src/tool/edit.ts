@@ -1,0 +1,70 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { z } from "zod"
+import DESCRIPTION from "./edit.txt"
+import { applyEdit } from "./edit-engine"
+import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, statOrUndefined } from "./fs-util"
+import { defineTool } from "./tool"
+
+export const EditParameters = z.object({
+  filePath: z.string().min(1).describe("The path of the file to modify (absolute, or relative to the project directory)"),
+  oldString: z.string().describe("The exact text to replace; empty to create a new file with newString as its content"),
+  newString: z.string().describe("The text to replace it with (must differ from oldString)"),
+  replaceAll: z.boolean().optional().describe("Replace every occurrence of oldString (default false)"),
+})
+export type EditParameters = z.infer<typeof EditParameters>
+
+export const editTool = defineTool({
+  id: "edit",
+  description: DESCRIPTION,
+  parameters: EditParameters,
+  async execute(args, ctx) {
+    const target = await resolveTarget(ctx, args.filePath)
+    const file = target.abs
+    await assertInsideProject(ctx, target, "file")
+    const rel = relativePath(ctx, file)
+
+    // Read, replace and write under one lock: parallel edits of a file apply one after another.
+    return ctx.services.withFileLock(target.real, async () => {
+      const info = await statOrUndefined(file)
+      let before: string | null = null
+      let after: string
+      let matcher = "create"
+      let count = 1
+      if (!info) {
+        if (args.oldString !== "") {
+          const near = await nearNames(file)
+          throw new Error(
+            `File not found: ${file}${near.length ? `\n\nDid you mean one of these?\n${near.join("\n")}` : ""}\n` +
+              `To create a new file, call edit with an empty oldString, or use the write tool.`,
+          )
+        }
+        after = args.newString
+      } else {
+        if (info.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
+        if (await isBinaryFile(file, info.size)) throw new Error(`Cannot edit binary file: ${file}`)
+        before = await readFile(file, "utf8")
+        if (args.oldString === "" && (before === "" || before === "\uFEFF")) {
+          after = before + args.newString
+        } else {
+          const result = applyEdit(before, args.oldString, args.newString, args.replaceAll)
+          after = result.text
+          matcher = result.matcher
+          count = result.count
+        }
+      }
+      const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
+
+      await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filepath: file, diff } })
+      ctx.abort.throwIfAborted()
+      if (before === null) await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, after, "utf8")
+
+      return {
+        title: rel,
+        output: "Edit applied successfully.",
+        metadata: { diff, filepath: file, additions, deletions, matcher, replacements: count },
+      }
+    })
+  },
+})

@@ -1,0 +1,50 @@
+import { mkdir, readFile, writeFile } from "node:fs/promises"
+import path from "node:path"
+import { z } from "zod"
+import DESCRIPTION from "./write.txt"
+import { assertInsideProject, detectEol, fileDiff, relativePath, resolveTarget, splitBom, statOrUndefined, toEol, withBom } from "./fs-util"
+import { defineTool } from "./tool"
+
+export const WriteParameters = z.object({
+  filePath: z.string().min(1).describe("The path of the file to write (absolute, or relative to the project directory)"),
+  content: z.string().describe("The complete content of the file"),
+})
+export type WriteParameters = z.infer<typeof WriteParameters>
+
+export const writeTool = defineTool({
+  id: "write",
+  description: DESCRIPTION,
+  parameters: WriteParameters,
+  async execute(args, ctx) {
+    const target = await resolveTarget(ctx, args.filePath)
+    const file = target.abs
+    await assertInsideProject(ctx, target, "file")
+    const rel = relativePath(ctx, file)
+
+    return ctx.services.withFileLock(target.real, async () => {
+      const info = await statOrUndefined(file)
+      if (info?.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
+      const before = info ? await readFile(file, "utf8") : null
+      const after = before === null ? args.content : keepFormat(before, args.content)
+      const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
+
+      await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filepath: file, diff } })
+      ctx.abort.throwIfAborted()
+      await mkdir(path.dirname(file), { recursive: true })
+      await writeFile(file, after, "utf8")
+
+      return {
+        title: rel,
+        output: "Wrote file successfully.",
+        metadata: { diff, filepath: file, additions, deletions, exists: before !== null },
+      }
+    })
+  },
+})
+
+/** Overwriting keeps what the model cannot see: the file's BOM and its line endings. */
+function keepFormat(before: string, content: string): string {
+  const old = splitBom(before)
+  const next = old.text.includes("\n") ? toEol(content, detectEol(old.text)) : content
+  return withBom(next, old.bom)
+}
