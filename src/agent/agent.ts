@@ -1,6 +1,6 @@
 import { readFileSync, readdirSync, statSync } from "node:fs"
 import path from "node:path"
-import type { AgentConfig, Config } from "../config"
+import { AgentConfig, ConfigError, type Config } from "../config"
 import { defaults, fromConfig, merge } from "../permission"
 import { AgentNotFoundError, type Ruleset } from "../protocol"
 import { parseFrontmatter } from "../util"
@@ -189,8 +189,10 @@ export function markdownAgents(dirs: string[]): Record<string, AgentConfig> {
       for (const file of markdownFiles(root)) {
         const { data, body } = parseFrontmatter(readFileSync(file, "utf8"), file)
         const name = path.relative(root, file).replace(/\.md$/, "").split(path.sep).join("/")
-        const { maxSteps, ...rest } = data as Record<string, unknown>
-        out[name] = { ...rest, ...(maxSteps !== undefined && rest.steps === undefined ? { steps: maxSteps } : {}), ...(body ? { prompt: body } : {}) } as AgentConfig
+        const input = { ...data, ...(body ? { prompt: body } : {}) }
+        const parsed = AgentConfig.safeParse(input)
+        if (!parsed.success) throw ConfigError.fromZod(file, parsed.error, input)
+        out[name] = parsed.data
       }
     }
   }

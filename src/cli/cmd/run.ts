@@ -1,0 +1,47 @@
+import type { CommandModule } from "yargs"
+
+export interface RunArgs {
+  message: string[]
+  model?: string
+  agent?: string
+  file?: string[]
+  format: "default" | "json"
+  continue?: boolean
+  session?: string
+  dir?: string
+  attach?: string
+  password?: string
+  username?: string
+  auto?: boolean
+  title?: string
+  command?: string
+  schema?: string
+  thinking?: boolean
+}
+
+export const runCommand: CommandModule<object, RunArgs> = {
+  command: "run [message..]",
+  describe: "run one task and exit when the agent is done",
+  builder: (y) =>
+    y
+      .positional("message", { type: "string", array: true, default: [], describe: "the prompt (stdin is appended when piped)" })
+      .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
+      .option("agent", { type: "string", describe: "primary agent to use (default: build)" })
+      .option("file", { alias: "f", type: "string", array: true, describe: "attach a file (repeatable)" })
+      .option("format", { choices: ["default", "json"] as const, default: "default" as const, describe: "json: one JSON event per line" })
+      .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
+      .option("session", { alias: "s", type: "string", describe: "continue the session with this id" })
+      .option("dir", { type: "string", describe: "project directory (default: the current one)" })
+      .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
+      .option("password", { alias: "p", type: "string", describe: "password for --attach (default: $WRIGHT_SERVER_PASSWORD)" })
+      .option("username", { alias: "u", type: "string", describe: "username for --attach (default: $WRIGHT_SERVER_USERNAME or wright)" })
+      .option("auto", { type: "boolean", describe: "approve every permission ask once (explicit denies still hold)" })
+      .option("title", { type: "string", describe: "title of a new session" })
+      .option("command", { type: "string", describe: "run a slash command; the message becomes its arguments" })
+      .option("schema", { type: "string", describe: "JSON Schema file: the answer must match it and is printed alone" })
+      .option("thinking", { type: "boolean", describe: "show reasoning" }) as never,
+  handler: async (args) => {
+    const { run } = await import("../run/execute")
+    await run(args)
+  },
+}

@@ -1,0 +1,32 @@
+// The composition root: parses the command line and hands each command to a handler that
+// is loaded only when that command runs, so `--help` and `--version` stay light.
+import yargs, { type Argv } from "yargs"
+import { hideBin } from "yargs/helpers"
+import { runCommand } from "./cmd/run"
+import { serveCommand } from "./cmd/serve"
+import { fail, VERSION } from "./ui"
+
+async function main() {
+  const cli = yargs(hideBin(process.argv))
+    .scriptName("wright")
+    .usage("$0 [command]\n\nA terminal coding agent. Run `wright run \"…\"` for one task, or `wright serve` for the HTTP API.")
+    .version(VERSION)
+    .alias("v", "version")
+    .help()
+    .alias("h", "help")
+    .option("print-logs", { type: "boolean", describe: "print internal logs to stderr" })
+    .command(runCommand)
+    .command(serveCommand)
+    .demandCommand(1, "Name a command: wright run \"…\", wright serve, …")
+    .strict()
+    .wrap(Math.min(110, process.stdout.columns || 100))
+    .fail((msg, err, y: Argv) => {
+      if (err) throw err
+      y.showHelp("error")
+      process.stderr.write(`\n${msg}\n`)
+      process.exit(1)
+    })
+  await cli.parseAsync()
+}
+
+main().catch(fail)

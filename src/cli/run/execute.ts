@@ -1,0 +1,180 @@
+// `wright run`: one task, start to finish, through the HTTP API (in-process unless --attach).
+// It creates or resumes a session, streams the answer, answers permission asks (reject, or
+// once with --auto), and exits 0 on success, 1 on error, 130 when interrupted.
+import { existsSync, statSync } from "node:fs"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { createClient, type Client } from "../../sdk"
+import type { BusEvent, MessageWithParts, PartInput, Ruleset } from "../../protocol"
+import type { RunArgs } from "../cmd/run"
+import { startCore } from "../core"
+import { dim, UserError, yellow } from "../ui"
+import { header, jsonRenderer, textRenderer } from "./render"
+
+/** A one-shot run never blocks on a question or a plan switch nobody can answer. */
+const RUN_RULES: Ruleset = [
+  { permission: "question", pattern: "*", action: "deny" },
+  { permission: "plan_enter", pattern: "*", action: "deny" },
+  { permission: "plan_exit", pattern: "*", action: "deny" },
+]
+
+export async function run(args: RunArgs) {
+  const directory = path.resolve(args.dir ?? process.cwd())
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
+  const message = await promptText(args)
+  const model = args.model ? parseModel(args.model) : undefined
+  const files = (args.file ?? []).map((f) => filePart(f, directory))
+
+  const { client, close } = await connect(args, directory)
+  try {
+    const exit = await execute(client, args, { directory, message, model, files })
+    process.exitCode = exit
+  } finally {
+    await close()
+  }
+}
+
+async function connect(args: RunArgs, directory: string): Promise<{ client: Client; close: () => Promise<void> }> {
+  if (args.attach) {
+    const password = args.password ?? process.env.WRIGHT_SERVER_PASSWORD ?? process.env.OPENCODE_SERVER_PASSWORD
+    const username = args.username ?? process.env.WRIGHT_SERVER_USERNAME ?? process.env.OPENCODE_SERVER_USERNAME ?? "wright"
+    const headers: Record<string, string> = password ? { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` } : {}
+    return { client: createClient({ baseUrl: args.attach, headers, directory }), close: async () => {} }
+  }
+  const core = await startCore({ directory })
+  return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close }
+}
+
+interface Input {
+  directory: string
+  message: string
+  model?: { providerID: string; modelID: string }
+  files: PartInput[]
+}
+
+async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
+  const stdout = (s: string) => void process.stdout.write(s)
+  const stderr = (s: string) => void process.stderr.write(s)
+
+  const session = await resolveSession(client, args)
+  const sessions = new Set([session.id])
+  const renderer =
+    args.format === "json"
+      ? jsonRenderer({ stdout, stderr }, { thinking: args.thinking, sessions })
+      : textRenderer({ stdout, stderr }, { thinking: args.thinking, root: session.id, sessions })
+
+  const events = new AbortController()
+  let idle!: () => void
+  const idleSeen = new Promise<void>((r) => (idle = r))
+  let failed = false
+  let sawBusy = false
+  const pump = (async () => {
+    for await (const e of client.event.subscribe({ signal: events.signal })) handle(e)
+  })().catch(() => {})
+
+  function handle(e: BusEvent) {
+    if (e.type === "session.created" && e.properties.info.parentID && sessions.has(e.properties.info.parentID)) sessions.add(e.properties.info.id)
+    if (e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type !== "idle") sawBusy = true
+    if (e.type === "session.idle" && e.properties.sessionID === session.id && sawBusy) idle()
+    if (e.type === "session.error" && e.properties.sessionID && sessions.has(e.properties.sessionID) && e.properties.error) {
+      if (e.properties.error.name !== "MessageAbortedError") {
+        failed = true
+        renderer.error(e.properties.sessionID, e.properties.error as never)
+      }
+    }
+    if (e.type === "permission.asked" && sessions.has(e.properties.sessionID)) {
+      const reply = args.auto ? "once" : "reject"
+      if (!args.auto) stderr(`${yellow("permission requested:")} ${e.properties.permission} (${e.properties.patterns.join(", ")}); auto-rejecting ${dim("(use --auto to approve)")}\n`)
+      client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch(() => {})
+    }
+    renderer.event(e)
+  }
+
+  let interrupted = false
+  const onSigint = () => {
+    if (interrupted) process.exit(130)
+    interrupted = true
+    stderr(`\n${dim("Interrupted: stopping the agent… (Ctrl+C again to quit at once)")}\n`)
+    client.session.abort(session.id).catch(() => {})
+  }
+  process.on("SIGINT", onSigint)
+
+  try {
+    if (args.format !== "json") stderr(header(args.agent ?? "build", input.model ? `${input.model.providerID}/${input.model.modelID}` : "default model"))
+    let result: MessageWithParts
+    try {
+      result = await client.session.prompt(session.id, {
+        ...(args.agent ? { agent: args.agent } : {}),
+        ...(input.model ? { model: input.model } : {}),
+        parts: [...input.files, { type: "text", text: input.message }],
+      })
+    } catch (e) {
+      const error = e as Error & { body?: { name: string; data: Record<string, unknown> } }
+      renderer.error(session.id, error.body ?? { name: error.name, data: { message: error.message } })
+      return 1
+    }
+    // The last events may still be in flight on the stream: wait for idle, briefly.
+    await Promise.race([idleSeen, new Promise((r) => setTimeout(r, 2000))])
+    renderer.finish()
+    const info = result.info
+    if (interrupted || (info.role === "assistant" && info.error?.name === "MessageAbortedError")) return 130
+    if (info.role === "assistant" && info.error) {
+      if (!failed) renderer.error(session.id, info.error as never)
+      return 1
+    }
+    return failed ? 1 : 0
+  } finally {
+    process.off("SIGINT", onSigint)
+    events.abort()
+    await pump
+  }
+}
+
+async function resolveSession(client: Client, args: RunArgs) {
+  if (args.session) {
+    try {
+      return await client.session.get(args.session)
+    } catch (e) {
+      if ((e as Error).name === "NotFoundError") throw new UserError(`--session: no session with id ${args.session}`)
+      throw e
+    }
+  }
+  if (args.continue) {
+    const [latest] = await client.session.list({ roots: true, limit: 1 })
+    if (latest) return latest
+  }
+  return client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES })
+}
+
+async function promptText(args: RunArgs): Promise<string> {
+  let message = args.message.join(" ")
+  if (!process.stdin.isTTY) {
+    const piped = await readStdin()
+    if (piped.trim()) message = message ? `${message}\n\n${piped}` : piped
+  }
+  if (!message.trim() && !args.command) throw new UserError('Nothing to do: give a message, e.g. wright run "fix the failing test"')
+  return message
+}
+
+function readStdin(): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    process.stdin.on("data", (c) => chunks.push(c))
+    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
+    process.stdin.on("error", () => resolve(""))
+  })
+}
+
+export function parseModel(s: string) {
+  const i = s.indexOf("/")
+  if (i <= 0 || i === s.length - 1) throw new UserError(`--model: expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${s}"`)
+  return { providerID: s.slice(0, i), modelID: s.slice(i + 1) }
+}
+
+const MIME: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp", ".pdf": "application/pdf" }
+
+function filePart(file: string, directory: string): PartInput {
+  const abs = path.resolve(directory, file)
+  if (!existsSync(abs)) throw new UserError(`--file: not found: ${file}`)
+  return { type: "file", url: pathToFileURL(abs).href, filename: path.basename(abs), mime: statSync(abs).isDirectory() ? "application/x-directory" : MIME[path.extname(abs).toLowerCase()] ?? "text/plain" }
+}

@@ -1,0 +1,111 @@
+import type { BusEvent, Part, ToolPart } from "../../protocol"
+import { bold, cyan, dim, green, red, yellow } from "../ui"
+
+export interface Renderer {
+  event(e: BusEvent): void
+  error(sessionID: string, error: { name: string; data: Record<string, unknown> }): void
+  finish(): void
+}
+
+type Out = { stdout: (s: string) => void; stderr: (s: string) => void }
+
+/** `--format json`: one JSON object per line for steps, finished text, settled tools and errors. */
+export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string> }): Renderer {
+  const emitted = new Set<string>()
+  const line = (type: string, sessionID: string, data: Record<string, unknown>) =>
+    out.stdout(JSON.stringify({ type, timestamp: Date.now(), sessionID, ...data }) + "\n")
+  return {
+    event(e) {
+      if (e.type !== "message.part.updated") return
+      const part = e.properties.part
+      if (!opts.sessions.has(part.sessionID)) return
+      const key = `${part.id}:${part.type === "tool" ? part.state.status : ""}`
+      const once = (type: string) => {
+        if (emitted.has(key)) return
+        emitted.add(key)
+        line(type, part.sessionID, { part })
+      }
+      if (part.type === "step-start") once("step_start")
+      else if (part.type === "step-finish") once("step_finish")
+      else if (part.type === "text" && part.time?.end !== undefined && !part.synthetic) once("text")
+      else if (part.type === "reasoning" && part.time?.end !== undefined && opts.thinking) once("reasoning")
+      else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error")) once("tool_use")
+    },
+    error(sessionID, error) {
+      line("error", sessionID, { error })
+    },
+    finish() {},
+  }
+}
+
+/** The default format: the answer streams to stdout; tool activity and errors go to stderr. */
+export function textRenderer(out: Out, opts: { thinking?: boolean; root: string; sessions: Set<string> }): Renderer {
+  const shown = new Set<string>()
+  const reasoningParts = new Set<string>()
+  let lastTextPart: string | undefined
+  let wroteText = false
+  let endsWithNewline = true
+  const text = (s: string) => {
+    out.stdout(s)
+    wroteText = true
+    endsWithNewline = s.endsWith("\n")
+  }
+  return {
+    event(e) {
+      if (e.type === "message.part.delta") {
+        if (e.properties.sessionID !== opts.root) return
+        if (reasoningParts.has(e.properties.partID)) {
+          if (opts.thinking) out.stderr(dim(e.properties.delta))
+          return
+        }
+        if (lastTextPart !== e.properties.partID) {
+          if (wroteText && !endsWithNewline) text("\n")
+          if (wroteText && lastTextPart) text("\n")
+          lastTextPart = e.properties.partID
+        }
+        text(e.properties.delta)
+        return
+      }
+      if (e.type !== "message.part.updated") return
+      const part = e.properties.part
+      if (!opts.sessions.has(part.sessionID)) return
+      if (part.type === "reasoning") reasoningParts.add(part.id)
+      if (part.type === "tool") toolLine(part)
+    },
+    error(_sessionID, error) {
+      if (wroteText && !endsWithNewline) text("\n")
+      const message = typeof error.data?.message === "string" ? error.data.message : error.name
+      out.stderr(`${red("Error:")} ${message}\n`)
+    },
+    finish() {
+      if (wroteText && !endsWithNewline) text("\n")
+    },
+  }
+
+  function toolLine(part: ToolPart) {
+    const status = part.state.status
+    if (status !== "completed" && status !== "error") return
+    if (shown.has(part.id)) return
+    shown.add(part.id)
+    const title = status === "completed" ? part.state.title : describeInput(part)
+    const child = part.sessionID !== opts.root ? dim("  ↳") : ""
+    if (wroteText && !endsWithNewline) text("\n")
+    if (status === "completed") out.stderr(`${child}${green("✓")} ${bold(part.tool)} ${dim(title || describeInput(part))}\n`)
+    else out.stderr(`${child}${red("✗")} ${bold(part.tool)} ${dim(describeInput(part))}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
+  }
+}
+
+function describeInput(part: Part & { type: "tool" }) {
+  const input = part.state.input as Record<string, unknown>
+  const main = input.filePath ?? input.command ?? input.pattern ?? input.url ?? input.path ?? input.description
+  return typeof main === "string" ? main : ""
+}
+
+function firstLine(s: string) {
+  const line = s.split("\n")[0] ?? ""
+  return line.length > 200 ? line.slice(0, 200) + "…" : line
+}
+
+export function header(agent: string, model: string) {
+  return `${cyan(">")} ${agent} ${dim("·")} ${model}\n`
+}

@@ -1,0 +1,129 @@
+import type { Context, Hono } from "hono"
+import { z } from "zod"
+import { BadRequestError } from "../protocol"
+import type { App } from "../session"
+
+export type Method = "get" | "post" | "patch" | "put" | "delete"
+
+export interface RouteInput<B, Q> {
+  app: App
+  body: B
+  query: Q
+  params: Record<string, string>
+  c: Context<ServerEnv>
+}
+
+/**
+ * One HTTP route: its schemas serve both request validation and the OpenAPI document, so
+ * the document can never drift from what the server accepts.
+ */
+export interface Route<B = unknown, Q = unknown> {
+  method: Method
+  path: string
+  operationId: string
+  summary: string
+  tags?: string[]
+  body?: z.ZodType<B>
+  query?: z.ZodType<Q>
+  response?: z.ZodType
+  /** 200 by default; 204 routes return nothing. */
+  status?: 200 | 204
+  /** Routes that do not belong to a project (health, global events). */
+  global?: boolean
+  handler(input: RouteInput<B, Q>): unknown | Promise<unknown>
+}
+
+export type ServerEnv = { Variables: { app: App } }
+
+export function route<B = undefined, Q = undefined>(def: Route<B, Q>): Route<B, Q> {
+  return def
+}
+
+function issuesOf(error: z.ZodError, where: string) {
+  return error.issues.map((i) => ({ path: [where, ...i.path.map(String)].join("."), message: i.message }))
+}
+
+function invalid(where: string, error: z.ZodError): never {
+  const issues = issuesOf(error, where)
+  throw new BadRequestError({ message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues })
+}
+
+export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[]) {
+  for (const r of routes) {
+    hono.on(r.method.toUpperCase(), r.path, async (c) => {
+      let body: unknown = undefined
+      if (r.body) {
+        const text = await c.req.text()
+        let raw: unknown = {}
+        if (text.trim()) {
+          try {
+            raw = JSON.parse(text)
+          } catch (e) {
+            throw new BadRequestError({ message: `Invalid request: body is not valid JSON (${(e as Error).message})`, issues: [{ path: "body", message: "not valid JSON" }] })
+          }
+        }
+        const parsed = r.body.safeParse(raw)
+        if (!parsed.success) invalid("body", parsed.error)
+        body = parsed.data
+      }
+      let query: unknown = undefined
+      if (r.query) {
+        const parsed = r.query.safeParse(c.req.query())
+        if (!parsed.success) invalid("query", parsed.error)
+        query = parsed.data
+      }
+      const result = await r.handler({ app: c.get("app"), body, query, params: c.req.param() as Record<string, string>, c })
+      if (result instanceof Response) return result
+      if (r.status === 204) return c.body(null, 204)
+      return c.json(result ?? true)
+    })
+  }
+}
+
+/** OpenAPI 3.1 document built from the route table's zod schemas. */
+export function openapi(routes: Route<any, any>[], info: { title: string; version: string }) {
+  const paths: Record<string, Record<string, unknown>> = {}
+  const schema = (s: z.ZodType, io: "input" | "output") => {
+    try {
+      const json = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>
+      delete json.$schema
+      return json
+    } catch {
+      return {}
+    }
+  }
+  for (const r of routes) {
+    const p = r.path.replace(/:(\w+)/g, "{$1}")
+    const parameters: unknown[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }))
+    if (r.query) {
+      const q = schema(r.query, "input") as { properties?: Record<string, unknown>; required?: string[] }
+      for (const [name, s] of Object.entries(q.properties ?? {})) parameters.push({ name, in: "query", required: q.required?.includes(name) ?? false, schema: s })
+    }
+    if (!r.global) parameters.push({ name: "directory", in: "query", required: false, schema: { type: "string" } })
+    ;(paths[p] ??= {})[r.method] = {
+      operationId: r.operationId,
+      summary: r.summary,
+      ...(r.tags ? { tags: r.tags } : {}),
+      parameters,
+      ...(r.body ? { requestBody: { required: true, content: { "application/json": { schema: schema(r.body, "input") } } } } : {}),
+      responses: {
+        [String(r.status ?? 200)]: {
+          description: r.summary,
+          ...(r.response && r.status !== 204 ? { content: { "application/json": { schema: schema(r.response, "output") } } } : {}),
+        },
+        "400": { description: "Bad request", content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } },
+        "404": { description: "Not found", content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } },
+      },
+    }
+  }
+  return {
+    openapi: "3.1.0",
+    info,
+    paths,
+    components: {
+      schemas: {
+        NamedError: { type: "object", properties: { name: { type: "string" }, data: { type: "object" } }, required: ["name", "data"] },
+      },
+    },
+  }
+}

@@ -1,0 +1,7 @@
+// The core: sessions, the two loops (outer loop over history, inner processor over one
+// stream), tool calls, system prompt and instructions, and the App that wires one project's
+// services. Front ends never import this: they reach it through the server's HTTP API.
+export { createApp, type App, type AppOptions } from "./app"
+export type { SessionService } from "./service"
+export { QuestionRejectedError } from "./question"
+export { STREAM_PERSIST_MS } from "./history"

@@ -1,0 +1,123 @@
+import { existsSync, readFileSync } from "node:fs"
+import path from "node:path"
+import { glob } from "tinyglobby"
+import { expandHome } from "../util"
+
+export interface Instruction {
+  path: string
+  content: string
+}
+
+export interface InstructionInput {
+  directory: string
+  worktree: string
+  /** wright's global config dir (`~/.config/wright`). */
+  globalConfigDir: string
+  home: string
+  /** The `instructions` config list: paths, globs or http(s) URLs. */
+  extra?: string[]
+  fetch?: typeof fetch
+}
+
+const PROJECT_NAMES = ["AGENTS.md", "CLAUDE.md", "CONTEXT.md"]
+
+/** Directories from `directory` up to `worktree` (inclusive), nearest first. */
+export function upTo(directory: string, worktree: string): string[] {
+  const out: string[] = []
+  let dir = path.resolve(directory)
+  const stop = path.resolve(worktree)
+  while (true) {
+    out.push(dir)
+    if (dir === stop) break
+    const parent = path.dirname(dir)
+    if (parent === dir || !dir.startsWith(stop)) break
+    dir = parent
+  }
+  return out
+}
+
+/**
+ * The instruction files sent with the system prompt: the global AGENTS.md, then the first of
+ * AGENTS.md / CLAUDE.md / CONTEXT.md that exists anywhere between the directory and the git
+ * root (every level that has it, outermost first), then the `instructions` config entries.
+ */
+export async function loadInstructions(input: InstructionInput): Promise<Instruction[]> {
+  const found: string[] = []
+  const globalFile = [path.join(input.globalConfigDir, "AGENTS.md"), path.join(input.home, ".claude", "CLAUDE.md")].find((f) =>
+    existsSync(f),
+  )
+  if (globalFile) found.push(globalFile)
+
+  const levels = upTo(input.directory, input.worktree)
+  for (const name of PROJECT_NAMES) {
+    const matches = levels.map((d) => path.join(d, name)).filter((f) => existsSync(f))
+    if (matches.length) {
+      found.push(...matches.reverse())
+      break
+    }
+  }
+
+  const urls: string[] = []
+  for (const entry of input.extra ?? []) {
+    if (/^https?:\/\//.test(entry)) urls.push(entry)
+    else found.push(...(await expandEntry(entry, input, levels)))
+  }
+
+  const seen = new Set<string>()
+  const out: Instruction[] = []
+  for (const file of found) {
+    const real = path.resolve(file)
+    if (seen.has(real)) continue
+    seen.add(real)
+    try {
+      out.push({ path: real, content: readFileSync(real, "utf8") })
+    } catch {
+      // A file that vanished between glob and read is simply skipped.
+    }
+  }
+  const fetched = await Promise.all(urls.map((u) => fetchInstruction(u, input.fetch ?? fetch)))
+  for (const f of fetched) if (f) out.push(f)
+  return out
+}
+
+async function expandEntry(entry: string, input: InstructionInput, levels: string[]): Promise<string[]> {
+  const expanded = expandHome(entry, input.home)
+  if (path.isAbsolute(expanded)) {
+    if (!/[*?[{]/.test(expanded)) return existsSync(expanded) ? [expanded] : []
+    return (await glob(expanded, { absolute: true, dot: true })).sort()
+  }
+  // Relative entries are searched from the directory up to the git root.
+  const out: string[] = []
+  for (const dir of levels) {
+    const matches = await glob(expanded, { cwd: dir, absolute: true, dot: true, ignore: ["**/node_modules/**", "**/.git/**"] })
+    out.push(...matches.sort())
+  }
+  return out
+}
+
+async function fetchInstruction(url: string, doFetch: typeof fetch): Promise<Instruction | undefined> {
+  try {
+    const res = await doFetch(url, { signal: AbortSignal.timeout(5000) })
+    if (!res.ok) return undefined
+    return { path: url, content: await res.text() }
+  } catch {
+    return undefined
+  }
+}
+
+export function formatInstruction(i: Instruction): string {
+  return `Instructions from: ${i.path}\n${i.content}`
+}
+
+/** AGENTS.md/CLAUDE.md files in directories strictly inside `worktree` down to `file`'s directory. */
+export function nestedInstructionFiles(file: string, worktree: string): string[] {
+  const out: string[] = []
+  for (const dir of upTo(path.dirname(file), worktree)) {
+    if (path.resolve(dir) === path.resolve(worktree)) continue
+    for (const name of PROJECT_NAMES) {
+      const candidate = path.join(dir, name)
+      if (existsSync(candidate)) out.push(candidate)
+    }
+  }
+  return out.reverse()
+}

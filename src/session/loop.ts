@@ -1,0 +1,197 @@
+// The outer loop: one iteration per LLM round-trip. Each iteration looks at the live history,
+// decides whether the newest user message has been answered, runs a pending subtask or
+// compaction, and otherwise builds the next step (agent, model, tools, system prompt) and
+// hands it to the processor. It owns steps; the processor owns the stream of one step.
+import type { ModelMessage } from "ai"
+import type { Agent, Agents } from "../agent"
+import type { Config } from "../config"
+import type { Providers, ResolvedModel } from "../llm"
+import { disabledTools, merge } from "../permission"
+import { emptyTokens, type AssistantMessage, type MessageWithParts, type Part, type Session, type UserMessage } from "../protocol"
+import type { Store } from "../storage"
+import type { Tool, ToolRegistry } from "../tool"
+import { Id } from "../util"
+import { processStep, type ProcessorDeps, type StepResult } from "./processor"
+import buildSwitch from "./prompt/build-switch.txt"
+import maxSteps from "./prompt/max-steps.txt"
+import planReminder from "./prompt/plan-reminder.txt"
+import { toModelMessages } from "./to-model"
+import { isOverflow } from "./usage"
+
+export interface LoopHooks {
+  /** Builds the system messages for a step. */
+  system(input: { agent: Agent; model: ResolvedModel; user: UserMessage; session: Session }): Promise<string[]>
+  /** Extra tools for a step (e.g. StructuredOutput, task). */
+  extraTools?(input: { agent: Agent; session: Session; user: UserMessage; step: StepState }): Tool[]
+  /** Called once per run, after the first step starts (title generation). */
+  firstStep?(input: { session: Session; user: UserMessage; history: MessageWithParts[] }): void
+  /** Runs a queued subtask part; returns when the child session is done. */
+  subtask?(input: { session: Session; user: UserMessage; part: Extract<Part, { type: "subtask" }>; abort: AbortSignal }): Promise<void>
+  /** Processes a queued compaction request; "stop" ends the loop. */
+  compact?(input: { session: Session; user: UserMessage; part: Extract<Part, { type: "compaction" }>; history: MessageWithParts[]; abort: AbortSignal }): Promise<"continue" | "stop">
+  /** Queues a compaction request (a user message with a compaction part). */
+  requestCompaction?(input: { session: Session; user: UserMessage; overflow: boolean }): void
+  /** Outcome of a structured-output step, if the step's tools captured one. */
+  afterStep?(input: { assistant: AssistantMessage; user: UserMessage; step: StepState; result: StepResult }): "break" | "continue" | undefined
+}
+
+export interface StepState {
+  number: number
+  structured?: unknown
+}
+
+export interface LoopDeps extends ProcessorDeps {
+  store: Store
+  agents: Agents
+  providers: Providers
+  registry: ToolRegistry
+  config: Config
+  hooks: LoopHooks
+}
+
+/** Finds the newest user message, assistant message, finished assistant, and queued tasks. */
+export function latest(history: MessageWithParts[]) {
+  let user: UserMessage | undefined
+  let assistant: MessageWithParts | undefined
+  let finished: AssistantMessage | undefined
+  const tasks: Extract<Part, { type: "subtask" | "compaction" }>[] = []
+  for (let i = history.length - 1; i >= 0; i--) {
+    const msg = history[i]!
+    if (!user && msg.info.role === "user") user = msg.info
+    if (!assistant && msg.info.role === "assistant") assistant = msg
+    if (!finished && msg.info.role === "assistant" && msg.info.finish) finished = msg.info
+    if (user && finished) break
+    if (!finished) for (const p of msg.parts) if (p.type === "subtask" || p.type === "compaction") tasks.push(p)
+  }
+  return { user, assistant, finished, tasks }
+}
+
+/** True when the newest user message has a final answer with no tool calls left to send back. */
+export function answered(history: MessageWithParts[]): boolean {
+  const { user, assistant } = latest(history)
+  if (!user || !assistant || assistant.info.role !== "assistant") return false
+  const info = assistant.info
+  if (info.parentID !== user.id) return false
+  if (!info.finish || info.finish === "tool-calls" || info.finish === "unknown") return false
+  // Some providers finish with "stop" although the step called tools: their results must go back.
+  return !assistant.parts.some((p) => p.type === "tool" && !p.metadata?.providerExecuted && !isInterrupted(p))
+}
+
+function isInterrupted(p: Part) {
+  return p.type === "tool" && p.state.status === "error" && p.state.metadata?.interrupted === true
+}
+
+export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSignal): Promise<void> {
+  const { history, hooks } = deps
+  let step = 0
+  while (!abort.aborted) {
+    const session = deps.store.sessions.get(sessionID)
+    if (!session) throw new Error(`Session not found: ${sessionID}`)
+    const msgs = history.messages(sessionID)
+    const { user, finished, tasks } = latest(msgs)
+    if (!user) throw new Error(`Session ${sessionID} has no user message to answer`)
+    if (answered(msgs)) break
+
+    step++
+    if (step === 1) hooks.firstStep?.({ session, user, history: msgs })
+
+    const task = tasks.pop()
+    if (task?.type === "subtask" && hooks.subtask) {
+      await hooks.subtask({ session, user, part: task, abort })
+      continue
+    }
+    if (task?.type === "compaction" && hooks.compact) {
+      if ((await hooks.compact({ session, user, part: task, history: msgs, abort })) === "stop") break
+      continue
+    }
+
+    const agent = deps.agents.require(user.agent)
+    const model = await deps.providers.get(user.model.providerID, user.model.modelID)
+    if (finished && !finished.summary && hooks.requestCompaction && isOverflow(finished.tokens, model.info, deps.compaction)) {
+      hooks.requestCompaction({ session, user, overflow: false })
+      continue
+    }
+    const isLastStep = step >= (agent.steps ?? Infinity)
+
+    const assistant: AssistantMessage = {
+      id: Id.ascending("msg"),
+      sessionID,
+      role: "assistant",
+      parentID: user.id,
+      mode: agent.name,
+      agent: agent.name,
+      modelID: model.info.id,
+      providerID: model.info.providerID,
+      path: { cwd: deps.directory, root: deps.worktree },
+      cost: 0,
+      tokens: emptyTokens(),
+      time: { created: Date.now() },
+      ...(user.model.variant ? { variant: user.model.variant } : {}),
+    }
+    history.putMessage(assistant)
+
+    const state: StepState = { number: step }
+    const ruleset = merge(agent.permission, session.permission ?? [])
+    const tools = resolveTools(deps.registry, model.info.id, ruleset, user)
+    for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
+
+    const system = await hooks.system({ agent, model, user, session })
+    const messages = withReminders(toModelMessages(msgs.filter((m) => m.info.id !== assistant.id), { providerID: model.info.providerID, modelID: model.info.id }), agent, msgs)
+    if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
+
+    const result = await processStep(deps, {
+      assistant,
+      agent,
+      ruleset,
+      abort,
+      tools,
+      canDelegate: tools.has("task"),
+      model,
+      system,
+      messages,
+      toolChoice: isLastStep ? "none" : tools.has("StructuredOutput") ? "required" : undefined,
+      temperature: agent.temperature,
+      topP: agent.topP,
+      providerOptions: Object.keys(agent.options).length ? { [model.info.providerID]: agent.options } : undefined,
+    })
+
+    const next = hooks.afterStep?.({ assistant, user, step: state, result })
+    if (next === "break") break
+    if (result === "stop") break
+    if (result === "compact") hooks.requestCompaction?.({ session, user, overflow: !assistant.finish })
+    if (isLastStep && result === "continue" && assistant.finish !== "tool-calls") break
+  }
+}
+
+/** Registry tools for the model, minus those the rules deny outright or the prompt turned off. */
+export function resolveTools(registry: ToolRegistry, modelID: string, ruleset: ReturnType<typeof merge>, user: UserMessage): Map<string, Tool> {
+  const offered = registry.forModel(modelID)
+  const disabled = disabledTools(
+    offered.map((t) => t.id),
+    ruleset,
+  )
+  const map = new Map<string, Tool>()
+  for (const t of offered) {
+    if (t.id !== "invalid" && (disabled.has(t.id) || user.tools?.[t.id] === false)) continue
+    map.set(t.id, t)
+  }
+  return map
+}
+
+function withReminders(messages: ModelMessage[], agent: Agent, history: MessageWithParts[]): ModelMessage[] {
+  let reminder: string | undefined
+  if (agent.name === "plan") reminder = planReminder
+  else {
+    const previous = [...history].reverse().find((m) => m.info.role === "assistant")
+    if (previous?.info.role === "assistant" && previous.info.agent === "plan" && agent.name !== "plan") reminder = buildSwitch
+  }
+  if (!reminder) return messages
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const m = messages[i]!
+    if (m.role !== "user") continue
+    const content = typeof m.content === "string" ? [{ type: "text" as const, text: m.content }] : m.content
+    messages[i] = { ...m, content: [...content, { type: "text", text: reminder }] }
+    break
+  }
+  return messages
+}

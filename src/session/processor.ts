@@ -1,0 +1,263 @@
+// The inner loop: one LLM call for one step. It folds the provider's stream into parts
+// (text, reasoning, tool calls, step markers), publishes every change at once, persists
+// parts as they settle, runs tools as their calls arrive, retries retryable provider
+// errors, and answers the outer loop with "continue", "stop" or "compact". It never decides
+// whether the conversation is over; the outer loop does.
+import type { ModelMessage, TextStreamPart } from "ai"
+import { classifyError, stream, type ResolvedModel } from "../llm"
+import {
+  MessageAbortedError,
+  type AssistantMessage,
+  type MessageError,
+  type Part,
+  type ReasoningPart,
+  type TextPart,
+  type ToolPart,
+} from "../protocol"
+import { Id } from "../util"
+import type { History } from "./history"
+import { RETRY_MAX_ATTEMPTS, isRetryable, retryDelay, sleep } from "./retry"
+import { runToolCall, type StepContext, type ToolCallDeps, type ToolCallStep } from "./tool-call"
+import { addTokens, costOf, isOverflow, tokensOf } from "./usage"
+
+export type StepResult = "continue" | "stop" | "compact"
+
+export interface ProcessorDeps extends ToolCallDeps {
+  history: History
+  setStatus(sessionID: string, status: { type: "busy" } | { type: "retry"; attempt: number; message: string; next: number }): void
+  publishError(sessionID: string, error: MessageError): void
+  compaction: { auto?: boolean; reserved?: number }
+  /** Test seam for retry waits. */
+  sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+export interface StepInput extends StepContext {
+  assistant: AssistantMessage
+  model: ResolvedModel
+  system: string[]
+  messages: ModelMessage[]
+  toolChoice?: "auto" | "required" | "none"
+  temperature?: number
+  topP?: number
+  providerOptions?: Record<string, unknown>
+}
+
+/** How long cleanup waits for in-flight tool calls to settle after the stream ends badly. */
+const TOOL_SETTLE_MS = 250
+
+export async function processStep(deps: ProcessorDeps, input: StepInput): Promise<StepResult> {
+  const { history } = deps
+  const { assistant, abort } = input
+  const sid = assistant.sessionID
+  const running = new Map<string, Promise<void>>()
+  const toolParts = new Map<string, ToolPart>()
+  const step: ToolCallStep = { ...input, toolParts, blocked: false, closed: false }
+  let needsCompaction = false
+
+  for (let attempt = 1; ; attempt++) {
+    const created: Part[] = []
+    let toolsStarted = false
+    deps.setStatus(sid, { type: "busy" })
+    try {
+      const parts = stream({
+        model: input.model,
+        system: input.system,
+        messages: input.messages,
+        tools: Object.fromEntries([...input.tools.values()].map((t) => [t.id, { description: t.description, inputSchema: t.jsonSchema }])),
+        toolChoice: input.toolChoice,
+        abort,
+        temperature: input.temperature,
+        topP: input.topP,
+        providerOptions: input.providerOptions as never,
+      })
+      const open = new Map<string, TextPart | ReasoningPart>()
+      for await (const event of parts as AsyncIterable<TextStreamPart<any>>) {
+        if (abort.aborted) throw abort.reason
+        switch (event.type) {
+          case "start-step":
+            created.push(put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-start" }))
+            break
+          case "text-start":
+          case "reasoning-start": {
+            const part =
+              event.type === "text-start"
+                ? ({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "text", text: "", time: { start: Date.now() } } as TextPart)
+                : ({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "reasoning", text: "", time: { start: Date.now() } } as ReasoningPart)
+            if (event.providerMetadata) part.metadata = event.providerMetadata as Record<string, unknown>
+            open.set(event.id, part)
+            created.push(put(part))
+            break
+          }
+          case "text-delta":
+          case "reasoning-delta": {
+            const part = open.get(event.id)
+            if (!part) break
+            if (event.providerMetadata) part.metadata = { ...part.metadata, ...(event.providerMetadata as Record<string, unknown>) }
+            if (!event.text) break
+            part.text += event.text
+            history.delta(part, event.text)
+            break
+          }
+          case "text-end":
+          case "reasoning-end": {
+            const part = open.get(event.id)
+            if (!part) break
+            open.delete(event.id)
+            if (event.providerMetadata) part.metadata = { ...part.metadata, ...(event.providerMetadata as Record<string, unknown>) }
+            part.time = { start: part.time?.start ?? Date.now(), end: Date.now() }
+            put(part)
+            break
+          }
+          case "tool-input-start": {
+            const part: ToolPart = {
+              id: Id.ascending("prt"),
+              sessionID: sid,
+              messageID: assistant.id,
+              type: "tool",
+              callID: event.id,
+              tool: event.toolName,
+              state: { status: "pending", input: {}, raw: "" },
+            }
+            toolParts.set(event.id, part)
+            created.push(put(part))
+            break
+          }
+          case "tool-input-delta": {
+            const part = toolParts.get(event.id)
+            if (part?.state.status === "pending") part.state.raw += event.delta
+            break
+          }
+          case "tool-call": {
+            let part = toolParts.get(event.toolCallId)
+            if (!part) {
+              part = { id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "tool", callID: event.toolCallId, tool: event.toolName, state: { status: "pending", input: {}, raw: "" } }
+              toolParts.set(event.toolCallId, part)
+              created.push(part)
+            }
+            const raw = event.input
+            const args = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw }
+            part.tool = event.toolName
+            toolsStarted = true
+            if ((event as { invalid?: boolean }).invalid) {
+              // Arguments the SDK could not parse and nobody repaired: the model must rewrite them.
+              const detail = (event as { error?: unknown }).error
+              const now = Date.now()
+              part.state = {
+                status: "error",
+                input: args,
+                error: `The ${event.toolName} tool was called with invalid arguments: ${detail instanceof Error ? detail.message : String(detail)}\nPlease rewrite the input so it satisfies the expected schema.`,
+                time: { start: now, end: now },
+              }
+              put(part)
+              break
+            }
+            part.state = { status: "running", input: args, time: { start: Date.now() } }
+            put(part)
+            running.set(event.toolCallId, runToolCall(deps, step, part))
+            break
+          }
+          case "finish-step": {
+            const tokens = tokensOf(event.usage)
+            const cost = costOf(input.model.info, tokens)
+            assistant.finish = event.finishReason
+            assistant.cost += cost
+            assistant.tokens = tokens
+            history.putMessage(assistant)
+            put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", reason: event.finishReason, cost, tokens })
+            if (!assistant.summary && isOverflow(tokens, input.model.info, deps.compaction)) needsCompaction = true
+            break
+          }
+          case "error":
+            throw event.error
+          case "abort":
+            throw abort.reason ?? new Error("aborted")
+        }
+        if (needsCompaction) break
+      }
+      for (const part of open.values()) {
+        part.time = { start: part.time?.start ?? Date.now(), end: Date.now() }
+        put(part)
+      }
+      await Promise.allSettled(running.values())
+      break
+    } catch (e) {
+      const error: MessageError = abort.aborted
+        ? new MessageAbortedError({ message: "The operation was aborted." }).toObject()
+        : classifyError(e, input.model.info.providerID)
+      if (error.name === "ContextOverflowError" && deps.compaction.auto !== false) {
+        needsCompaction = true
+        break
+      }
+      if (!abort.aborted && !toolsStarted && isRetryable(error) && attempt <= RETRY_MAX_ATTEMPTS) {
+        // Nothing ran yet: drop what this attempt streamed and ask again.
+        for (const part of created) {
+          history.removePart(sid, assistant.id, part.id)
+          if (part.type === "tool") toolParts.delete(part.callID)
+        }
+        const delay = retryDelay(error, attempt)
+        deps.setStatus(sid, { type: "retry", attempt, message: errorMessage(error), next: Date.now() + delay })
+        try {
+          await (deps.sleep ?? sleep)(delay, abort)
+          continue
+        } catch {
+          assistant.error = new MessageAbortedError({ message: "The operation was aborted." }).toObject()
+          break
+        }
+      }
+      if (toolsStarted && !abort.aborted && isRetryable(error)) {
+        // The model's calls already ran: keep them and let the loop send their results back.
+        await Promise.allSettled(running.values())
+        assistant.finish = assistant.finish ?? "tool-calls"
+        break
+      }
+      assistant.error = error
+      if (error.name !== "MessageAbortedError") deps.publishError(sid, error)
+      break
+    }
+  }
+
+  await settle()
+  assistant.time.completed = Date.now()
+  history.putMessage(assistant)
+  if (needsCompaction) return "compact"
+  if (step.blocked || assistant.error) return "stop"
+  return "continue"
+
+  function put<P extends Part>(part: P): P {
+    history.putPart(part)
+    return part
+  }
+
+  /** Waits briefly for tools still running, then marks the rest as interrupted. */
+  async function settle() {
+    const pending = [...running.values()]
+    if (pending.length) await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, TOOL_SETTLE_MS))])
+    step.closed = true
+    for (const part of toolParts.values()) {
+      if (part.state.status !== "pending" && part.state.status !== "running") continue
+      const start = part.state.status === "running" ? part.state.time.start : Date.now()
+      part.state = {
+        status: "error",
+        input: part.state.input,
+        error: "Tool execution aborted",
+        metadata: { interrupted: true },
+        time: { start, end: Date.now() },
+      }
+      put(part)
+    }
+    for (const msg of history.messages(sid)) {
+      if (msg.info.id !== assistant.id) continue
+      for (const p of msg.parts) if ((p.type === "text" || p.type === "reasoning") && p.time && p.time.end === undefined) {
+        p.time.end = Date.now()
+        put(p)
+      }
+    }
+  }
+}
+
+export function errorMessage(error: MessageError): string {
+  const message = (error.data as { message?: unknown }).message
+  return typeof message === "string" ? message : error.name
+}
+
+export { addTokens }

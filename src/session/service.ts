@@ -1,0 +1,202 @@
+import type { Agents } from "../agent"
+import type { Bus } from "../bus"
+import type { Config } from "../config"
+import type { Providers } from "../llm"
+import type { Permissions } from "../permission"
+import {
+  NotFoundError,
+  type MessageWithParts,
+  type Part,
+  type PromptInput,
+  type Ruleset,
+  type Session,
+  type SessionCreateInput,
+} from "../protocol"
+import type { SessionQuery, Store } from "../storage"
+import type { Tool, ToolContext } from "../tool"
+import { Id, slug } from "../util"
+import type { History } from "./history"
+import type { Runner, Status } from "./runner"
+import { buildUserMessage } from "./user-message"
+
+export interface SessionServiceDeps {
+  store: Store
+  bus: Bus
+  history: History
+  runner: Runner
+  status: Status
+  agents: Agents
+  providers: Providers
+  permissions: Permissions
+  questions: { cancelSession(sessionID: string): void }
+  config: Config
+  directory: string
+  projectID: string
+  version: string
+  readTool?: Tool
+  readContext: (sessionID: string, messageID: string) => ToolContext
+  /** Forget per-run caches (system prompt pieces) before a new run starts. */
+  beforeRun?: (sessionID: string) => void
+}
+
+export function createSessionService(deps: SessionServiceDeps) {
+  const { store, bus, history, runner } = deps
+
+  function get(id: string): Session {
+    const s = store.sessions.get(id)
+    if (!s) throw new NotFoundError({ message: `Session not found: ${id}` })
+    return s
+  }
+
+  function save(s: Session, event: "session.created" | "session.updated") {
+    store.sessions.put(s)
+    bus.publish(event, { sessionID: s.id, info: s })
+    return s
+  }
+
+  function touch(id: string) {
+    const s = get(id)
+    return save({ ...s, time: { ...s.time, updated: Date.now() } }, "session.updated")
+  }
+
+  const service = {
+    get,
+    create(input: SessionCreateInput = {}): Session {
+      if (input.parentID) get(input.parentID)
+      const now = Date.now()
+      const iso = new Date(now).toISOString()
+      return save(
+        {
+          id: Id.descending("ses"),
+          slug: slug(),
+          projectID: deps.projectID,
+          directory: deps.directory,
+          ...(input.parentID ? { parentID: input.parentID } : {}),
+          title: input.title ?? `${input.parentID ? "Child session" : "New session"} - ${iso}`,
+          version: deps.version,
+          time: { created: now, updated: now },
+          ...(input.permission ? { permission: input.permission } : {}),
+        },
+        "session.created",
+      )
+    },
+    list(query: Omit<SessionQuery, "projectID"> = {}): Session[] {
+      return store.sessions.list({ ...query, projectID: deps.projectID })
+    },
+    children: (id: string) => (get(id), store.sessions.children(id)),
+    update(id: string, patch: { title?: string; permission?: Ruleset; time?: { archived?: number } }): Session {
+      const s = get(id)
+      return save(
+        {
+          ...s,
+          ...(patch.title !== undefined ? { title: patch.title } : {}),
+          ...(patch.permission !== undefined ? { permission: patch.permission } : {}),
+          time: { ...s.time, updated: Date.now(), ...(patch.time?.archived !== undefined ? { archived: patch.time.archived } : {}) },
+        },
+        "session.updated",
+      )
+    },
+    async remove(id: string) {
+      const s = get(id)
+      for (const child of store.sessions.children(id)) await service.remove(child.id)
+      runner.abort(id)
+      deps.permissions.cancelSession(id)
+      deps.questions.cancelSession(id)
+      history.flush()
+      store.sessions.remove(id)
+      history.forget(id)
+      bus.publish("session.deleted", { sessionID: id, info: s })
+    },
+    /** Messages oldest first; `before` pages backwards from a message id, `limit` keeps the newest. */
+    messages(id: string, opts: { limit?: number; before?: string } = {}): MessageWithParts[] {
+      get(id)
+      let list = history.messages(id)
+      if (opts.before) list = list.filter((m) => m.info.id < opts.before!)
+      if (opts.limit !== undefined) list = list.slice(Math.max(0, list.length - opts.limit))
+      return list
+    },
+    message(id: string, messageID: string): MessageWithParts {
+      const msg = history.message(id, messageID)
+      if (!msg) throw new NotFoundError({ message: `Message not found: ${messageID}` })
+      return msg
+    },
+    todo: (id: string) => (get(id), store.todos.get(id)),
+    status: (id: string) => deps.status.get(id),
+    statuses: () => deps.status.all(),
+    busy: (id: string) => runner.busy(id),
+
+    /** Stores the user's message and runs (or joins) the loop; resolves with the last assistant message. */
+    async prompt(sessionID: string, input: PromptInput): Promise<MessageWithParts> {
+      await service.enqueue(sessionID, input)
+      if (input.noReply) return lastMessage(sessionID)
+      await service.run(sessionID)
+      return lastAssistant(sessionID)
+    },
+    /** Stores the user's message without running the loop. */
+    async enqueue(sessionID: string, input: PromptInput): Promise<MessageWithParts> {
+      const session = get(sessionID)
+      const agent = input.agent ? deps.agents.require(input.agent) : deps.agents.defaultAgent()
+      const model = input.model ?? agent.model ?? lastUserModel(sessionID) ?? deps.providers.defaultModel(deps.config.model)
+      const { info, parts } = await buildUserMessage({
+        sessionID,
+        agent,
+        model,
+        prompt: input,
+        read: deps.readTool ? { tool: deps.readTool, context: (mid) => deps.readContext(sessionID, mid) } : undefined,
+      })
+      history.putMessage(info)
+      for (const p of parts) history.putPart(p)
+      touch(session.id)
+      return { info, parts }
+    },
+    run(sessionID: string): Promise<void> {
+      if (!runner.busy(sessionID)) deps.beforeRun?.(sessionID)
+      return runner.ensure(sessionID)
+    },
+    abort(id: string): boolean {
+      get(id)
+      deps.permissions.cancelSession(id)
+      deps.questions.cancelSession(id)
+      for (const child of store.sessions.children(id)) if (runner.busy(child.id)) service.abort(child.id)
+      return runner.abort(id)
+    },
+    removeMessage(id: string, messageID: string) {
+      runner.assertIdle(id)
+      service.message(id, messageID)
+      history.removeMessage(id, messageID)
+    },
+    updatePart(id: string, part: Part) {
+      service.message(id, part.messageID)
+      history.putPart(part)
+      return part
+    },
+    removePart(id: string, messageID: string, partID: string) {
+      service.message(id, messageID)
+      history.removePart(id, messageID, partID)
+    },
+  }
+
+  function lastUserModel(sessionID: string) {
+    const list = history.messages(sessionID)
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]!.info
+      if (m.role === "user") return m.model
+    }
+    return undefined
+  }
+
+  function lastMessage(sessionID: string): MessageWithParts {
+    const list = history.messages(sessionID)
+    return list[list.length - 1]!
+  }
+
+  function lastAssistant(sessionID: string): MessageWithParts {
+    const list = history.messages(sessionID)
+    for (let i = list.length - 1; i >= 0; i--) if (list[i]!.info.role === "assistant") return list[i]!
+    return list[list.length - 1]!
+  }
+
+  return service
+}
+
+export type SessionService = ReturnType<typeof createSessionService>

@@ -1,0 +1,89 @@
+import type { ModelMessage, ToolResultPart } from "ai"
+import type { AssistantMessage, MessageWithParts, Part, ToolPart } from "../protocol"
+
+export const CLEARED_TOOL_OUTPUT = "[Old tool result content cleared]"
+export const INTERRUPTED_TOOL = "[Tool execution was interrupted]"
+export const COMPACTION_QUESTION = "What did we do so far?"
+export const USER_TOOL_NOTE = "The following tool was executed by the user"
+
+/**
+ * Converts stored history into the AI SDK's model messages. One assistant message is one
+ * step: its text, reasoning and tool calls become an assistant message, followed by a tool
+ * message carrying every call's result.
+ */
+export function toModelMessages(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
+  const out: ModelMessage[] = []
+  for (const msg of history) {
+    if (msg.info.role === "user") {
+      const content = userContent(msg.parts)
+      if (content.length) out.push({ role: "user", content })
+      continue
+    }
+    if (!sendable(msg.info, msg.parts)) continue
+    out.push(...assistantMessages(msg.info, msg.parts, model))
+  }
+  return out
+}
+
+function userContent(parts: Part[]) {
+  const content: Extract<ModelMessage, { role: "user" }>["content"] & unknown[] = []
+  for (const part of parts) {
+    if (part.type === "text" && !part.ignored && part.text) content.push({ type: "text", text: part.text })
+    else if (part.type === "file") {
+      const data = dataOf(part.url)
+      if (!data) continue
+      if (part.mime.startsWith("image/")) content.push({ type: "image", image: data, mediaType: part.mime })
+      else if (part.mime === "application/pdf") content.push({ type: "file", data, mediaType: part.mime, filename: part.filename })
+    } else if (part.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION })
+    else if (part.type === "subtask") content.push({ type: "text", text: USER_TOOL_NOTE })
+  }
+  return content
+}
+
+function dataOf(url: string): string | undefined {
+  const m = /^data:[^;,]*(?:;[^,]*)?;base64,(.*)$/s.exec(url)
+  return m ? m[1] : undefined
+}
+
+/** A failed step is dropped, unless it was aborted after producing something real. */
+function sendable(info: AssistantMessage, parts: Part[]) {
+  if (!info.error) return true
+  if (info.error.name !== "MessageAbortedError") return false
+  return parts.some((p) => (p.type === "text" && p.text.trim()) || p.type === "tool")
+}
+
+function assistantMessages(info: AssistantMessage, parts: Part[], model: { providerID: string; modelID: string }): ModelMessage[] {
+  const sameModel = info.providerID === model.providerID && info.modelID === model.modelID
+  const content: Extract<ModelMessage, { role: "assistant" }>["content"] & unknown[] = []
+  const results: ToolResultPart[] = []
+  for (const part of parts) {
+    if (part.type === "text" && part.text) content.push({ type: "text", text: part.text })
+    // Reasoning carries provider signatures that another model would reject.
+    else if (part.type === "reasoning" && part.text && sameModel)
+      content.push({ type: "reasoning", text: part.text, providerOptions: part.metadata as never })
+    else if (part.type === "tool") {
+      content.push({ type: "tool-call", toolCallId: part.callID, toolName: part.tool, input: part.state.input })
+      results.push(toolResult(part))
+    }
+  }
+  const out: ModelMessage[] = []
+  if (content.length) out.push({ role: "assistant", content })
+  if (results.length) out.push({ role: "tool", content: results })
+  return out
+}
+
+function toolResult(part: ToolPart): ToolResultPart {
+  const base = { type: "tool-result" as const, toolCallId: part.callID, toolName: part.tool }
+  const state = part.state
+  if (state.status === "completed") {
+    if (state.time.compacted) return { ...base, output: { type: "text", value: CLEARED_TOOL_OUTPUT } }
+    const media = (state.attachments ?? []).flatMap((a) => {
+      const data = dataOf(a.url)
+      return data ? [{ type: "media" as const, data, mediaType: a.mime }] : []
+    })
+    if (media.length) return { ...base, output: { type: "content", value: [{ type: "text", text: state.output }, ...media] } }
+    return { ...base, output: { type: "text", value: state.output } }
+  }
+  if (state.status === "error") return { ...base, output: { type: "error-text", value: state.error } }
+  return { ...base, output: { type: "error-text", value: INTERRUPTED_TOOL } }
+}

@@ -1,0 +1,129 @@
+import { readdirSync, readFileSync, statSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import type { Agent } from "../agent"
+import type { Part, PartInput, PromptInput, UserMessage } from "../protocol"
+import { runTool, type Tool, type ToolContext } from "../tool"
+import { Id } from "../util"
+
+export interface UserMessageInput {
+  sessionID: string
+  agent: Agent
+  model: { providerID: string; modelID: string; variant?: string }
+  prompt: PromptInput
+  /** Runs the read tool on attached text files so their content is inlined. */
+  read?: { tool: Tool; context: (messageID: string) => ToolContext }
+}
+
+const INLINE_MEDIA = /^(image\/(png|jpe?g|gif|webp)|application\/pdf)$/
+
+/**
+ * Builds the user message and its parts from a prompt. Attached text files and directories
+ * are inlined as synthetic text (the output of the read tool), images and PDFs become data
+ * URLs, and an `@agent` mention adds the instruction to delegate to that subagent.
+ */
+export async function buildUserMessage(input: UserMessageInput): Promise<{ info: UserMessage; parts: Part[] }> {
+  const { sessionID, prompt } = input
+  const info: UserMessage = {
+    id: prompt.messageID ?? Id.ascending("msg"),
+    sessionID,
+    role: "user",
+    time: { created: Date.now() },
+    agent: input.agent.name,
+    model: input.model,
+    ...(prompt.format ? { format: prompt.format } : {}),
+    ...(prompt.system ? { system: prompt.system } : {}),
+    ...(prompt.tools ? { tools: prompt.tools } : {}),
+  }
+  const parts: Part[] = []
+  const base = () => ({ id: Id.ascending("prt"), sessionID, messageID: info.id })
+  for (const p of prompt.parts) parts.push(...(await expand(p, base, info.id, input)))
+  return { info, parts }
+}
+
+async function expand(p: PartInput, base: () => { id: string; sessionID: string; messageID: string }, messageID: string, input: UserMessageInput): Promise<Part[]> {
+  switch (p.type) {
+    case "text":
+      return [{ ...base(), type: "text", text: p.text, ...(p.synthetic ? { synthetic: true } : {}), ...(p.ignored ? { ignored: true } : {}), ...(p.metadata ? { metadata: p.metadata } : {}) }]
+    case "agent":
+      return [
+        { ...base(), type: "agent", name: p.name, ...(p.source ? { source: p.source } : {}) },
+        {
+          ...base(),
+          type: "text",
+          synthetic: true,
+          text: ` Use the above message and context to generate a prompt and call the task tool with subagent: ${p.name}`,
+        },
+      ]
+    case "subtask":
+      return [{ ...base(), type: "subtask", prompt: p.prompt, description: p.description, agent: p.agent, ...(p.model ? { model: p.model } : {}), ...(p.command ? { command: p.command } : {}) }]
+    case "file":
+      return expandFile(p, base, messageID, input)
+  }
+}
+
+async function expandFile(
+  p: Extract<PartInput, { type: "file" }>,
+  base: () => { id: string; sessionID: string; messageID: string },
+  messageID: string,
+  input: UserMessageInput,
+): Promise<Part[]> {
+  const filePart = (over: Partial<{ mime: string; url: string }> = {}): Part => ({
+    ...base(),
+    type: "file",
+    mime: over.mime ?? p.mime,
+    url: over.url ?? p.url,
+    ...(p.filename ? { filename: p.filename } : {}),
+    ...(p.source ? { source: p.source } : {}),
+  })
+
+  if (p.url.startsWith("data:") && p.mime === "text/plain") {
+    const comma = p.url.indexOf(",")
+    const payload = p.url.slice(comma + 1)
+    const text = /;base64,/.test(p.url.slice(0, comma + 1)) ? Buffer.from(payload, "base64").toString("utf8") : decodeURIComponent(payload)
+    return [{ ...base(), type: "text", synthetic: true, text }, filePart()]
+  }
+  if (!p.url.startsWith("file:")) return [filePart()]
+
+  const file = fileURLToPath(p.url)
+  const stat = statSync(file, { throwIfNoEntry: false })
+  if (!stat) throw new Error(`Attached file not found: ${file}`)
+  if (stat.isDirectory()) {
+    const entries = readdirSync(file, { withFileTypes: true })
+      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+      .sort()
+    return [
+      { ...base(), type: "text", synthetic: true, text: `Called the list tool with the following input: ${JSON.stringify({ path: file })}\n<path>${file}</path>\n<entries>\n${entries.join("\n")}\n</entries>` },
+      filePart({ mime: "application/x-directory" }),
+    ]
+  }
+  if (INLINE_MEDIA.test(p.mime)) {
+    const url = `data:${p.mime};base64,${readFileSync(file).toString("base64")}`
+    return [filePart({ url })]
+  }
+  if (!input.read) return [filePart()]
+  const args = { filePath: file }
+  const result = await runTool(input.read.tool, args, input.read.context(messageID))
+  return [
+    { ...base(), type: "text", synthetic: true, text: `Called the Read tool with the following input: ${JSON.stringify(args)}` },
+    { ...base(), type: "text", synthetic: true, text: result.output },
+    filePart({ mime: "text/plain" }),
+  ]
+}
+
+export function isTextFileName(name: string) {
+  return !INLINE_MEDIA.test(mimeOf(name))
+}
+
+export function mimeOf(name: string): string {
+  const ext = path.extname(name).toLowerCase()
+  const map: Record<string, string> = {
+    ".png": "image/png",
+    ".jpg": "image/jpeg",
+    ".jpeg": "image/jpeg",
+    ".gif": "image/gif",
+    ".webp": "image/webp",
+    ".pdf": "application/pdf",
+  }
+  return map[ext] ?? "text/plain"
+}
