@@ -1,0 +1,23 @@
+// llm/ owns everything between wright and a model provider: the bundled catalog, which
+// providers are usable (config + environment), `provider/model` resolution, one streamed step
+// through the AI SDK, token cost, and turning provider failures into named errors.
+// It knows tool *schemas* only and never runs a tool; it never retries (the session loop does).
+// Imports only config, protocol and util.
+export type {
+  ConfigCost,
+  LLMConfigInput,
+  ModelConfigInput,
+  ModelCost,
+  ModelInfo,
+  ModelRef,
+  ProviderConfigInput,
+  ProviderInfo,
+  Providers,
+  ResolvedModel,
+} from "./types"
+export { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
+export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
+export { stream, INVALID_TOOL, type StreamInput, type ToolSchema } from "./stream"
+export { classifyError } from "./error"
+export { computeCost, maxOutputTokens, usageToTokens, OUTPUT_TOKEN_MAX, type TokenUsage } from "./cost"
+export { ProviderTimeoutError, DEFAULT_CHUNK_TIMEOUT, DEFAULT_HEADER_TIMEOUT, userAgent } from "./fetch"

@@ -1,0 +1,116 @@
+import type { LanguageModel } from "ai"
+
+/**
+ * One entry of config `provider` (OpenCode's form), declared structurally so that config's
+ * inferred type is assignable without llm/ depending on how config builds it.
+ */
+export interface ProviderConfigInput {
+  npm?: string
+  name?: string
+  env?: string[]
+  /** Base URL, as the models.dev catalog names it; `options.baseURL` wins. */
+  api?: string
+  options?: {
+    baseURL?: string
+    apiKey?: string
+    headers?: Record<string, string>
+    /** ms to wait for response headers (default 60 000; 0 or false disables). */
+    headerTimeout?: number | false
+    /** ms to wait between two body chunks (default 60 000; 0 or false disables). */
+    chunkTimeout?: number | false
+    /** ms for the whole request, if set. */
+    timeout?: number | false
+    [k: string]: unknown
+  }
+  models?: Record<string, ModelConfigInput>
+  whitelist?: string[]
+  blacklist?: string[]
+}
+
+export interface ModelConfigInput {
+  /** The id sent to the API when it differs from the key. */
+  id?: string
+  name?: string
+  family?: string
+  release_date?: string
+  limit?: { context?: number; input?: number; output?: number }
+  cost?: ConfigCost & { context_over_200k?: ConfigCost }
+  options?: Record<string, unknown>
+  headers?: Record<string, string>
+  tool_call?: boolean
+  reasoning?: boolean
+  attachment?: boolean
+  temperature?: boolean
+  [k: string]: unknown
+}
+
+export interface ConfigCost {
+  input?: number
+  output?: number
+  cache_read?: number
+  cache_write?: number
+}
+
+export interface LLMConfigInput {
+  provider?: Record<string, ProviderConfigInput>
+  model?: string
+  small_model?: string
+  disabled_providers?: string[]
+  enabled_providers?: string[]
+}
+
+/** USD per 1M tokens. */
+export interface ModelCost {
+  input: number
+  output: number
+  cacheRead: number
+  cacheWrite: number
+}
+
+export interface ModelInfo {
+  providerID: string
+  id: string
+  apiID: string
+  name: string
+  npm: string
+  /** Catalog family (`claude-haiku`, `gpt-nano`, `gemini-flash`…), used to pick a small model. */
+  family?: string
+  releaseDate?: string
+  limit: { context: number; input?: number; output: number }
+  /** Rates above 200K prompt tokens apply when `over200k` is set. */
+  cost: ModelCost & { over200k?: ModelCost }
+  capabilities: { toolCall: boolean; reasoning: boolean; attachment: boolean; temperature: boolean }
+  options: Record<string, unknown>
+  headers: Record<string, string>
+}
+
+export interface ProviderInfo {
+  id: string
+  name: string
+  npm: string
+  env: string[]
+  source: "env" | "config" | "catalog"
+  options: Record<string, unknown>
+  models: Record<string, ModelInfo>
+}
+
+export interface ResolvedModel {
+  info: ModelInfo
+  language: LanguageModel
+}
+
+export interface ModelRef {
+  providerID: string
+  modelID: string
+}
+
+export interface Providers {
+  /** Active providers: configured in config, or with an API key in the environment. */
+  list(): ProviderInfo[]
+  /** The whole catalog merged with config. */
+  all(): ProviderInfo[]
+  get(providerID: string, modelID: string): Promise<ResolvedModel>
+  parseModel(s: string): ModelRef
+  defaultModel(configModel?: string): ModelRef
+  smallModel(providerID: string): ModelRef | undefined
+}
