@@ -1,0 +1,129 @@
+// Anchor matchers for an oldString whose middle went stale (a line changed, added or dropped
+// since the model read the file). The first and last lines must match exactly (after trimming
+// and folding typographic characters); the middle is judged by similarity (block-anchor) or by
+// the share of identical lines (context-aware). Each anchor pair yields at most one span, and
+// the caller refuses when more than one anchor pair qualifies.
+
+import { buildReplacement, type Candidate, type Context, type Snippet } from "./edit-candidate"
+import { normalizeText } from "./edit-normalize"
+import { isBlank, lcsPairs, leadingWs, similarity } from "./edit-text"
+
+export const BLOCK_SIMILARITY = 0.65
+export const CONTEXT_SHARE = 0.5
+
+const LEVEL = "unicode-normalized" as const
+
+interface Block {
+  first: number
+  last: number
+}
+
+function anchorsUsable(old: Snippet): boolean {
+  const k = old.lines.length
+  return k >= 3 && !isBlank(old.lines[0]) && !isBlank(old.lines[k - 1])
+}
+
+export function blockAnchorMatches(ctx: Context, old: Snippet, neu: Snippet): Candidate[] {
+  if (!anchorsUsable(old)) return []
+  const o = old.lines.map((l) => normalizeText(l, LEVEL))
+  const f = ctx.norm(LEVEL)
+  const k = o.length
+  const tolerance = Math.max(1, Math.floor(k / 4))
+  const oldMiddle = o.slice(1, -1).join("\n")
+  const found: Block[] = []
+  for (let i = 0; i < f.length; i++) {
+    if (f[i] !== o[0]) continue
+    let best: { last: number; score: number } | undefined
+    for (let size = Math.max(2, k - tolerance); size <= k + tolerance; size++) {
+      const last = i + size - 1
+      if (last >= f.length) break
+      if (f[last] !== o[k - 1]) continue
+      const score = similarity(oldMiddle, f.slice(i + 1, last).join("\n"))
+      const better = !best || score > best.score || (score === best.score && Math.abs(size - k) < Math.abs(best.last - i + 1 - k))
+      if (better) best = { last, score }
+    }
+    if (best && best.score >= BLOCK_SIMILARITY) found.push({ first: i, last: best.last })
+  }
+  return found.map((b) => toCandidate(ctx, old, neu, b, o, f))
+}
+
+export function contextAwareMatches(ctx: Context, old: Snippet, neu: Snippet): Candidate[] {
+  if (!anchorsUsable(old)) return []
+  const o = old.lines.map((l) => normalizeText(l, LEVEL))
+  const f = ctx.norm(LEVEL)
+  const k = o.length
+  const found: Block[] = []
+  for (let i = 0; i + k <= f.length; i++) {
+    if (f[i] !== o[0] || f[i + k - 1] !== o[k - 1]) continue
+    let total = 0
+    let same = 0
+    for (let j = 1; j < k - 1; j++) {
+      if (o[j] === "") continue
+      total++
+      if (f[i + j] === o[j]) same++
+    }
+    if (total > 0 && same / total >= CONTEXT_SHARE) found.push({ first: i, last: i + k - 1 })
+  }
+  return found.map((b) => toCandidate(ctx, old, neu, b, o, f))
+}
+
+/**
+ * Aligns the model's lines with the file's block: identical lines pair up; between two pairs,
+ * runs of equal length pair line by line (a stale line); other file lines are extras the model
+ * never saw and other old lines are missing from the file.
+ */
+function align(o: string[], f: string[], b: Block) {
+  const k = o.length
+  const fileLines = f.slice(b.first, b.last + 1)
+  const equal = lcsPairs(o, fileLines, (x, y, j, t) => x === y && (j === 0) === (t === 0) && (j === k - 1) === (t === fileLines.length - 1))
+  const fileOf: (number | undefined)[] = new Array(k).fill(undefined)
+  const exact = new Set<number>()
+  for (const [j, t] of equal) {
+    fileOf[j] = t
+    exact.add(j)
+  }
+  const fileExtra: number[][] = Array.from({ length: k + 1 }, () => [])
+  let prev: [number, number] = [-1, -1]
+  for (const pair of [...equal, [k, fileLines.length] as [number, number]]) {
+    const oldGap = pair[0] - prev[0] - 1
+    const fileGap = pair[1] - prev[1] - 1
+    if (oldGap === fileGap) for (let d = 1; d <= oldGap; d++) fileOf[prev[0] + d] = prev[1] + d
+    else for (let t = prev[1] + 1; t < pair[1]; t++) fileExtra[prev[0] + 1].push(t)
+    prev = pair
+  }
+  return { fileOf, exact, fileExtra }
+}
+
+function toCandidate(ctx: Context, old: Snippet, neu: Snippet, b: Block, o: string[], f: string[]): Candidate {
+  const { lines, starts } = ctx.idx
+  const start = starts[b.first]
+  let end = starts[b.last] + lines[b.last].length
+  let eofNoNewline = false
+  if (old.nl) {
+    if (b.last < lines.length - 1) end += 1
+    else eofNoNewline = true
+  }
+  return {
+    start,
+    end,
+    build() {
+      const { fileOf, exact, fileExtra } = align(o, f, b)
+      const fileLine = (t: number) => lines[b.first + t]
+      return buildReplacement(
+        old,
+        neu,
+        ctx.lf.slice(start, end),
+        {
+          fileFor: fileOf.map((t) => (t === undefined ? undefined : fileLine(t))),
+          fileExtra: fileExtra.map((ts) => ts.map(fileLine)),
+          indentPairs: old.lines.flatMap((line, j): [string, string][] =>
+            exact.has(j) && !isBlank(line) ? [[leadingWs(line), leadingWs(fileLine(fileOf[j]!))]] : [],
+          ),
+          partialStart: false,
+          partialEnd: false,
+        },
+        eofNoNewline,
+      )
+    },
+  }
+}
