@@ -1,0 +1,370 @@
+// Bash command analysis: what the bash tool must ask before running a command line.
+// Every simple command is found wherever it sits (lists, pipelines, subshells, `$(…)`,
+// backquotes, process substitution, loop and if bodies, functions, here-documents fed
+// to shells, `bash -c` strings, `eval` text), wrappers are looked through, and paths given
+// to file commands and redirections are checked against the project. Whatever cannot be
+// known before the command runs is reported, and the request must then be asked.
+import os from "node:os"
+import path from "node:path"
+import { prefixInfo } from "./arity"
+import { type Analyzer, type Io, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Node, type Tree, bashParser } from "./bash-parser"
+import { type Word, evalWord, pureVisit } from "./bash-words"
+import { expandGlob, externalDirectoryPattern, isDirectory, isInside, resolveBoth, resolveReal } from "./paths"
+
+export interface BashCommand {
+  text: string
+  name: string
+  args: string[]
+}
+
+export interface BashRequest {
+  permission: "bash" | "external_directory"
+  patterns: string[]
+  always: string[]
+  forceAsk?: boolean
+  metadata: Record<string, unknown>
+}
+
+/** One way of writing a command for rule matching; `prefixLen` words name it (0: none). */
+interface Form {
+  tokens: string[]
+  prefixLen: number
+}
+
+interface Found {
+  name: string
+  tokens: string[]
+  forms: Form[]
+  skip?: boolean
+}
+
+interface Parser {
+  parse(text: string): Tree | null
+}
+
+const MAX_DEPTH = 6
+const MAX_CWDS = 16
+const MAX_FORMS = 12
+const SAFE_DEVICES = /^\/dev\/(null|zero|random|urandom|tty|stdin|stdout|stderr|fd\/\d+)$/
+
+/** What the bash tool must ask before running `command`, in order. */
+export async function analyzeBash(command: string, opts: { cwd: string; project: string }): Promise<BashRequest[]> {
+  const analysis = new Analysis(await bashParser(), opts)
+  analysis.start(command)
+  return analysis.requests(command)
+}
+
+class Analysis implements Analyzer {
+  private readonly commands: Found[] = []
+  private readonly reasons = new Set<string>()
+  private readonly external = new Map<string, string>()
+  private readonly project: string
+  private readonly home = os.homedir()
+  private cwds: string[]
+  private cwdKnown = true
+  private depth = 0
+
+  constructor(
+    private readonly parser: Parser,
+    opts: { cwd: string; project: string },
+  ) {
+    this.project = resolveReal(opts.project, "/")
+    this.cwds = [path.resolve(opts.cwd)]
+  }
+
+  start(command: string): void {
+    for (const real of resolveBoth(this.cwds[0], "/")) if (!isInside(this.project, real)) this.addExternal(real, true)
+    this.script(command, true)
+  }
+
+  run(words: Word[], io: Io): void {
+    this.simple(words, io)
+  }
+
+  requests(command: string): BashRequest[] {
+    const out: BashRequest[] = []
+    if (this.external.size > 0) {
+      const patterns = [...this.external.keys()]
+      out.push({ permission: "external_directory", patterns, always: patterns, metadata: { command, paths: [...this.external.values()] } })
+    }
+    const shown = this.commands.filter((c) => !c.skip)
+    const patterns = unique(shown.flatMap((c) => c.forms.map((f) => f.tokens.join(" "))))
+    const always = unique(shown.flatMap((c) => c.forms.filter((f) => f.prefixLen > 0).map((f) => `${f.tokens.slice(0, f.prefixLen).join(" ")} *`)))
+    const reasons = [...this.reasons]
+    const onlyComments = /^(\s*(#[^\n]*)?\n?)*$/.test(command)
+    if (patterns.length === 0 && (reasons.length > 0 || (this.commands.length === 0 && !onlyComments))) patterns.push(command.trim())
+    if (patterns.length === 0) return out
+    out.push({
+      permission: "bash",
+      patterns,
+      always,
+      ...(reasons.length > 0 ? { forceAsk: true } : {}),
+      metadata: {
+        command,
+        commands: shown.map((c): BashCommand => ({ text: c.tokens.join(" "), name: c.name, args: c.tokens.slice(1) })),
+        ...(reasons.length > 0 ? { unknown: reasons } : {}),
+      },
+    })
+    return out
+  }
+
+  unknown(reason: string): void {
+    this.reasons.add(reason)
+  }
+
+  script(text: string, sameShell = false): void {
+    if (this.depth >= MAX_DEPTH) return this.unknown("shell code is nested too deeply to analyse")
+    // bash joins `r\<newline>m` into `rm`; the parser sees two words.
+    if (/\S\\\r?\n\S/.test(text)) this.unknown("a line continuation splits a word, which the parser reads differently from bash")
+    const tree = this.parser.parse(text)
+    if (!tree) return this.unknown("the command could not be parsed")
+    this.depth++
+    try {
+      if (tree.rootNode.hasError) this.unknown("the command could not be fully parsed")
+      if (sameShell) this.visit(tree.rootNode)
+      else this.scoped(() => this.visit(tree.rootNode))
+    } finally {
+      this.depth--
+      tree.delete()
+    }
+  }
+
+  implied(tokens: string[]): void {
+    this.commands.push({ name: tokens[0], tokens, forms: [{ tokens, prefixLen: 0 }] })
+  }
+
+  changeDir(target: Word | undefined): void {
+    const dest = target && this.expandTilde(target)
+    if (dest === undefined) {
+      this.cwdKnown = false
+      return
+    }
+    // A cd may fail, so the commands after it may run in the old directory or the new one.
+    const next = dest.startsWith("/") ? [path.resolve(dest)] : this.cwds.map((cwd) => path.resolve(cwd, dest))
+    this.cwds = unique([...this.cwds, ...next])
+    if (this.cwds.length > MAX_CWDS) {
+      this.unknown("too many directory changes to follow")
+      this.cwdKnown = false
+    }
+  }
+
+  checkPath(word: Word, opts: { dir?: boolean; io?: Io } = {}): void {
+    if (word.fd) return
+    if (opts.io?.findPaths && word.value?.includes("{}")) return
+    if (word.value === undefined) return this.unknown(`the path ${word.raw} is only known when the command runs`)
+    const p = this.expandTilde(word)
+    if (p === undefined) return this.unknown(`the path ${word.raw} names another user's home directory`)
+    if (p === "") return
+    if (!p.startsWith("/") && !this.cwdKnown) return this.unknown(`the path ${word.raw} is relative to a directory only known at run time`)
+    for (const cwd of p.startsWith("/") ? ["/"] : this.cwds) {
+      if (SAFE_DEVICES.test(path.resolve(cwd, p))) continue
+      const candidates = word.glob ? expandGlob(p, cwd) : [p]
+      if (!candidates) {
+        this.unknown(`${word.raw} matches too many files to check`)
+        continue
+      }
+      // Names a glob expanded to are entries of their directory: ask for that directory once.
+      const dir = opts.dir ?? (word.glob ? false : undefined)
+      for (const candidate of candidates) {
+        for (const real of resolveBoth(candidate, cwd)) if (!isInside(this.project, real)) this.addExternal(real, dir)
+      }
+    }
+  }
+
+  private addExternal(real: string, dir?: boolean): void {
+    const pattern = externalDirectoryPattern(real, dir ?? isDirectory(real))
+    if (!this.external.has(pattern)) this.external.set(pattern, real)
+  }
+
+  private expandTilde(word: Word): string | undefined {
+    const v = word.value
+    if (v === undefined || !word.tilde) return v
+    if (v === "~" || v.startsWith("~/")) return this.home + v.slice(1)
+    return undefined
+  }
+
+  private scoped(fn: () => void): void {
+    const saved = { cwds: this.cwds, known: this.cwdKnown }
+    try {
+      fn()
+    } finally {
+      this.cwds = saved.cwds
+      this.cwdKnown = saved.known
+    }
+  }
+
+  private readonly visit = (node: Node): void => {
+    switch (node.type) {
+      case "command":
+        return this.command(node)
+      case "command_substitution":
+        if (node.text.startsWith("`") && node.text.includes("\\`")) this.unknown("nested backquotes are read differently by the parser and by bash")
+        return this.scoped(() => this.children(node))
+      case "subshell":
+      case "process_substitution":
+      case "function_definition":
+        return this.scoped(() => this.children(node))
+      case "pipeline":
+        // Each element runs in its own subshell: a cd in one does not move the others.
+        for (const child of node.children) if (child) this.scoped(() => this.visit(child))
+        return
+      case "file_redirect":
+        return this.redirect(node)
+      case "variable_assignment":
+        return this.assignment(node)
+      case "declaration_command":
+        return this.declaration(node)
+      default:
+        return this.children(node)
+    }
+  }
+
+  private children(node: Node): void {
+    for (const child of node.children) if (child) this.visit(child)
+  }
+
+  private command(node: Node): void {
+    const words: Word[] = []
+    const redirects: Node[] = []
+    for (let i = 0; i < node.childCount; i++) {
+      const child = node.child(i)
+      if (!child) continue
+      const field = node.fieldNameForChild(i)
+      if (field === "name") words.push(evalWord(child.namedChildCount === 1 ? child.namedChild(0)! : child, this.visit))
+      else if (field === "argument") words.push(evalWord(child, this.visit))
+      else {
+        if (child.type.endsWith("_redirect")) redirects.push(child)
+        this.visit(child)
+      }
+    }
+    if (words.length > 0) this.simple(words, { stdin: this.stdinOf(node, redirects) })
+  }
+
+  private simple(words: Word[], io: Io): Form[] {
+    const name = words[0]
+    const tokens = words.map((w) => w.value ?? w.raw)
+    const found: Found = { name: name.value ?? name.raw, tokens, forms: [] }
+    this.commands.push(found)
+    if (name.value === undefined || name.glob) {
+      this.unknown(`the command name ${name.raw} is only known when the command runs`)
+      found.forms = [{ tokens, prefixLen: 0 }]
+      return found.forms
+    }
+    // `/bin/rm` and `./rm` must meet the rules written for `rm`.
+    const base = path.posix.basename(name.value) || name.value
+    const variants = base === name.value ? [tokens] : [tokens, [base, ...tokens.slice(1)]]
+    const outcome = handlerFor(base)?.(words, this, io) ?? {}
+    if (outcome.skip) found.skip = true
+    if (outcome.inner !== undefined && outcome.inner < words.length) {
+      const inner = this.simple(words.slice(outcome.inner), outcome.innerIo ?? io)
+      found.forms = wrapperForms(variants, outcome.inner, inner)
+    } else {
+      found.forms = this.ownForms(variants, words, base)
+    }
+    return found.forms
+  }
+
+  private ownForms(variants: string[][], words: Word[], base: string): Form[] {
+    const info = prefixInfo([base, ...words.slice(1).map((w) => (w.glob ? undefined : w.value))])
+    if (info.dynamic) {
+      const which = info.indexes.map((i) => words[i]).find((w) => w.value === undefined || w.glob)
+      this.unknown(`${which?.raw} decides which ${base} command runs and is only known at run time`)
+    }
+    const last = info.indexes[info.indexes.length - 1]
+    const forms: Form[] = []
+    for (const tokens of variants) {
+      forms.push({ tokens, prefixLen: info.dynamic ? 0 : last + 1 })
+      // Options before the subcommand are dropped so `git -C x push` meets `git push *`.
+      const stripped = [tokens[0], ...info.indexes.slice(1).map((i) => tokens[i]), ...tokens.slice(last + 1)]
+      if (stripped.length !== tokens.length) forms.push({ tokens: stripped, prefixLen: info.dynamic ? 0 : info.indexes.length })
+    }
+    return forms
+  }
+
+  private stdinOf(node: Node, own: Node[]): Io["stdin"] {
+    const parent = node.parent
+    const wrapped = parent?.type === "redirected_statement" && parent.childForFieldName("body")?.id === node.id
+    const redirects = wrapped ? [...own, ...parent.childrenForFieldName("redirect").filter((r): r is Node => r !== null)] : own
+    let stdin: Io["stdin"]
+    for (const r of redirects) {
+      const fd = r.childForFieldName("descriptor")?.text
+      if (fd !== undefined && fd !== "0") continue
+      if (r.type === "herestring_redirect") {
+        const word = r.namedChildren.find((c) => c !== null && c.type !== "file_descriptor")
+        const value = word ? evalWord(word, pureVisit).value : undefined
+        stdin = { kind: "text", text: value === undefined ? undefined : `${value}\n` }
+      } else if (r.type === "heredoc_redirect") {
+        stdin = { kind: "text", text: heredocText(r) }
+      } else if (r.type === "file_redirect" && r.children.some((c) => c?.type === "<")) {
+        stdin = { kind: "file" }
+      }
+    }
+    if (stdin) return stdin
+    const element = wrapped ? parent : node
+    const before = element.previousSibling
+    if (element.parent?.type === "pipeline" && (before?.type === "|" || before?.type === "|&")) return { kind: "pipe" }
+    return undefined
+  }
+
+  private redirect(node: Node): void {
+    const dest = node.childForFieldName("destination")
+    const op = node.children.find((c) => c !== null && !c.isNamed)?.type ?? ""
+    for (const child of node.namedChildren) if (child && child.id !== dest?.id && child.type !== "file_descriptor") this.visit(child)
+    if (!dest) return
+    const word = evalWord(dest, this.visit)
+    if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(word.value ?? "")) return
+    this.checkPath(word)
+  }
+
+  private assignment(node: Node): void {
+    const name = node.childForFieldName("name")
+    if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
+    for (const child of node.namedChildren) if (child && child.id !== name?.id) evalWord(child, this.visit)
+    if (name && name.type !== "variable_name") evalWord(name, this.visit)
+  }
+
+  private declaration(node: Node): void {
+    const keyword = node.child(0)?.text ?? "declare"
+    for (const child of node.namedChildren) {
+      if (!child) continue
+      if (child.type === "variable_assignment") this.assignment(child)
+      else if (child.type === "variable_name") continue
+      else {
+        const word = evalWord(child, this.visit)
+        if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)
+        else if (/^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
+      }
+    }
+  }
+}
+
+function heredocText(redirect: Node): string | undefined {
+  const start = redirect.children.find((c) => c?.type === "heredoc_start")?.text ?? ""
+  const body = redirect.children.find((c) => c?.type === "heredoc_body")
+  if (!body) return ""
+  if (/['"\\]/.test(start)) return body.text
+  if (body.namedChildren.some((c) => c !== null && c.type !== "heredoc_content")) return undefined
+  return body.text.replace(/\\([$`\\\n])/g, (_, c: string) => (c === "\n" ? "" : c))
+}
+
+function wrapperForms(variants: string[][], at: number, inner: Form[]): Form[] {
+  const forms: Form[] = []
+  for (const tokens of variants) {
+    for (const form of inner) {
+      forms.push({ tokens: [...tokens.slice(0, at), ...form.tokens], prefixLen: form.prefixLen ? at + form.prefixLen : 0 })
+      if (at > 1) forms.push({ tokens: [tokens[0], ...form.tokens], prefixLen: form.prefixLen ? 1 + form.prefixLen : 0 })
+    }
+  }
+  const seen = new Set<string>()
+  return forms.filter((f) => {
+    const key = `${f.prefixLen}:${f.tokens.join(" ")}`
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  }).slice(0, MAX_FORMS)
+}
+
+function unique<T>(items: T[]): T[] {
+  return [...new Set(items)]
+}

@@ -1,0 +1,334 @@
+// Commands that run other code: wrappers that run the command after their options
+// (`sudo`, `env`, `timeout`, `xargs`), `find -exec`, commands that run a string as shell
+// code (`bash -c`, `eval`, `watch`, `su -c`), interpreters given inline code, and builtins
+// that change what a name runs. Whatever cannot be known before running is reported.
+import { type Analyzer, ASSIGNMENT, type Handler, type Io, dangerousVariable, describe } from "./bash-types"
+import { type Word, literalWord, operands, scanOptions } from "./bash-words"
+
+// Wrappers whose first operand is the command they run.
+function wrapper(shortValue: string, longValue: string[] = [], positionals = 0, noInner?: (names: Set<string>) => string | void): Handler {
+  return (words, a) => {
+    const scan = scanOptions(words, 1, shortValue, longValue)
+    const names = new Set(scan.options.map((o) => o.name))
+    const start = scan.index + (scan.dynamic ? 0 : positionals)
+    if (start >= words.length) {
+      const reason = noInner?.(names)
+      if (reason) a.unknown(reason)
+      return
+    }
+    return { inner: start }
+  }
+}
+
+const shellStarts = (flags: string[], what: string) => (names: Set<string>) =>
+  flags.some((f) => names.has(f)) ? `${what} starts an interactive shell` : undefined
+
+const env: Handler = (words, a) => {
+  const scan = scanOptions(words, 1, "uCSP", ["--unset", "--chdir", "--split-string"])
+  for (const option of scan.options) {
+    if (option.name === "-S" || option.name === "--split-string") {
+      if (option.value?.value === undefined) a.unknown(`env -S ${describe(option.value)} is only known at run time`)
+      else a.script(option.value.value)
+    }
+    if (option.name === "-C" || option.name === "--chdir") a.checkPath(option.value ?? literalWord(""), { dir: true })
+  }
+  let i = scan.index
+  for (; i < words.length; i++) {
+    const name = ASSIGNMENT.exec(words[i].value ?? "")?.[1]
+    if (!name) break
+    if (dangerousVariable(name)) a.unknown(`env ${name}=… changes which programs run`)
+  }
+  return i < words.length ? { inner: i } : undefined
+}
+
+const xargs: Handler = (words, _a, io) => {
+  const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"])
+  return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true } } : undefined
+}
+
+const commandBuiltin: Handler = (words) => {
+  const scan = scanOptions(words, 1)
+  if (scan.options.some((o) => o.name === "-v" || o.name === "-V")) return
+  return scan.index < words.length ? { inner: scan.index } : undefined
+}
+
+const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash"]
+
+const shell: Handler = (words, a, io) => {
+  const scan = scanOptions(words, 1, "oO", ["--rcfile", "--init-file"])
+  const letters = scan.options.filter((o) => /^-[a-zA-Z]$/.test(o.name)).map((o) => o.name[1])
+  const name = words[0].value
+  if (scan.dynamic || words.slice(scan.index).some((w) => w.value === undefined)) {
+    a.unknown(`${name} is given words that are only known at run time`)
+    return
+  }
+  if (letters.includes("c")) {
+    const code = words[scan.index]
+    if (!code) a.unknown(`${name} -c without a command`)
+    else a.script(code.value!)
+    return
+  }
+  const script = words[scan.index]
+  if (script && !letters.includes("s")) {
+    scriptFile(script, a, `${name} runs`)
+    return
+  }
+  readsStdin(name!, a, io, true)
+}
+
+function scriptFile(word: Word, a: Analyzer, what: string): void {
+  const file = word.value
+  if (file === undefined || file === "-" || /^\/(dev|proc)\//.test(file)) {
+    a.unknown(`${what} ${word.raw}, whose content is only known at run time`)
+    return
+  }
+  a.checkPath(word)
+}
+
+function readsStdin(name: string, a: Analyzer, io: Io, isShell: boolean): void {
+  const stdin = io.stdin
+  if (stdin?.kind === "file") return
+  if (isShell && stdin?.kind === "text" && stdin.text !== undefined) {
+    a.script(stdin.text)
+    return
+  }
+  a.unknown(`${name} runs code read from its standard input`)
+}
+
+interface InterpreterSpec {
+  /** Short letters / long options that run the following text as code. */
+  inlineLetters: string
+  inlineLong?: string[]
+  shortValue?: string
+  longValue?: string[]
+  /** Options that make the interpreter run without a script (module runners, --version, --test). */
+  noScript?: string[]
+}
+
+const PYTHON: InterpreterSpec = { inlineLetters: "c", shortValue: "mWXQ", noScript: ["-m", "-V", "--version", "-h", "--help"] }
+const NODE: InterpreterSpec = {
+  inlineLetters: "ep",
+  inlineLong: ["--eval", "--print"],
+  shortValue: "rC",
+  longValue: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--title"],
+  noScript: ["-v", "--version", "-h", "--help", "--test", "--run"],
+}
+const INTERPRETERS: Record<string, InterpreterSpec> = {
+  node: NODE,
+  nodejs: NODE,
+  bun: { inlineLetters: "ep", inlineLong: ["--eval", "--print"], noScript: ["-v", "--version", "-h", "--help"] },
+  perl: { inlineLetters: "eE", shortValue: "IMm", noScript: ["-v", "-V", "--version", "-h", "--help"] },
+  ruby: { inlineLetters: "e", shortValue: "Ir", noScript: ["-v", "--version", "-h", "--help"] },
+  php: { inlineLetters: "rBRFE", noScript: ["-v", "--version", "-h", "--help", "-S", "-l"] },
+  lua: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
+  luajit: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
+  Rscript: { inlineLetters: "e", noScript: ["--version", "--help"] },
+  osascript: { inlineLetters: "e", noScript: [] },
+  tclsh: { inlineLetters: "", noScript: [] },
+}
+
+function interpreterSpec(name: string): InterpreterSpec | undefined {
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return PYTHON
+  return INTERPRETERS[name]
+}
+
+const interpreter: Handler = (words, a, io) => {
+  const name = words[0].value!
+  const spec = interpreterSpec(name)!
+  const scan = scanOptions(words, 1, spec.shortValue ?? "", spec.longValue ?? [])
+  const inline = scan.options.find(
+    (o) => (o.name.length === 2 && spec.inlineLetters.includes(o.name[1])) || (spec.inlineLong ?? []).includes(o.name),
+  )
+  if (inline) {
+    a.unknown(`${name} ${inline.name} runs inline code`)
+    return
+  }
+  if (scan.dynamic) {
+    a.unknown(`${name} is given words that are only known at run time`)
+    return
+  }
+  const script = words[scan.index]
+  if (script) return scriptFile(script, a, `${name} runs`)
+  if (scan.options.some((o) => spec.noScript?.includes(o.name))) return
+  readsStdin(name, a, io, false)
+}
+
+const powershell: Handler = (words, a) => {
+  if (words.slice(1).some((w) => w.value === undefined || /^-(c|command|e|ec|encodedcommand)$/i.test(w.value))) {
+    a.unknown(`${words[0].value} runs inline PowerShell code`)
+  }
+}
+
+const evalBuiltin: Handler = (words, a) => {
+  const parts = words.slice(1)
+  if (parts.some((w) => w.value === undefined)) a.unknown(`eval runs text that is only known at run time`)
+  else if (parts.length > 0) a.script(parts.map((w) => w.value).join(" "), true)
+}
+
+const source: Handler = (words, a) => {
+  const file = words[1]
+  if (!file) return
+  scriptFile(file, a, `${words[0].value} reads`)
+}
+
+const trap: Handler = (words, a) => {
+  let i = 1
+  if (words[i]?.value === "--") i++
+  const action = words[i]
+  if (!action || words.length - i < 2) return
+  if (action.value === undefined) a.unknown(`trap runs text that is only known at run time`)
+  else if (action.value !== "-" && !action.value.startsWith("-")) a.script(action.value)
+}
+
+const watch: Handler = (words, a) => {
+  const scan = scanOptions(words, 1, "n", ["--interval"])
+  if (scan.options.some((o) => o.name === "-x" || o.name === "--exec")) return scan.index < words.length ? { inner: scan.index } : undefined
+  const rest = words.slice(scan.index)
+  if (scan.dynamic || rest.some((w) => w.value === undefined)) a.unknown(`watch runs text that is only known at run time`)
+  else if (rest.length) a.script(rest.map((w) => w.value).join(" "))
+}
+
+// Commands that take a string to run with -c (su, script, flock after its lock file).
+function dashC(what: string, shortValue: string, longValue: string[], whenMissing: string): Handler {
+  return (words, a) => {
+    const { options, dynamic } = operands(words, 1, shortValue + "c", [...longValue, "--command"])
+    const code = options.find((o) => o.name === "-c" || o.name === "--command")
+    if (dynamic) a.unknown(`${what} is given words that are only known at run time`)
+    if (!code) return void a.unknown(whenMissing)
+    if (code.value?.value === undefined) a.unknown(`${what} -c runs text that is only known at run time`)
+    else a.script(code.value.value)
+  }
+}
+
+const flock: Handler = (words, a) => {
+  const first = scanOptions(words, 1, "wEc", ["--timeout", "--conflict-exit-code", "--command"])
+  const code = first.options.find((o) => o.name === "-c" || o.name === "--command")
+  const lockFile = words[first.index]
+  if (!lockFile) return
+  a.checkPath(lockFile)
+  const second = scanOptions(words, first.index + 1, "c", ["--command"])
+  const after = second.options.find((o) => o.name === "-c" || o.name === "--command") ?? code
+  if (after) {
+    if (after.value?.value === undefined) a.unknown(`flock -c runs text that is only known at run time`)
+    else a.script(after.value.value)
+    return
+  }
+  return second.index < words.length ? { inner: second.index } : undefined
+}
+
+const find: Handler = (words, a, io) => {
+  let i = 1
+  while (i < words.length && /^-[HLP]$|^-O\d$/.test(words[i].value ?? "")) i++
+  if (words[i]?.value === "-D") i += 2
+  const starts: Word[] = []
+  while (i < words.length && words[i].value !== undefined && !/^[-(!)]/.test(words[i].value!)) starts.push(words[i++])
+  if (starts.length === 0) starts.push(literalWord("."))
+  for (const start of starts) a.checkPath(start, { dir: true, io })
+  for (; i < words.length; i++) {
+    const v = words[i].value
+    if (v === undefined) {
+      a.unknown(`find is given ${words[i].raw}, an expression only known at run time`)
+      continue
+    }
+    if (v === "-delete") a.implied(["rm", ...starts.map((s) => s.value!)])
+    if (["-fprint", "-fprint0", "-fprintf", "-fls"].includes(v) && words[i + 1]) a.checkPath(words[++i], { io })
+    if (["-exec", "-execdir", "-ok", "-okdir"].includes(v)) {
+      const end = words.findIndex((w, j) => j > i && (w.value === ";" || w.value === "+"))
+      const inner = words.slice(i + 1, end < 0 ? words.length : end)
+      if (inner.length) a.run(inner, { ...io, findPaths: true })
+      i = end < 0 ? words.length : end
+    }
+  }
+}
+
+// Builtins that set variables from input or arguments: setting PATH and the like is unknowable.
+const setsVariables: Handler = (words, a) => {
+  const names = words.slice(1).filter((w, i, all) => !w.value?.startsWith("-") || all[i - 1]?.value === "-v")
+  for (const word of names) {
+    const name = word.value
+    if (name === undefined) a.unknown(`${words[0].value} sets a variable whose name is only known at run time`)
+    else if (dangerousVariable(name)) a.unknown(`${words[0].value} sets ${name}, which changes which programs run`)
+  }
+}
+
+const opaque = (what: string): Handler => (words, a) => {
+  a.unknown(`${words[0].value} ${what}; its arguments are not analysed`)
+}
+
+export const RUNNERS: Record<string, Handler> = {
+  sudo: wrapper("ugphCDrtUTR", ["--user", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--type", "--other-user", "--command-timeout", "--chroot"], 0, (n) =>
+    shellStarts(["-s", "-i", "--shell", "--login"], "sudo")(n) ?? (n.has("-e") || n.has("--edit") ? "sudo -e edits files as root" : undefined),
+  ),
+  doas: wrapper("uC", [], 0, shellStarts(["-s"], "doas")),
+  pkexec: wrapper("", ["--user"], 0, () => "pkexec without a command starts a shell"),
+  env,
+  timeout: wrapper("sk", ["--signal", "--kill-after"], 1),
+  nice: wrapper("n", ["--adjustment"]),
+  ionice: (words, a, io) => {
+    const scan = scanOptions(words, 1, "cnpPu", ["--class", "--classdata", "--pid", "--pgid", "--uid"])
+    if (scan.options.some((o) => ["-p", "-P", "-u", "--pid", "--pgid", "--uid"].includes(o.name))) return
+    return wrapper("cnpPu", ["--class", "--classdata"])(words, a, io)
+  },
+  nohup: wrapper(""),
+  setsid: wrapper(""),
+  builtin: wrapper(""),
+  coproc: wrapper(""),
+  unbuffer: wrapper(""),
+  time: wrapper("fo", ["--format", "--output"]),
+  exec: wrapper("a"),
+  command: commandBuiltin,
+  stdbuf: wrapper("ioe", ["--input", "--output", "--error"]),
+  chrt: (words, a, io) => (words.some((w) => w.value === "-p" || w.value === "--pid") ? undefined : wrapper("", [], 1)(words, a, io)),
+  taskset: (words, a, io) => (words.some((w) => w.value === "-p" || w.value === "--pid") ? undefined : wrapper("", [], 1)(words, a, io)),
+  chroot: (words, a, io) => {
+    const scan = scanOptions(words, 1, "", ["--userspec", "--groups"])
+    if (words[scan.index]) a.checkPath(words[scan.index], { dir: true })
+    return wrapper("", ["--userspec", "--groups"], 1, () => "chroot without a command starts a shell")(words, a, io)
+  },
+  caffeinate: wrapper("wt"),
+  busybox: wrapper(""),
+  xargs,
+  find,
+  fd: (words, a, io) => {
+    const at = words.findIndex((w) => ["-x", "--exec", "-X", "--exec-batch"].includes(w.value ?? ""))
+    if (at > 0 && at + 1 < words.length) a.run(words.slice(at + 1), { ...io, findPaths: true })
+  },
+  eval: evalBuiltin,
+  source,
+  ".": source,
+  trap,
+  watch,
+  su: dashC("su", "sgG", ["--shell", "--group", "--supp-group", "--session-command"], "su without -c starts a shell"),
+  runuser: dashC("runuser", "usgG", ["--user", "--shell", "--group", "--supp-group"], "runuser without -c starts a shell or runs a command its options hide"),
+  script: dashC("script", "ETIOBm", ["--echo", "--log-timing", "--log-in", "--log-out", "--log-io", "--logging-format"], "script without -c starts a shell"),
+  flock,
+  pwsh: powershell,
+  powershell,
+  deno: (words, a) => {
+    if (words.slice(1).some((w) => w.value === "eval" || w.value === "-" || w.value === undefined)) a.unknown(`deno runs inline or generated code`)
+  },
+  hash: (words, a) => (words.some((w) => w.value?.startsWith("-p")) ? a.unknown("hash -p changes which program a name runs") : undefined),
+  alias: (words, a) => (words.slice(1).some((w) => w.value === undefined || w.value.includes("=")) ? a.unknown("alias redefines command names") : undefined),
+  enable: (words, a) => (words.some((w) => w.value === undefined || w.value.startsWith("-f")) ? a.unknown("enable -f loads code into the shell") : undefined),
+  read: setsVariables,
+  mapfile: setsVariables,
+  readarray: setsVariables,
+  printf: (words, a) => {
+    const at = words.findIndex((w) => w.value?.startsWith("-v"))
+    if (at < 0) return
+    const name = words[at].value === "-v" ? words[at + 1] : literalWord(words[at].value!.slice(2))
+    if (name?.value === undefined || dangerousVariable(name.value)) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run`)
+  },
+}
+
+for (const name of SHELLS) RUNNERS[name] = shell
+for (const name of ["parallel", "nsenter", "unshare", "firejail", "systemd-run", "gosu", "su-exec", "setpriv", "prlimit", "numactl", "valgrind", "xvfb-run", "dbus-run-session", "sg", "newgrp", "chpst", "strace", "ltrace", "gdb", "lldb", "entr", "at", "batch", "crontab", "expect"]) {
+  RUNNERS[name] = opaque("runs other commands")
+}
+for (const name of ["tmux", "screen"]) RUNNERS[name] = opaque("can run commands in other shells")
+
+export function isInterpreter(name: string): boolean {
+  return interpreterSpec(name) !== undefined
+}
+
+export { interpreter }

@@ -1,0 +1,165 @@
+// Pending permission asks and the user's replies. An ask that the rules settle returns
+// (or throws) at once; otherwise it is published as `permission.asked` and waits for
+// reply(), an abort signal, or cancelSession(). Approvals given with "always" live in
+// memory for the life of this service and never override a rule that denies.
+import type { Bus } from "../bus"
+import {
+  PermissionCorrectedError,
+  PermissionDeniedError,
+  PermissionRejectedError,
+  type PermissionReply,
+  type PermissionRequest,
+  type PermissionRule,
+  type Ruleset,
+} from "../protocol"
+import { Id, Wildcard } from "../util"
+import { evaluate } from "./rules"
+
+export interface AskInput {
+  sessionID: string
+  permission: string
+  patterns: string[]
+  always: string[]
+  metadata: Record<string, unknown>
+  tool?: { messageID: string; callID: string }
+  ruleset: Ruleset
+  /** The request cannot be judged from its patterns (dynamic shell code): allow rules do not settle it. */
+  forceAsk?: boolean
+}
+
+export interface Permissions {
+  ask(input: AskInput, signal?: AbortSignal): Promise<void>
+  reply(requestID: string, reply: PermissionReply, message?: string): boolean
+  list(sessionID?: string): PermissionRequest[]
+  cancelSession(sessionID: string): void
+  approved(): Ruleset
+}
+
+interface Pending {
+  request: PermissionRequest
+  ruleset: Ruleset
+  forceAsk: boolean
+  resolve(): void
+  reject(error: unknown): void
+}
+
+export type Verdict = { action: "allow" | "ask" } | { action: "deny"; pattern: string; rule: PermissionRule }
+
+/** How the service judges a request before asking anyone. */
+export function judge(permission: string, patterns: string[], ruleset: Ruleset, approved: Ruleset = [], forceAsk = false): Verdict {
+  let ask = forceAsk
+  for (const pattern of patterns.length > 0 ? patterns : ["*"]) {
+    const rule = evaluate(permission, pattern, ruleset)
+    if (rule.action === "deny") return { action: "deny", pattern, rule }
+    if (rule.action === "ask" && evaluate(permission, pattern, ruleset, approved).action !== "allow") ask = true
+  }
+  return { action: ask ? "ask" : "allow" }
+}
+
+const REJECTED = "The user rejected this tool call. Do not retry it; stop and wait for the user's next message."
+const CANCELLED = "The permission request was cancelled because the session was aborted."
+
+export function createPermissions(deps: { bus: Bus; newId?: () => string }): Permissions {
+  const newId = deps.newId ?? (() => Id.ascending("per"))
+  const pending = new Map<string, Pending>()
+  const approvedRules: Ruleset = []
+
+  function settle(id: string, reply: PermissionReply): Pending | undefined {
+    const entry = pending.get(id)
+    if (!entry) return undefined
+    pending.delete(id)
+    deps.bus.publish("permission.replied", { sessionID: entry.request.sessionID, requestID: id, reply })
+    return entry
+  }
+
+  function sessionPending(sessionID: string): Pending[] {
+    return [...pending.values()].filter((p) => p.request.sessionID === sessionID)
+  }
+
+  function rejectSession(sessionID: string, message: string): void {
+    for (const other of sessionPending(sessionID)) settle(other.request.id, "reject")?.reject(new PermissionRejectedError({ message }))
+  }
+
+  return {
+    async ask(input, signal) {
+      const verdict = judge(input.permission, input.patterns, input.ruleset, approvedRules, input.forceAsk)
+      if (verdict.action === "deny") throw denied(input, verdict.pattern)
+      if (verdict.action === "allow") return
+      signal?.throwIfAborted()
+      const request: PermissionRequest = {
+        id: newId(),
+        sessionID: input.sessionID,
+        permission: input.permission,
+        patterns: input.patterns,
+        metadata: input.metadata,
+        always: input.always,
+        ...(input.tool ? { tool: input.tool } : {}),
+      }
+      return new Promise<void>((resolve, reject) => {
+        const onAbort = () => settle(request.id, "reject")?.reject(signal?.reason)
+        const done = () => signal?.removeEventListener("abort", onAbort)
+        pending.set(request.id, {
+          request,
+          ruleset: input.ruleset,
+          forceAsk: input.forceAsk === true,
+          resolve: () => (done(), resolve()),
+          reject: (e) => (done(), reject(e)),
+        })
+        signal?.addEventListener("abort", onAbort, { once: true })
+        deps.bus.publish("permission.asked", request)
+      })
+    },
+
+    reply(requestID, reply, message) {
+      const entry = settle(requestID, reply)
+      if (!entry) return false
+      const { request } = entry
+      if (reply === "reject") {
+        const feedback = message?.trim()
+        entry.reject(
+          feedback
+            ? new PermissionCorrectedError({ message: `The user rejected this tool call with this feedback: ${feedback}\nFollow the feedback before going on.`, feedback })
+            : new PermissionRejectedError({ message: REJECTED }),
+        )
+        rejectSession(request.sessionID, REJECTED)
+        return true
+      }
+      if (reply === "always") {
+        for (const pattern of request.always) {
+          const known = approvedRules.some((r) => r.permission === request.permission && r.pattern === pattern)
+          if (!known) approvedRules.push({ permission: request.permission, pattern, action: "allow" })
+        }
+      }
+      entry.resolve()
+      if (reply === "always") {
+        for (const other of sessionPending(request.sessionID)) {
+          const { permission, patterns } = other.request
+          if (judge(permission, patterns, other.ruleset, approvedRules, other.forceAsk).action === "allow") settle(other.request.id, "always")?.resolve()
+        }
+      }
+      return true
+    },
+
+    list(sessionID) {
+      return [...pending.values()].map((p) => p.request).filter((r) => sessionID === undefined || r.sessionID === sessionID)
+    },
+
+    cancelSession(sessionID) {
+      rejectSession(sessionID, CANCELLED)
+    },
+
+    approved() {
+      return approvedRules.map((r) => ({ ...r }))
+    },
+  }
+}
+
+function denied(input: AskInput, pattern: string): InstanceType<typeof PermissionDeniedError> {
+  const rules = input.ruleset.filter((r) => Wildcard.match(input.permission, r.permission) && r.action === "deny")
+  return new PermissionDeniedError({
+    message:
+      `A permission rule forbids this call (${input.permission}: ${JSON.stringify(pattern)}). ` +
+      `Do not retry it or work around it; choose another approach or ask the user. Rules that deny ${input.permission}: ${JSON.stringify(rules)}`,
+    rules,
+  })
+}
