@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, statSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs"
 import path from "node:path"
 import { setTimeout as sleep } from "node:timers/promises"
 import { afterEach, describe, expect, it } from "vitest"
@@ -81,6 +81,7 @@ describe("bash", () => {
     expect(full.startsWith("0123456789\n0123456789\n")).toBe(true)
     expect(full.endsWith("\nLAST-LINE\n")).toBe(true)
     expect((result.metadata.output as string).length).toBeLessThanOrEqual(30_000)
+    rmSync(ctx.directory, { recursive: true, force: true })
   })
 
   it("bash - many short lines are cut to the last ones", async () => {
