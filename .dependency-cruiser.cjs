@@ -44,7 +44,7 @@ forbidden.push({
   name: "no-circular",
   severity: "error",
   from: { path: "^src/" },
-  to: { circular: true, viaOnly: { path: "^src/([^/]+)/", pathNot: "^src/$1/" } },
+  to: { circular: true },
 })
 
 module.exports = {

@@ -34,3 +34,15 @@ await build({
   },
   logLevel: "warning",
 })
+
+// The scripted model server behind the offline demo and the benchmarks.
+await build({
+  entryPoints: { "llm-server": "test/lib/llm-server/index.ts" },
+  outdir: "dist",
+  bundle: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  outExtension: { ".js": ".mjs" },
+  logLevel: "warning",
+})

@@ -1,17 +1,17 @@
 import type { LanguageModelUsage } from "ai"
-import { computeCost, maxOutputTokens, type ModelInfo } from "../llm"
+import { computeCost, maxOutputTokens, usageToTokens, type ModelInfo } from "../llm"
 import type { Tokens } from "../protocol"
 
 /** Splits the SDK's usage into OpenCode's token fields (input excludes cache; output excludes reasoning). */
 export function tokensOf(usage: LanguageModelUsage | undefined): Tokens {
-  const cacheRead = usage?.inputTokenDetails?.cacheReadTokens ?? usage?.cachedInputTokens ?? 0
-  const cacheWrite = usage?.inputTokenDetails?.cacheWriteTokens ?? 0
-  const reasoning = usage?.outputTokenDetails?.reasoningTokens ?? usage?.reasoningTokens ?? 0
-  const inputTotal = usage?.inputTokens ?? 0
-  const input = usage?.inputTokenDetails?.noCacheTokens ?? Math.max(0, inputTotal - cacheRead - cacheWrite)
-  const outputTotal = usage?.outputTokens ?? 0
-  const output = usage?.outputTokenDetails?.textTokens ?? Math.max(0, outputTotal - reasoning)
-  return { total: input + output + reasoning + cacheRead + cacheWrite, input, output, reasoning, cache: { read: cacheRead, write: cacheWrite } }
+  const t = usage ? usageToTokens(usage) : { input: 0, output: 0, reasoning: 0, cacheRead: 0, cacheWrite: 0 }
+  return {
+    total: t.input + t.output + t.reasoning + t.cacheRead + t.cacheWrite,
+    input: t.input,
+    output: t.output,
+    reasoning: t.reasoning,
+    cache: { read: t.cacheRead, write: t.cacheWrite },
+  }
 }
 
 export function costOf(info: ModelInfo, t: Tokens): number {

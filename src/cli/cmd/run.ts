@@ -1,23 +1,6 @@
 import type { CommandModule } from "yargs"
+import type { RunArgs } from "../args"
 
-export interface RunArgs {
-  message: string[]
-  model?: string
-  agent?: string
-  file?: string[]
-  format: "default" | "json"
-  continue?: boolean
-  session?: string
-  dir?: string
-  attach?: string
-  password?: string
-  username?: string
-  auto?: boolean
-  title?: string
-  command?: string
-  schema?: string
-  thinking?: boolean
-}
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: "run [message..]",

@@ -1,12 +1,6 @@
 import type { CommandModule } from "yargs"
+import type { ServeArgs } from "../args"
 
-export interface ServeArgs {
-  port: number
-  hostname: string
-  cors?: string[]
-  insecure?: boolean
-  dir?: string
-}
 
 export const serveCommand: CommandModule<object, ServeArgs> = {
   command: "serve",

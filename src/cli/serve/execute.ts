@@ -1,7 +1,7 @@
 // `wright serve`: the HTTP API on a TCP port, for remote front ends and the official SDK.
 import { serve as listen } from "@hono/node-server"
 import path from "node:path"
-import type { ServeArgs } from "../cmd/serve"
+import type { ServeArgs } from "../args"
 import { startCore } from "../core"
 import { UserError, yellow } from "../ui"
 
