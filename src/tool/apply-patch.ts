@@ -17,19 +17,19 @@ export const applyPatchTool = defineTool({
     const ops = parsePatch(args.patchText)
     // Paths are checked before planning reads any file, so nothing outside the project is
     // opened (or quoted in a verification error) without the external_directory answer.
-    const named = [...args.patchText.matchAll(HEADER)].map((m) => m[1]!.trim())
-    const checked = new Set<string>()
-    for (const p of named) await checkOnce(ctx, p, checked)
+    const named = ops.flatMap((op) => (op.type === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path]))
+    const targets = named.map((p) => resolveTarget(ctx, p))
+    const seen = new Set<string>()
+    for (const target of targets) {
+      if (seen.has(target.abs)) continue
+      seen.add(target.abs)
+      await assertInsideProject(ctx, target, "file")
+    }
     const plan = await planPatch(ops, ctx.directory)
-    if (plan.length === 0) throw new Error("patch rejected: empty patch. Add at least one *** Add/Update/Delete File section.")
-
-    const touched = plan.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path]))
-    const targets = await Promise.all(touched.map((p) => resolveTarget(ctx, p)))
-    for (const p of touched) await checkOnce(ctx, p, checked)
 
     const files = plan.map((c) => describe(ctx, c))
     const diff = files.map((f) => f.diff).join("\n")
-    const patterns = [...new Set(touched.map((p) => relativePath(ctx, p)))]
+    const patterns = [...new Set(plan.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path])).map((p) => relativePath(ctx, p)))]
     await ctx.ask({
       permission: "edit",
       patterns,
@@ -55,15 +55,6 @@ export const applyPatchTool = defineTool({
     }
   },
 })
-
-const HEADER = /^\*\*\* (?:Add File|Delete File|Update File|Move to): (.+)$/gm
-
-async function checkOnce(ctx: ToolContext, p: string, checked: Set<string>): Promise<void> {
-  const target = await resolveTarget(ctx, p)
-  if (checked.has(target.abs)) return
-  checked.add(target.abs)
-  await assertInsideProject(ctx, target, "file")
-}
 
 function describe(ctx: ToolContext, c: PlannedChange) {
   const shown = c.moveTo ?? c.path

@@ -19,7 +19,7 @@ export const editTool = defineTool({
   description: DESCRIPTION,
   parameters: EditParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.filePath)
+    const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
     await assertInsideProject(ctx, target, "file")
     const rel = relativePath(ctx, file)

@@ -3,20 +3,22 @@
 import { open, readdir, stat } from "node:fs/promises"
 import path from "node:path"
 import { createTwoFilesPatch, structuredPatch } from "diff"
-import { externalDirectoryPattern, isInside, resolveReal } from "../permission"
+import { externalDirectoryAsk, resolveReal } from "../permission"
 import type { ToolContext } from "./tool"
 import { truncateOutput } from "./truncate"
 
 export interface Target {
-  /** Absolute path as the model named it (relative paths resolve against ctx.directory). */
+  /** The path as the model wrote it. */
+  input: string
+  /** Absolute path (relative input resolves against ctx.directory): what the tool opens. */
   abs: string
-  /** The same path with symlinks resolved: what the external-directory check and the lock use. */
+  /** With symlinks resolved: the key of the per-file lock. */
   real: string
 }
 
-export async function resolveTarget(ctx: ToolContext, p: string): Promise<Target> {
+export function resolveTarget(ctx: ToolContext, p: string): Target {
   const abs = path.resolve(ctx.directory, p)
-  return { abs, real: await resolveReal(abs, ctx.directory) }
+  return { input: p, abs, real: resolveReal(p, ctx.directory) }
 }
 
 /** The path as permission patterns and titles show it: relative to the worktree, `/` separated. */
@@ -25,23 +27,16 @@ export function relativePath(ctx: ToolContext, abs: string): string {
 }
 
 /**
- * Asks `external_directory` when `target` lies outside both the project directory and the
- * worktree. Must run before the tool's own ask, so a path that leaves the project is caught
- * whatever route it takes (`../`, absolute, a symlink).
+ * Asks `external_directory` when `target`, with symlinks resolved, leaves both the project
+ * directory and the worktree. Runs before the tool's own ask, so a path that leaves the
+ * project is caught whatever route it takes (`../`, absolute, a symlink).
  */
 export async function assertInsideProject(ctx: ToolContext, target: Target, kind: "file" | "directory"): Promise<void> {
-  const real = await Promise.all([resolveReal(ctx.directory, ctx.directory), resolveReal(ctx.worktree, ctx.directory)])
-  const roots = [ctx.directory, ctx.worktree, ...real]
-  const inside = (p: string) => roots.some((root) => isInside(root, p))
-  if (inside(target.real) && inside(target.abs)) return
-  const outside = inside(target.real) ? target.abs : target.real
-  const pattern = externalDirectoryPattern(outside, kind === "directory")
-  await ctx.ask({
-    permission: "external_directory",
-    patterns: [pattern],
-    always: [pattern],
-    metadata: { filepath: outside, parentDir: path.dirname(pattern) },
-  })
+  const isDir = kind === "directory"
+  const ask = externalDirectoryAsk(target.input, { cwd: ctx.directory, project: ctx.directory, isDir })
+  if (!ask) return
+  if (ctx.worktree !== ctx.directory && !externalDirectoryAsk(target.input, { cwd: ctx.directory, project: ctx.worktree, isDir })) return
+  await ctx.ask(ask)
 }
 
 export async function statOrUndefined(p: string) {

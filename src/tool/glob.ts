@@ -22,7 +22,7 @@ export const globTool = defineTool({
   description: DESCRIPTION,
   parameters: GlobParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.path ?? ".")
+    const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)
     if (!info) throw new Error(`Directory not found: ${target.abs}. Pass an existing directory as path, or omit path to search the project.`)
     if (!info.isDirectory()) throw new Error(`glob path must be a directory, but ${target.abs} is a file. Use read to open a file.`)

@@ -26,7 +26,7 @@ export const grepTool = defineTool({
   description: DESCRIPTION,
   parameters: GrepParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.path ?? ".")
+    const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)
     if (!info) throw new Error(`Search path not found: ${target.abs}. Pass an existing directory or file as path, or omit it.`)
     const isDir = info.isDirectory()

@@ -25,7 +25,7 @@ export const listTool = defineTool({
   description: DESCRIPTION,
   parameters: ListParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.path ?? ".")
+    const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)
     if (!info) throw new Error(`Directory not found: ${target.abs}. Pass an existing directory as path, or omit it.`)
     if (!info.isDirectory()) throw new Error(`list path must be a directory, but ${target.abs} is a file. Use read to open it.`)

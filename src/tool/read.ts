@@ -33,7 +33,7 @@ export const readTool = defineTool({
   description: DESCRIPTION,
   parameters: ReadParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.filePath)
+    const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
     const info = await statOrUndefined(file)
     await assertInsideProject(ctx, target, info?.isDirectory() ? "directory" : "file")

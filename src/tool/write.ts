@@ -16,7 +16,7 @@ export const writeTool = defineTool({
   description: DESCRIPTION,
   parameters: WriteParameters,
   async execute(args, ctx) {
-    const target = await resolveTarget(ctx, args.filePath)
+    const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
     await assertInsideProject(ctx, target, "file")
     const rel = relativePath(ctx, file)
