@@ -12,3 +12,16 @@ export { createSkillTool } from "./skill"
 export { discoverSkills, type SkillInfo } from "./skill-discovery"
 export { bash } from "./bash"
 export { shellTools } from "./shell-tools"
+import { readTool } from "./read"
+import { globTool } from "./glob"
+import { grepTool } from "./grep"
+import { listTool } from "./list"
+import { editTool } from "./edit"
+import { writeTool } from "./write"
+import { applyPatchTool } from "./apply-patch"
+import type { Tool } from "./tool"
+export { readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatchTool }
+/** The file tools in OpenCode's order (list added); the registry offers apply_patch or edit/write per model. */
+export function fileTools(): Tool[] {
+  return [readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatchTool]
+}
