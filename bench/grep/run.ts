@@ -10,7 +10,7 @@ import { pathToFileURL } from "node:url"
 const FILES = 50_000
 const DIRS = 500
 const IGNORED = 2_000
-const RUNS = 7
+const RUNS = 9
 const NEEDLE = "zebra_quux_needle"
 
 export interface GrepBench {
@@ -40,15 +40,28 @@ function median(xs: number[]): number {
   return s[Math.floor(s.length / 2)]!
 }
 
-async function time(fn: () => Promise<unknown>): Promise<number> {
-  await fn() // warm-up: page cache, process start-up paths
-  const samples: number[] = []
+async function sample(fn: () => Promise<unknown>): Promise<number> {
+  const start = performance.now()
+  await fn()
+  return performance.now() - start
+}
+
+/** Median times of `a` and `b`, runs interleaved (order alternating) so drift on a shared machine hits both alike. */
+async function compare(a: () => Promise<unknown>, b: () => Promise<unknown>): Promise<[number, number]> {
+  await a() // warm-up: page cache, process start-up paths
+  await b()
+  const as: number[] = []
+  const bs: number[] = []
   for (let i = 0; i < RUNS; i++) {
-    const start = performance.now()
-    await fn()
-    samples.push(performance.now() - start)
+    if (i % 2 === 0) {
+      as.push(await sample(a))
+      bs.push(await sample(b))
+    } else {
+      bs.push(await sample(b))
+      as.push(await sample(a))
+    }
   }
-  return median(samples)
+  return [median(as), median(bs)]
 }
 
 function rgDirect(rg: string, args: string[], cwd: string): Promise<number> {
@@ -99,8 +112,10 @@ export async function runGrepBench(): Promise<GrepBench> {
 
     const rg = await ripgrepBinary()
     const args = ["--json", ...BASE_FLAGS, "--", NEEDLE]
-    const toolMs = await time(() => grepTool.execute({ pattern: NEEDLE }, ctx))
-    const rgMs = await time(() => rgDirect(rg, args, root))
+    const [toolMs, rgMs] = await compare(
+      () => grepTool.execute({ pattern: NEEDLE }, ctx),
+      () => rgDirect(rg, args, root),
+    )
     return { toolMs, rgMs, ratio: toolMs / rgMs }
   } finally {
     rmSync(root, { recursive: true, force: true })

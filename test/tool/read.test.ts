@@ -148,6 +148,17 @@ describe("read", () => {
     await expect(runTool(readTool, { filePath: "a", offset: 0 }, ctx)).rejects.toThrow(/invalid arguments: offset/)
   })
 
+  test("read - a file in the worktree but outside the project directory needs no external_directory ask", async () => {
+    const worktree = tempDir()
+    const project = path.join(worktree, "packages/app")
+    mkdirSync(project, { recursive: true })
+    put(worktree, "shared/notes.md", "shared\n")
+    const ctx = toolContext({ directory: project, worktree })
+    const result = await runTool(readTool, { filePath: "../../shared/notes.md" }, ctx)
+    expect(result.output).toContain("1: shared")
+    expect(ctx.asks).toEqual([expect.objectContaining({ permission: "read", patterns: ["shared/notes.md"] })])
+  })
+
   describe("outside the project", () => {
     function setup(decide?: (req: AskRequest) => void) {
       const root = tempDir()
