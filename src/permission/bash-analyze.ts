@@ -64,6 +64,8 @@ class Analysis implements Analyzer {
   private cwds: string[]
   private cwdKnown = true
   private depth = 0
+  private unreadable = false
+  private readonly written = new Set<string>()
 
   constructor(
     private readonly parser: Parser,
@@ -93,7 +95,9 @@ class Analysis implements Analyzer {
     const always = unique(shown.flatMap((c) => c.forms.filter((f) => f.prefixLen > 0).map((f) => `${f.tokens.slice(0, f.prefixLen).join(" ")} *`)))
     const reasons = [...this.reasons]
     const onlyComments = /^(\s*(#[^\n]*)?\n?)*$/.test(command)
-    if (patterns.length === 0 && (reasons.length > 0 || (this.commands.length === 0 && !onlyComments))) patterns.push(command.trim())
+    // What the parser could not read is shown, and matched against the rules, as written.
+    const whole = command.trim()
+    if (!patterns.includes(whole) && (this.unreadable || (patterns.length === 0 && (reasons.length > 0 || (this.commands.length === 0 && !onlyComments))))) patterns.push(whole)
     if (patterns.length === 0) return out
     out.push({
       permission: "bash",
@@ -121,7 +125,10 @@ class Analysis implements Analyzer {
     if (!tree) return this.unknown("the command could not be parsed")
     this.depth++
     try {
-      if (tree.rootNode.hasError) this.unknown("the command could not be fully parsed")
+      if (tree.rootNode.hasError) {
+        this.unknown("the command could not be fully parsed")
+        this.unreadable = true
+      }
       if (sameShell) this.visit(tree.rootNode)
       else this.scoped(() => this.visit(tree.rootNode))
     } finally {
@@ -170,6 +177,20 @@ class Analysis implements Analyzer {
         for (const real of resolveBoth(candidate, cwd)) if (!isInside(this.project, real)) this.addExternal(real, dir)
       }
     }
+  }
+
+  wrote(word: Word): void {
+    for (const p of this.locations(word)) this.written.add(p)
+  }
+
+  runsWritten(word: Word): boolean {
+    return this.locations(word).some((p) => this.written.has(p))
+  }
+
+  private locations(word: Word): string[] {
+    const p = this.expandTilde(word)
+    if (!p || (!p.startsWith("/") && !this.cwdKnown)) return []
+    return (p.startsWith("/") ? ["/"] : this.cwds).flatMap((cwd) => [path.resolve(cwd, p), resolveReal(p, cwd)])
   }
 
   private addExternal(real: string, dir?: boolean): void {
@@ -251,6 +272,7 @@ class Analysis implements Analyzer {
       found.forms = [{ tokens, prefixLen: 0 }]
       return found.forms
     }
+    if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file this command line writes`)
     // `/bin/rm` and `./rm` must meet the rules written for `rm`.
     const base = path.posix.basename(name.value) || name.value
     const variants = base === name.value ? [tokens] : [tokens, [base, ...tokens.slice(1)]]
@@ -315,6 +337,7 @@ class Analysis implements Analyzer {
     const word = evalWord(dest, this.visit)
     if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(word.value ?? "")) return
     this.checkPath(word)
+    if (op.includes(">")) this.wrote(word)
   }
 
   private assignment(node: Node): void {

@@ -1,6 +1,7 @@
 // Commands that take file paths, checked against the project: `cd` (which moves where
 // later relative paths point), rm/cp/mv/…, `dd if= of=`, `sed -i`, `git -C`; and text
 // processors whose programs can run commands or write files (awk, sed).
+import { posix } from "node:path"
 import { type Handler, describe } from "./bash-types"
 import { literalWord, operands, scanOptions } from "./bash-words"
 
@@ -68,12 +69,22 @@ const dd: Handler = (words, a, io) => {
 
 // Commands whose operands are paths: shortValue/longValue list options that take a value,
 // pathOptions those whose value is a path too.
-function fileCommand(shortValue = "", longValue: string[] = [], pathOptions: string[] = []): Handler {
+// `writes` says which operands are written: every one (tee) or the last, a destination (cp).
+function fileCommand(shortValue = "", longValue: string[] = [], pathOptions: string[] = [], writes?: "all" | "last"): Handler {
   return (words, a, io) => {
     const { operands: paths, options } = operands(words, 1, shortValue, longValue)
     for (const option of options) if (pathOptions.includes(option.name) && option.value) a.checkPath(option.value, { io })
     for (const path of paths) if (path.value !== "-") a.checkPath(path, { io })
     if (io.extraArgs) a.unknown(`${words[0].value} gets more paths from xargs' input`)
+    if (writes === "all") for (const path of paths) a.wrote(path)
+    if (writes === "last") {
+      const target = options.find((o) => pathOptions.includes(o.name))?.value
+      const dest = target ?? paths[paths.length - 1]
+      const sources = target ? paths : paths.slice(0, -1)
+      if (dest?.value === undefined) return
+      a.wrote(dest)
+      for (const source of sources) if (source.value) a.wrote({ ...dest, value: `${dest.value}/${posix.basename(source.value)}` })
+    }
   }
 }
 
@@ -115,10 +126,10 @@ export const FILE_COMMANDS: Record<string, Handler> = {
   rmdir: fileCommand(),
   unlink: fileCommand(),
   shred: fileCommand("nsu", ["--iterations", "--size", "--random-source"]),
-  cp: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"]),
-  mv: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"]),
-  ln: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"]),
-  install: fileCommand("tmogS", ["--target-directory", "--mode", "--owner", "--group", "--suffix"], ["-t", "--target-directory"]),
+  cp: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
+  mv: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
+  ln: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
+  install: fileCommand("tmogS", ["--target-directory", "--mode", "--owner", "--group", "--suffix"], ["-t", "--target-directory"], "last"),
   mkdir: fileCommand("m", ["--mode", "--context"]),
   touch: fileCommand("rdt", ["--reference", "--date", "--time"], ["-r", "--reference"]),
   chmod: fileCommand("", [], ["--reference"]),
@@ -126,7 +137,7 @@ export const FILE_COMMANDS: Record<string, Handler> = {
   chgrp: fileCommand("", [], ["--reference"]),
   truncate: fileCommand("sr", ["--size", "--reference"], ["-r", "--reference"]),
   cat: fileCommand(),
-  tee: fileCommand(),
+  tee: fileCommand("", [], [], "all"),
   head: fileCommand("nc", ["--lines", "--bytes"]),
   tail: fileCommand("ncs", ["--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"]),
   less: fileCommand(),

@@ -22,6 +22,10 @@ export interface Analyzer {
   implied(tokens: string[]): void
   /** A command found inside another one's arguments (find -exec … ;). */
   run(words: Word[], io: Io): void
+  /** A file this command line writes (redirections, tee, cp/mv destinations). */
+  wrote(word: Word): void
+  /** True when `word` names a file written earlier in this command line. */
+  runsWritten(word: Word): boolean
 }
 
 export interface Outcome {
