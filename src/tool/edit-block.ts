@@ -10,6 +10,8 @@ import { isBlank, lcsPairs, leadingWs, similarity } from "./edit-text"
 
 export const BLOCK_SIMILARITY = 0.65
 export const CONTEXT_SHARE = 0.5
+/** Character comparisons block-anchor may spend; past it, finding nothing is safer than a partial search. */
+const WORK_BUDGET = 60_000_000
 
 const LEVEL = "unicode-normalized" as const
 
@@ -31,6 +33,7 @@ export function blockAnchorMatches(ctx: Context, old: Snippet, neu: Snippet): Ca
   const tolerance = Math.max(1, Math.floor(k / 4))
   const oldMiddle = o.slice(1, -1).join("\n")
   const found: Block[] = []
+  let work = 0
   for (let i = 0; i < f.length; i++) {
     if (f[i] !== o[0]) continue
     let best: { last: number; score: number } | undefined
@@ -38,7 +41,13 @@ export function blockAnchorMatches(ctx: Context, old: Snippet, neu: Snippet): Ca
       const last = i + size - 1
       if (last >= f.length) break
       if (f[last] !== o[k - 1]) continue
-      const score = similarity(oldMiddle, f.slice(i + 1, last).join("\n"))
+      const fileMiddle = f.slice(i + 1, last).join("\n")
+      const longer = Math.max(oldMiddle.length, fileMiddle.length)
+      // Edit distance is at least the length difference: skip blocks that cannot reach the bar.
+      if (longer > 0 && 1 - Math.abs(oldMiddle.length - fileMiddle.length) / longer < BLOCK_SIMILARITY) continue
+      work += Math.min(oldMiddle.length * fileMiddle.length, 4_000_000)
+      if (work > WORK_BUDGET) return []
+      const score = similarity(oldMiddle, fileMiddle)
       const better = !best || score > best.score || (score === best.score && Math.abs(size - k) < Math.abs(best.last - i + 1 - k))
       if (better) best = { last, score }
     }

@@ -55,16 +55,19 @@ export function rebuild(a: Alignment): string[] {
     let next = g
     while (next < k && !kept.has(next)) removed.push(next++)
     added[g].forEach((t, r) => {
-      const refs = r < removed.length ? [removed[r]] : [g - 1, next]
-      out.push(convert(a.newLines[t], t, refs))
+      const replaces = r < removed.length ? removed[r] : undefined
+      out.push(convert(a.newLines[t], t, replaces !== undefined ? [replaces] : [g - 1, next], replaces))
     })
     if (g < k && kept.has(g) && a.fileFor[g] !== undefined) out.push(a.fileFor[g]!)
   }
   return out
 }
 
-/** Converts one added line: `t` is its index in newLines, `refs` the old lines it most likely replaces. */
-export type Convert = (line: string, t: number, refs: number[]) => string
+/**
+ * Converts one added line: `t` is its index in newLines, `refs` the old lines whose indentation
+ * it should follow, `replaces` the old line it rewrites one-for-one, if any.
+ */
+export type Convert = (line: string, t: number, refs: number[], replaces?: number) => string
 
 export function newLineConverter(a: Alignment): Convert {
   const fancy = [...a.fancy]
@@ -74,13 +77,26 @@ export function newLineConverter(a: Alignment): Convert {
   const indents = a.newLines.filter((l, t) => !isBlank(l) && !(a.partialStart && t === 0)).map(leadingWs)
   // undefined: the model indents like the file; alreadyFileStyle: newString was written in the file's style.
   const skip = map === undefined || (map !== null && map.alreadyFileStyle(indents))
-  return (line, t, refs) => {
-    const out = unfancy(line)
+  return (line, t, refs, replaces) => {
+    const out = keepTrailing(a, unfancy(line), replaces)
     if (skip || (a.partialStart && t === 0) || isBlank(out)) return out
     const lead = leadingWs(out)
     const next = map?.apply(lead) ?? localIndent(a, lead, refs)
     return next === null ? out : next + out.slice(lead.length)
   }
+}
+
+/**
+ * A rewritten line keeps a Markdown hard break (two or more trailing spaces) the model never
+ * saw: its old line had no trailing whitespace, the file's line has the break, the new line
+ * has none. Other trailing whitespace is noise and is not carried over.
+ */
+function keepTrailing(a: Alignment, line: string, replaces: number | undefined): string {
+  if (replaces === undefined || isBlank(line) || /\s$/.test(line)) return line
+  const file = a.fileFor[replaces]
+  if (file === undefined || isBlank(file) || /\s$/.test(a.oldLines[replaces])) return line
+  const trail = / {2,}$/.exec(file)
+  return trail ? line + trail[0] : line
 }
 
 /**

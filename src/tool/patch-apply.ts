@@ -191,9 +191,9 @@ function newLines(found: Located, fileLines: string[]): string[] {
       }
       removedRun.push(oldIdx++)
     } else {
-      const refs = runPos < removedRun.length ? [removedRun[runPos]] : [oldIdx - 1, oldIdx]
+      const replaces = runPos < removedRun.length ? removedRun[runPos] : undefined
       runPos++
-      out.push(convert(l.text, addIdx++, refs))
+      out.push(convert(l.text, addIdx++, replaces !== undefined ? [replaces] : [oldIdx - 1, oldIdx], replaces))
     }
   }
   return out

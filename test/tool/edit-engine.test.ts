@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest"
+import { runEditBench } from "../../bench/edit/run"
 import { applyEdit, EditError } from "../../src/tool/edit-engine"
 
 function refusal(fn: () => unknown): EditError {
@@ -294,5 +295,33 @@ describe("edit engine - fallback matchers", () => {
     expect(applyEdit("a\n  b\nc\n", "b\n", "").text).toBe("a\nc\n")
     expect(applyEdit("a\n  b  \nc\n", "b\n", "").text).toBe("a\nc\n")
     expect(applyEdit("x = f(b)\n", "b", "").text).toBe("x = f()\n")
+  })
+})
+
+describe("edit engine - merge with the file", () => {
+  test("edit engine - a rewritten line keeps a Markdown hard break the model did not copy", () => {
+    const r = applyEdit("Roses are red  \nViolets are blue  \nEnd\n", "Roses are red\nViolets are blue", "Roses are red\nViolets are violet")
+    expect(r.text).toBe("Roses are red  \nViolets are violet  \nEnd\n")
+  })
+
+  test("edit engine - an elided '... existing code ...' line keeps the real line it stands for", () => {
+    const file = "function main() {\n  setup()\n  run()\n  teardown()\n}\n"
+    const r = applyEdit(file, "function main() {\n  setup()\n  // ... existing code ...\n  teardown()\n}", "function main() {\n  setup()\n  // ... existing code ...\n  teardown()\n  report()\n}")
+    expect(r.text).toBe("function main() {\n  setup()\n  run()\n  teardown()\n  report()\n}\n")
+  })
+
+  test("edit engine - a long elided region is refused rather than overwritten", () => {
+    const file = "function main() {\n  setup()\n  a()\n  b()\n  c()\n  d()\n  e()\n  teardown()\n}\n"
+    const e = refusal(() => applyEdit(file, "function main() {\n  setup()\n  // ...\n  teardown()\n}", "function main() {\n  // ...\n}"))
+    expect(e.kind).toBe("not-found")
+  })
+})
+
+describe("edit engine - benchmark", () => {
+  test("edit engine - every benchmark case passes and none edits the wrong span", () => {
+    const r = runEditBench()
+    expect(r.failures).toEqual([])
+    expect(r.wrongSpan).toBe(0)
+    expect(r.total).toBeGreaterThanOrEqual(60)
   })
 })

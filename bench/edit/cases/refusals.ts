@@ -1,0 +1,115 @@
+import { lines, snip, type EditCase } from "../case"
+
+const handlers = lines(
+  "function onSave() {",
+  "  validate()",
+  "  persist()",
+  "}",
+  "",
+  "function onSubmit() {",
+  "  validate()",
+  "  persist()",
+  "}",
+)
+
+const nested = lines(
+  "if (user) {",
+  "  log(user.id)",
+  "  notify(user)",
+  "}",
+  "for (const u of users) {",
+  "    log(u.id)",
+  "    notify(u)",
+  "}",
+  "if (admin) {",
+  "      log(user.id)",
+  "      notify(user)",
+  "}",
+)
+
+export const cases: EditCase[] = [
+  {
+    name: "refuse: identical body in two functions",
+    file: handlers,
+    oldString: snip("  validate()", "  persist()"),
+    newString: snip("  validate()", "  await persist()"),
+    expect: { error: "multiple" },
+  },
+  {
+    name: "refuse: a lone closing brace",
+    file: handlers,
+    oldString: "}",
+    newString: "};",
+    expect: { error: "multiple" },
+  },
+  {
+    name: "refuse: same lines at two indentation levels",
+    file: nested,
+    oldString: snip("log(user.id)", "notify(user)"),
+    newString: snip("log(user.id)", "notify(user, { urgent: true })"),
+    expect: { error: "multiple" },
+  },
+  {
+    name: "refuse: two blocks share both anchors and look alike",
+    file: lines("if (ready) {", "  start(1)", "}", "if (ready) {", "  start(2)", "}"),
+    oldString: snip("if (ready) {", "  start(3)", "}"),
+    newString: snip("if (ready) {", "  start(4)", "}"),
+    expect: { error: "multiple" },
+  },
+  {
+    name: "refuse: same text in two places after unicode folding",
+    file: lines("say(“hi”)", "x()", "say(”hi”)"),
+    oldString: 'say("hi")',
+    newString: "say('hello')",
+    expect: { error: "multiple" },
+  },
+  {
+    name: "refuse: hallucinated code that is not in the file",
+    file: handlers,
+    oldString: snip("function onCancel() {", "  reset()", "}"),
+    newString: snip("function onCancel() {", "  reset()", "  close()", "}"),
+    expect: { error: "not-found" },
+  },
+  {
+    name: "refuse: first and last lines match but the middle is unrelated",
+    file: handlers,
+    oldString: snip("function onSave() {", "  const payload = serializeEverythingIntoJson(form)", "  await api.post('/save', payload)", "}"),
+    newString: snip("function onSave() {", "  return", "}"),
+    expect: { error: "not-found" },
+  },
+  {
+    name: "refuse: oldString and newString identical",
+    file: handlers,
+    oldString: "function onSave() {",
+    newString: "function onSave() {",
+    expect: { error: "no-change" },
+  },
+  {
+    name: "refuse: empty oldString on an existing file",
+    file: handlers,
+    oldString: "",
+    newString: "// header\n",
+    expect: { error: "empty-old" },
+  },
+  {
+    name: "refuse: the only fuzzy match is far larger than oldString",
+    file: lines(`const table = [${" ".repeat(700)}1, 2, 3]`, "export default table"),
+    oldString: snip("const table = [1, 2, 3]", "export default table"),
+    newString: snip("const table = [1, 2, 3, 4]", "export default table"),
+    expect: { error: "too-large" },
+  },
+  {
+    name: "refuse: the edit is already in the file",
+    file: lines("    timeout: 30,", "    retries: 3,"),
+    oldString: snip("timeout: 30,", "retries: 3,"),
+    newString: snip("    timeout: 30,", "    retries: 3,"),
+    expect: { error: "no-change" },
+  },
+  {
+    name: "refuse: numbered lines that are not consecutive are not read prefixes",
+    file: lines("a = 1", "b = 2", "c = 3"),
+    oldString: snip("1: a = 1", "3: c = 3"),
+    newString: snip("1: a = 1", "3: c = 4"),
+    expect: { error: "not-found" },
+  },
+]
