@@ -6,7 +6,7 @@
 // A first hunk that could land in two places is refused instead of guessed.
 
 import { notFoundHint } from "./edit-hint"
-import { normalizeText } from "./edit-normalize"
+import { isWordChar, normalizeText } from "./edit-normalize"
 import { newLineConverter } from "./edit-rebuild"
 import { isBlank, leadingWs, openDoc, splitLines, spliceDoc, type Splice } from "./edit-text"
 import type { PatchChunk, PatchLine } from "./patch-types"
@@ -19,6 +19,18 @@ const SEEK_LEVELS: SeekLevel[] = [
   (l) => l.trim(),
   (l) => normalizeText(l, "unicode-normalized"),
 ]
+
+/**
+ * Compares only as much of a file line as the anchor has (trimmed, typographic characters
+ * folded), and only where the anchor ends on a word boundary of the line.
+ */
+function ANCHOR_PREFIX(anchor: string): SeekLevel {
+  const a = normalizeText(anchor, "unicode-normalized")
+  return (l) => {
+    const t = normalizeText(l, "unicode-normalized")
+    return isWordChar(t[a.length]) && isWordChar(a[a.length - 1]) ? t : t.slice(0, a.length)
+  }
+}
 
 function fail(label: string, chunk: PatchChunk, index: number, reason: string): Error {
   return new Error(`apply_patch verification failed: ${label}: hunk ${index + 1} (patch line ${chunk.line}) ${reason}`)
@@ -51,6 +63,15 @@ class Seeker {
     return undefined
   }
 
+  /** An `@@` anchor: a whole line as in seek, or else the start of a line ("def total" for "def total(self):"). */
+  anchor(text: string, from: number): { pos: number; level: SeekLevel } | undefined {
+    const hit = this.seek([text], from, false)
+    if (hit || text.trim().length < 4) return hit
+    const level = ANCHOR_PREFIX(text)
+    for (let p = from; p < this.lines.length; p++) if (level(this.lines[p]) === level(text)) return { pos: p, level }
+    return undefined
+  }
+
   all(pattern: string[], from: number, level: SeekLevel): number[] {
     const out: number[] = []
     for (let p = from; p <= this.lines.length - pattern.length; p++) if (this.at(level, pattern, p)) out.push(p)
@@ -59,31 +80,48 @@ class Seeker {
 }
 
 interface Located {
+  kind: "replace"
   pos: number
   level: SeekLevel
   old: string[]
   lines: PatchLine[]
 }
 
-/** Finds a chunk: its anchors in order from `from`, then its old lines after the last anchor. */
-function locate(seeker: Seeker, chunk: PatchChunk, from: number, label: string, index: number): Located | { insertAt: number } {
-  let cursor = from
-  for (const anchor of chunk.context) {
-    const hit = seeker.seek([anchor], cursor, false)
-    if (!hit) throw fail(label, chunk, index, `has the anchor "@@ ${anchor}", but no line after line ${cursor} of the file reads like it. Use a line that exists in the file (for example the enclosing function's signature).`)
-    cursor = hit.pos + 1
+/** Follows a chunk's anchors in order from `from`; returns the line of the last one. */
+function followAnchors(seeker: Seeker, anchors: string[], from: number, onMissing: (anchor: string, at: number) => never): number {
+  let at = from
+  let pos = -1
+  for (const anchor of anchors) {
+    const hit = seeker.anchor(anchor, at)
+    if (!hit) onMissing(anchor, at)
+    pos = hit.pos
+    at = pos + 1
   }
+  return pos
+}
+
+/**
+ * Finds a chunk: its anchors in order from `from`, then its old lines from the last anchor on
+ * (a model often repeats the anchor line as the first unchanged line).
+ */
+function locate(seeker: Seeker, chunk: PatchChunk, from: number, label: string, index: number): Located | { kind: "insert"; at: number } | undefined {
+  const anchored = chunk.context.length > 0
+  const anchorPos = followAnchors(seeker, chunk.context, from, (anchor, at) => {
+    throw fail(label, chunk, index, `has the anchor "@@ ${anchor}", but no line after line ${at} of the file reads like it. Use a line that exists in the file (for example the enclosing function's signature).`)
+  })
+  const start = anchored ? anchorPos : from
   let lines = chunk.lines
   const oldOf = (ls: PatchLine[]) => ls.filter((l) => l.op !== "+").map((l) => l.text)
-  if (oldOf(lines).length === 0) return { insertAt: chunk.context.length ? cursor : -1 }
-  let hit = seeker.seek(oldOf(lines), cursor, chunk.endOfFile)
+  // Only added lines: after the anchor, or at the end of the file without one.
+  if (oldOf(lines).length === 0) return { kind: "insert", at: anchored ? anchorPos + 1 : seeker.lines.length }
+  let hit = seeker.seek(oldOf(lines), start, chunk.endOfFile)
   // A blank context line at the end is often the model's separator, not the file's blank line.
   while (!hit && lines.length > 1 && lines[lines.length - 1].op === " " && isBlank(lines[lines.length - 1].text)) {
     lines = lines.slice(0, -1)
-    hit = seeker.seek(oldOf(lines), cursor, chunk.endOfFile)
+    hit = seeker.seek(oldOf(lines), start, chunk.endOfFile)
   }
-  if (!hit) return { insertAt: Number.NaN }
-  return { pos: hit.pos, level: hit.level, old: oldOf(lines), lines }
+  if (!hit) return undefined
+  return { kind: "replace", pos: hit.pos, level: hit.level, old: oldOf(lines), lines }
 }
 
 export function applyChunks(text: string, chunks: PatchChunk[], label: string): string {
@@ -97,24 +135,22 @@ export function applyChunks(text: string, chunks: PatchChunk[], label: string): 
 
   chunks.forEach((chunk, index) => {
     const found = locate(seeker, chunk, cursor, label, index)
-    if ("insertAt" in found) {
-      if (Number.isNaN(found.insertAt)) {
-        const old = chunk.lines.filter((l) => l.op !== "+").map((l) => l.text)
-        const shown = old.slice(0, 12).map((l) => `  ${l}`).join("\n") + (old.length > 12 ? "\n  …" : "")
-        throw fail(
-          label,
-          chunk,
-          index,
-          `does not match the file. Could not find these lines${cursor > 0 ? ` after line ${cursor}` : ""}:\n${shown}\n` +
-            notFoundHint(splitLines(lines.join("\n")), old.join("\n")).trim() +
-            " Read the file again and resend the whole patch with the unchanged and removed lines copied exactly.",
-        )
-      }
-      const at = found.insertAt === -1 ? lines.length : found.insertAt
-      if (index === 0 && chunk.context.length > 0) refuseAmbiguous(seeker, chunk, label, [], undefined, at)
-      const added = chunk.lines.map((l) => l.text)
-      splices.push(lineSplice(doc.lf, lines, starts, finalNewline, at, 0, added))
-      cursor = at
+    if (!found) {
+      const old = chunk.lines.filter((l) => l.op !== "+").map((l) => l.text)
+      const shown = old.slice(0, 12).map((l) => `  ${l}`).join("\n") + (old.length > 12 ? "\n  …" : "")
+      throw fail(
+        label,
+        chunk,
+        index,
+        `does not match the file. Could not find these lines${cursor > 0 ? ` after line ${cursor}` : ""}:\n${shown}\n` +
+          notFoundHint(splitLines(lines.join("\n")), old.join("\n")).trim() +
+          " Read the file again and resend the whole patch with the unchanged and removed lines copied exactly.",
+      )
+    }
+    if (found.kind === "insert") {
+      if (index === 0 && chunk.context.length > 0) refuseAmbiguous(seeker, chunk, label, [], undefined, found.at)
+      splices.push(lineSplice(doc.lf, lines, starts, finalNewline, found.at, 0, chunk.lines.map((l) => l.text)))
+      cursor = found.at
       return
     }
     if (index === 0) refuseAmbiguous(seeker, chunk, label, found.old, found.level, found.pos)
@@ -131,17 +167,20 @@ function refuseAmbiguous(seeker: Seeker, chunk: PatchChunk, label: string, old: 
   if (chunk.context.length === 0) places = level ? seeker.all(old, 0, level) : [pos]
   else {
     const results = new Set<number>()
-    const first = seeker.seek([chunk.context[0]], 0, false)
-    for (const start of first ? seeker.all([chunk.context[0]], 0, first.level) : []) {
-      let cursor: number | undefined = start + 1
-      for (const anchor of chunk.context.slice(1)) {
-        const hit: { pos: number } | undefined = cursor === undefined ? undefined : seeker.seek([anchor], cursor, false)
-        cursor = hit ? hit.pos + 1 : undefined
+    const first = seeker.anchor(chunk.context[0], 0)
+    for (const at of first ? seeker.all([chunk.context[0]], 0, first.level) : []) {
+      let anchorPos: number
+      try {
+        anchorPos = followAnchors(seeker, chunk.context.slice(1), at + 1, () => {
+          throw new Error("anchor missing")
+        })
+      } catch {
+        continue
       }
-      if (cursor === undefined) continue
-      if (old.length === 0) results.add(cursor)
+      const last = chunk.context.length > 1 ? anchorPos : at
+      if (old.length === 0) results.add(last + 1)
       else {
-        const hit = seeker.seek(old, cursor, chunk.endOfFile)
+        const hit = seeker.seek(old, last, chunk.endOfFile)
         if (hit) results.add(hit.pos)
       }
     }

@@ -153,6 +153,18 @@ describe("patch engine - apply", () => {
     expect(read("l.txt")).toBe("end\nmiddle\nEND\n")
   })
 
+  test("patch engine - the anchor line repeated as the first context line still matches", async () => {
+    write("cart.py", py)
+    await apply(patchOf("*** Update File: cart.py", "@@ def count(self):", "     def count(self):", "-        return len(self.items)", "+        return 0"))
+    expect(read("cart.py")).toBe(py.replace("len(self.items)", "0"))
+  })
+
+  test("patch engine - a shortened anchor matches the start of a line, on a word boundary", async () => {
+    write("c.py", "def totals(self):\n    return 1\ndef total(self):\n    return 1\n")
+    await apply(patchOf("*** Update File: c.py", "@@ def total", "-    return 1", "+    return 2"))
+    expect(read("c.py")).toBe("def totals(self):\n    return 1\ndef total(self):\n    return 2\n")
+  })
+
   test("patch engine - pure additions go after the anchor, or at the end without one", async () => {
     write("a.txt", "one\ntwo\n")
     await apply(patchOf("*** Update File: a.txt", "@@ one", "+one and a half"))
