@@ -356,7 +356,7 @@ class Analysis implements Analyzer {
       else {
         const word = evalWord(child, this.visit)
         if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)
-        else if (/^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
+        else if (keyword !== "export" && /^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
       }
     }
   }

@@ -1,28 +1,9 @@
 // Commands that take file paths, checked against the project: `cd` (which moves where
-// later relative paths point), rm/cp/mv/…, `dd if= of=`, `sed -i`, `git -C`; and text
-// processors whose programs can run commands or write files (awk, sed).
+// later relative paths point), rm/cp/mv/…, `dd if= of=`, `sed -i`; and text processors
+// whose programs can run commands or write files (awk, sed).
 import { posix } from "node:path"
 import { type Handler, describe } from "./bash-types"
 import { literalWord, operands, scanOptions } from "./bash-words"
-
-const git: Handler = (words, a) => {
-  for (let i = 1; i < words.length; i++) {
-    const v = words[i].value
-    if (v === undefined || !v.startsWith("-")) break
-    if (v === "-c" || v.startsWith("-c") || v.startsWith("--config-env")) {
-      a.unknown(`git ${v} can set options that run programs (core.pager, aliases, core.sshCommand)`)
-      i++
-    } else if (v.startsWith("--exec-path")) {
-      a.unknown(`git --exec-path changes which programs git runs`)
-    } else if (v === "-C" || v === "--git-dir" || v === "--work-tree") {
-      if (words[i + 1]) a.checkPath(words[++i], { dir: true })
-    } else if (v.startsWith("--git-dir=") || v.startsWith("--work-tree=")) {
-      a.checkPath(literalWord(v.slice(v.indexOf("=") + 1)), { dir: true })
-    } else if (["--namespace", "--attr-source", "--super-prefix"].includes(v)) {
-      i++
-    }
-  }
-}
 
 const awk: Handler = (words, a) => {
   const scan = scanOptions(words, 1, "Fvfe", ["--field-separator", "--assign", "--file", "--source"])
@@ -112,7 +93,6 @@ const popd: Handler = (_words, a) => {
 }
 
 export const FILE_COMMANDS: Record<string, Handler> = {
-  git,
   awk,
   gawk: awk,
   mawk: awk,

@@ -56,6 +56,7 @@ export function judge(permission: string, patterns: string[], ruleset: Ruleset, 
   return { action: ask ? "ask" : "allow" }
 }
 
+const REPLIES: string[] = ["once", "always", "reject"]
 const REJECTED = "The user rejected this tool call. Do not retry it; stop and wait for the user's next message."
 const CANCELLED = "The permission request was cancelled because the session was aborted."
 
@@ -111,6 +112,7 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
     },
 
     reply(requestID, reply, message) {
+      if (!REPLIES.includes(reply)) throw new Error(`reply: expected "once", "always" or "reject", got ${JSON.stringify(reply)}`)
       const entry = settle(requestID, reply)
       if (!entry) return false
       const { request } = entry

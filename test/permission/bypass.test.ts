@@ -143,6 +143,16 @@ const DENIED = [
   "uv run --with requests rm -rf src",
   "poetry run rm -rf src",
   "mise exec node@20 -- rm -rf src",
+  "git rebase -i --exec 'rm -rf src' HEAD~3",
+  "git rebase -x 'rm -rf src' main",
+  "git bisect run rm -rf src",
+  "git submodule foreach rm -rf src",
+  "git fetch --upload-pack='rm -rf src' .",
+  "tar -xf a.tar --to-command='rm -rf src'",
+  "tar -I 'rm -rf src' -xf a.tar",
+  `rsync -avze 'sh -c "rm -rf src"' a host:b`,
+  "ssh -o ProxyCommand='rm -rf src' host",
+  "sort --compress-program='rm -rf src' list.txt",
 ]
 
 // Commands whose effect cannot be known before they run, or that leave the project:
@@ -189,6 +199,12 @@ const ASKED = [
   "echo 'rm -rf src' > x.sh && bash x.sh",
   "printf 'rm -rf src' > x.sh; chmod +x x.sh; ./x.sh",
   "cat list.txt | tee run.sh; sh run.sh",
+  "vim -c '!rm -rf src' -c q",
+  "make --eval='$(shell rm -rf src)'",
+  "LESSOPEN='|rm -rf src %s' less list.txt",
+  "git filter-branch --tree-filter 'rm -rf src' HEAD",
+  "tar -C /etc -xf src.tar",
+  "rsync -a src/ ../mirror/",
   "echo hi > OUTSIDE/f.txt",
   "echo hi >> ../sibling.txt",
   "cat /etc/passwd",
@@ -261,6 +277,12 @@ const ALLOWED = [
   "test -f package.json && echo yes",
   "[ -d src ] || mkdir src",
   "X=1",
+  "rsync -avz -e ssh src/ backup-host:/backup/",
+  "tar -czf out.tgz src",
+  "ssh build-host uptime",
+  "git rebase main",
+  "sort -k2 list.txt",
+  "make -j4 build",
 ]
 
 describe("bypass corpus", () => {

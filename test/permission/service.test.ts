@@ -176,6 +176,16 @@ describe("permission service", () => {
     expect(permissions.reply(asked[0].id, "once")).toBe(false)
   })
 
+  it("permission service - a reply that is not once, always or reject is refused and settles nothing", async () => {
+    const { permissions, asked } = setup()
+    const p = outcome(permissions.ask(input()))
+    await tick()
+    expect(() => permissions.reply(asked[0].id, "yes" as never)).toThrow(/reply: expected "once", "always" or "reject", got "yes"/)
+    expect(permissions.list()).toHaveLength(1)
+    permissions.reply(asked[0].id, "once")
+    expect(await p).toBe("resolved")
+  })
+
   it("permission service - an abort signal rejects the pending ask with the signal's reason", async () => {
     const { permissions, replied } = setup()
     const controller = new AbortController()
