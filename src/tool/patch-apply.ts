@@ -106,14 +106,24 @@ function followAnchors(seeker: Seeker, anchors: string[], from: number, onMissin
  */
 function locate(seeker: Seeker, chunk: PatchChunk, from: number, label: string, index: number): Located | { kind: "insert"; at: number } | undefined {
   const anchored = chunk.context.length > 0
-  const anchorPos = followAnchors(seeker, chunk.context, from, (anchor, at) => {
-    throw fail(label, chunk, index, `has the anchor "@@ ${anchor}", but no line after line ${at} of the file reads like it. Use a line that exists in the file (for example the enclosing function's signature).`)
-  })
-  const start = anchored ? anchorPos : from
+  const missing = (anchor: string): never => {
+    throw fail(label, chunk, index, `has the anchor "@@ ${anchor}", but no line of the file reads like it. Use a line that exists in the file (for example the enclosing function's signature).`)
+  }
+  // Anchors are looked for after the previous hunk; models also repeat an earlier hunk's anchor
+  // for a later change in the same function, so an anchor behind the cursor counts as the cursor.
+  let anchorPos: number
+  try {
+    anchorPos = followAnchors(seeker, chunk.context, from, () => {
+      throw new Error("behind")
+    })
+  } catch {
+    anchorPos = Math.max(followAnchors(seeker, chunk.context, 0, missing), from - 1)
+  }
+  const start = anchored ? Math.max(anchorPos, from) : from
   let lines = chunk.lines
   const oldOf = (ls: PatchLine[]) => ls.filter((l) => l.op !== "+").map((l) => l.text)
   // Only added lines: after the anchor, or at the end of the file without one.
-  if (oldOf(lines).length === 0) return { kind: "insert", at: anchored ? anchorPos + 1 : seeker.lines.length }
+  if (oldOf(lines).length === 0) return { kind: "insert", at: anchored ? Math.max(anchorPos + 1, from) : seeker.lines.length }
   let hit = seeker.seek(oldOf(lines), start, chunk.endOfFile)
   // A blank context line at the end is often the model's separator, not the file's blank line.
   while (!hit && lines.length > 1 && lines[lines.length - 1].op === " " && isBlank(lines[lines.length - 1].text)) {

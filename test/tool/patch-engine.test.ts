@@ -159,6 +159,12 @@ describe("patch engine - apply", () => {
     expect(read("cart.py")).toBe(py.replace("len(self.items)", "0"))
   })
 
+  test("patch engine - two hunks may repeat the same anchor for one function", async () => {
+    write("f.py", "def f():\n    a = 1\n    b = 2\n    c = 3\n")
+    await apply(patchOf("*** Update File: f.py", "@@ def f():", "-    a = 1", "+    a = 10", "@@ def f():", "-    c = 3", "+    c = 30"))
+    expect(read("f.py")).toBe("def f():\n    a = 10\n    b = 2\n    c = 30\n")
+  })
+
   test("patch engine - a shortened anchor matches the start of a line, on a word boundary", async () => {
     write("c.py", "def totals(self):\n    return 1\ndef total(self):\n    return 1\n")
     await apply(patchOf("*** Update File: c.py", "@@ def total", "-    return 1", "+    return 2"))
