@@ -1,17 +1,21 @@
-// Which handler knows a command's behaviour beyond its name. See bash-runners (commands
-// that run other code), bash-programs (options that run code) and bash-files (paths).
+// Which handler knows a command's behaviour beyond its name: bash-runners (wrappers and
+// builtins that run other code), bash-interpreters (shells, python, node, …),
+// bash-packages (npx, uv run, …), bash-programs (options that run code), bash-files (paths).
 import { FILE_COMMANDS } from "./bash-files"
+import { SHELLS, interpreter, isInterpreter, powershell, shell } from "./bash-interpreters"
+import { PACKAGE_RUNNERS } from "./bash-packages"
 import { PROGRAMS } from "./bash-programs"
-import { RUNNERS, interpreter, isInterpreter } from "./bash-runners"
+import { RUNNERS } from "./bash-runners"
 import type { Handler } from "./bash-types"
 
 export type { Analyzer, Io, Outcome } from "./bash-types"
 export { dangerousVariable } from "./bash-types"
 
+const TABLES: Record<string, Handler>[] = [FILE_COMMANDS, RUNNERS, PACKAGE_RUNNERS, PROGRAMS, { pwsh: powershell, powershell }]
+
 export function handlerFor(name: string): Handler | undefined {
-  if (Object.hasOwn(FILE_COMMANDS, name)) return FILE_COMMANDS[name]
-  if (Object.hasOwn(RUNNERS, name)) return RUNNERS[name]
-  if (Object.hasOwn(PROGRAMS, name)) return PROGRAMS[name]
+  for (const table of TABLES) if (Object.hasOwn(table, name)) return table[name]
+  if (SHELLS.includes(name)) return shell
   if (isInterpreter(name)) return interpreter
   return undefined
 }

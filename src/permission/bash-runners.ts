@@ -1,8 +1,9 @@
 // Commands that run other code: wrappers that run the command after their options
 // (`sudo`, `env`, `timeout`, `xargs`), `find -exec`, commands that run a string as shell
-// code (`bash -c`, `eval`, `watch`, `su -c`), interpreters given inline code, and builtins
-// that change what a name runs. Whatever cannot be known before running is reported.
-import { type Analyzer, ASSIGNMENT, type Handler, type Io, type Outcome, dangerousVariable, describe } from "./bash-types"
+// code (`eval`, `watch`, `su -c`), and builtins that change what a name runs. Whatever
+// cannot be known before running is reported.
+import { scriptFile } from "./bash-interpreters"
+import { ASSIGNMENT, type Handler, dangerousVariable, describe } from "./bash-types"
 import { type Word, literalWord, operands, scanOptions } from "./bash-words"
 
 // Wrappers whose first operand is the command they run.
@@ -50,114 +51,6 @@ const commandBuiltin: Handler = (words) => {
   const scan = scanOptions(words, 1)
   if (scan.options.some((o) => o.name === "-v" || o.name === "-V")) return
   return scan.index < words.length ? { inner: scan.index } : undefined
-}
-
-const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash"]
-
-const shell: Handler = (words, a, io) => {
-  const scan = scanOptions(words, 1, "oO", ["--rcfile", "--init-file"])
-  const letters = scan.options.filter((o) => /^-[a-zA-Z]$/.test(o.name)).map((o) => o.name[1])
-  const name = words[0].value
-  if (scan.dynamic || words.slice(scan.index).some((w) => w.value === undefined)) {
-    a.unknown(`${name} is given words that are only known at run time`)
-    return
-  }
-  if (letters.includes("c")) {
-    const code = words[scan.index]
-    if (!code) a.unknown(`${name} -c without a command`)
-    else a.script(code.value!)
-    return
-  }
-  const script = words[scan.index]
-  if (script && !letters.includes("s")) {
-    scriptFile(script, a, `${name} runs`)
-    return
-  }
-  readsStdin(name!, a, io, true)
-}
-
-function scriptFile(word: Word, a: Analyzer, what: string): void {
-  const file = word.value
-  if (file === undefined || file === "-" || /^\/(dev|proc)\//.test(file)) {
-    a.unknown(`${what} ${word.raw}, whose content is only known at run time`)
-    return
-  }
-  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file this command line writes`)
-  a.checkPath(word)
-}
-
-function readsStdin(name: string, a: Analyzer, io: Io, isShell: boolean): void {
-  const stdin = io.stdin
-  if (stdin?.kind === "file") return
-  if (isShell && stdin?.kind === "text" && stdin.text !== undefined) {
-    a.script(stdin.text)
-    return
-  }
-  a.unknown(`${name} runs code read from its standard input`)
-}
-
-interface InterpreterSpec {
-  /** Short letters / long options that run the following text as code. */
-  inlineLetters: string
-  inlineLong?: string[]
-  shortValue?: string
-  longValue?: string[]
-  /** Options that make the interpreter run without a script (module runners, --version, --test). */
-  noScript?: string[]
-}
-
-const PYTHON: InterpreterSpec = { inlineLetters: "c", shortValue: "mWXQ", noScript: ["-m", "-V", "--version", "-h", "--help"] }
-const NODE: InterpreterSpec = {
-  inlineLetters: "ep",
-  inlineLong: ["--eval", "--print"],
-  shortValue: "rC",
-  longValue: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--title"],
-  noScript: ["-v", "--version", "-h", "--help", "--test", "--run"],
-}
-const INTERPRETERS: Record<string, InterpreterSpec> = {
-  node: NODE,
-  nodejs: NODE,
-  bun: { inlineLetters: "ep", inlineLong: ["--eval", "--print"], noScript: ["-v", "--version", "-h", "--help"] },
-  perl: { inlineLetters: "eE", shortValue: "IMm", noScript: ["-v", "-V", "--version", "-h", "--help"] },
-  ruby: { inlineLetters: "e", shortValue: "Ir", noScript: ["-v", "--version", "-h", "--help"] },
-  php: { inlineLetters: "rBRFE", noScript: ["-v", "--version", "-h", "--help", "-S", "-l"] },
-  lua: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
-  luajit: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
-  Rscript: { inlineLetters: "e", noScript: ["--version", "--help"] },
-  osascript: { inlineLetters: "e", noScript: [] },
-  tclsh: { inlineLetters: "", noScript: [] },
-}
-
-function interpreterSpec(name: string): InterpreterSpec | undefined {
-  if (/^(python|pypy)[0-9.]*$/.test(name)) return PYTHON
-  return INTERPRETERS[name]
-}
-
-const interpreter: Handler = (words, a, io) => {
-  const name = words[0].value!
-  const spec = interpreterSpec(name)!
-  const scan = scanOptions(words, 1, spec.shortValue ?? "", spec.longValue ?? [])
-  const inline = scan.options.find(
-    (o) => (o.name.length === 2 && spec.inlineLetters.includes(o.name[1])) || (spec.inlineLong ?? []).includes(o.name),
-  )
-  if (inline) {
-    a.unknown(`${name} ${inline.name} runs inline code`)
-    return
-  }
-  if (scan.dynamic) {
-    a.unknown(`${name} is given words that are only known at run time`)
-    return
-  }
-  const script = words[scan.index]
-  if (script) return scriptFile(script, a, `${name} runs`)
-  if (scan.options.some((o) => spec.noScript?.includes(o.name))) return
-  readsStdin(name, a, io, false)
-}
-
-const powershell: Handler = (words, a) => {
-  if (words.slice(1).some((w) => w.value === undefined || /^-(c|command|e|ec|encodedcommand)$/i.test(w.value))) {
-    a.unknown(`${words[0].value} runs inline PowerShell code`)
-  }
 }
 
 const evalBuiltin: Handler = (words, a) => {
@@ -261,55 +154,6 @@ const mapfile: Handler = (words, a, io) => {
   setsVariables(words.filter((w) => w !== callback?.value), a, io)
 }
 
-// Package and environment runners that run any command: `npx`, `npm exec`, `uv run`, …
-interface RunSpec {
-  shortValue?: string
-  longValue?: string[]
-  /** Options whose value is shell code. */
-  code?: string[]
-  /** Flags that make the operands one line of shell code (pnpm exec -c, bun exec). */
-  shellMode?: string[] | "always"
-  /** The command comes only after `--` (mise exec). */
-  afterDashDash?: boolean
-}
-
-function runWith(spec: RunSpec, from: number, words: Word[], a: Analyzer): Outcome | void {
-  const codeLetters = (spec.code ?? []).filter((c) => c.length === 2).map((c) => c[1]).join("")
-  const scan = scanOptions(words, from, (spec.shortValue ?? "") + codeLetters, [...(spec.longValue ?? []), ...(spec.code ?? [])])
-  const name = words[0].value
-  const code = scan.options.find((o) => spec.code?.includes(o.name))
-  if (code) return void (code.value?.value === undefined ? a.unknown(`${name} runs code only known at run time`) : a.script(code.value.value))
-  const rest = words.slice(scan.index)
-  if (spec.shellMode === "always" || scan.options.some((o) => Array.isArray(spec.shellMode) && spec.shellMode.includes(o.name))) {
-    if (scan.dynamic || rest.some((w) => w.value === undefined)) a.unknown(`${name} runs code only known at run time`)
-    else if (rest.length) a.script(rest.map((w) => w.value).join(" "))
-    return
-  }
-  if (spec.afterDashDash) {
-    const at = words.findIndex((w, i) => i >= from && w.value === "--")
-    if (at < 0) return void a.unknown(`${name} runs a command its options hide`)
-    return at + 1 < words.length ? { inner: at + 1 } : undefined
-  }
-  return scan.index < words.length ? { inner: scan.index } : undefined
-}
-
-function packageRunner(globalValue: string[], subs: Record<string, RunSpec>): Handler {
-  return (words, a) => {
-    const top = scanOptions(words, 1, "", globalValue)
-    const sub = top.dynamic ? undefined : words[top.index]?.value
-    if (top.dynamic) a.unknown(`${words[0].value} is given words that are only known at run time`)
-    if (sub !== undefined && Object.hasOwn(subs, sub)) return runWith(subs[sub], top.index + 1, words, a)
-  }
-}
-
-const NPX: RunSpec = { shortValue: "p", longValue: ["--package"], code: ["-c", "--call"] }
-const RUN: RunSpec = {}
-const CONDA: RunSpec = { shortValue: "np", longValue: ["--name", "--prefix", "--cwd"] }
-const UV: RunSpec = {
-  shortValue: "p",
-  longValue: ["--with", "--python", "--project", "--directory", "--package", "--extra", "--group", "--index", "--env-file", "--with-requirements", "--with-editable", "--from"],
-}
-
 const opaque = (what: string): Handler => (words, a) => {
   a.unknown(`${words[0].value} ${what}; its arguments are not analysed`)
 }
@@ -361,8 +205,6 @@ export const RUNNERS: Record<string, Handler> = {
   runuser: dashC("runuser", "usgG", ["--user", "--shell", "--group", "--supp-group"], "runuser without -c starts a shell or runs a command its options hide"),
   script: dashC("script", "ETIOBm", ["--echo", "--log-timing", "--log-in", "--log-out", "--log-io", "--logging-format"], "script without -c starts a shell"),
   flock,
-  pwsh: powershell,
-  powershell,
   deno: (words, a) => {
     if (words.slice(1).some((w) => w.value === "eval" || w.value === "-" || w.value === undefined)) a.unknown(`deno runs inline or generated code`)
   },
@@ -372,24 +214,6 @@ export const RUNNERS: Record<string, Handler> = {
   read: setsVariables,
   mapfile,
   readarray: mapfile,
-  npx: (words, a) => runWith(NPX, 1, words, a),
-  pnpx: (words, a) => runWith(NPX, 1, words, a),
-  bunx: (words, a) => runWith(NPX, 1, words, a),
-  uvx: (words, a) => runWith(UV, 1, words, a),
-  npm: packageRunner(["--prefix", "-w", "--workspace"], { exec: NPX, x: NPX }),
-  pnpm: packageRunner(["-C", "--dir", "-F", "--filter"], { exec: { shellMode: ["-c", "--shell-mode"] }, dlx: { longValue: ["--package"], shellMode: ["-c", "--shell-mode"] } }),
-  yarn: packageRunner(["--cwd"], { exec: RUN, dlx: { shortValue: "p", longValue: ["--package"] } }),
-  bun: packageRunner(["--cwd"], { x: RUN, exec: { shellMode: "always" } }),
-  uv: packageRunner(["--directory", "--project"], { run: UV }),
-  poetry: packageRunner(["-C", "--directory"], { run: RUN }),
-  pipenv: packageRunner([], { run: RUN }),
-  pdm: packageRunner(["-p", "--project"], { run: RUN }),
-  hatch: packageRunner([], { run: RUN }),
-  rye: packageRunner([], { run: RUN }),
-  conda: packageRunner([], { run: CONDA }),
-  mamba: packageRunner([], { run: CONDA }),
-  micromamba: packageRunner([], { run: CONDA }),
-  mise: packageRunner(["-C", "--cd"], { exec: { afterDashDash: true }, x: { afterDashDash: true } }),
   printf: (words, a) => {
     const at = words.findIndex((w) => w.value?.startsWith("-v"))
     if (at < 0) return
@@ -398,14 +222,7 @@ export const RUNNERS: Record<string, Handler> = {
   },
 }
 
-for (const name of SHELLS) RUNNERS[name] = shell
 for (const name of ["parallel", "nsenter", "unshare", "firejail", "systemd-run", "gosu", "su-exec", "setpriv", "prlimit", "numactl", "valgrind", "xvfb-run", "dbus-run-session", "sg", "newgrp", "chpst", "strace", "ltrace", "gdb", "lldb", "entr", "at", "batch", "crontab", "expect"]) {
   RUNNERS[name] = opaque("runs other commands")
 }
 for (const name of ["tmux", "screen"]) RUNNERS[name] = opaque("can run commands in other shells")
-
-export function isInterpreter(name: string): boolean {
-  return interpreterSpec(name) !== undefined
-}
-
-export { interpreter }

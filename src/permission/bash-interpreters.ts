@@ -1,0 +1,118 @@
+// Shells and interpreters: `bash -c` strings are analysed as scripts; inline code of other
+// languages (`python -c`, `node -e`, `perl -e`), scripts read from standard input, and
+// scripts written earlier in the same command line cannot be known before they run.
+import type { Analyzer, Handler, Io } from "./bash-types"
+import { type Word, scanOptions } from "./bash-words"
+
+export const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash"]
+
+export const shell: Handler = (words, a, io) => {
+  const scan = scanOptions(words, 1, "oO", ["--rcfile", "--init-file"])
+  const letters = scan.options.filter((o) => /^-[a-zA-Z]$/.test(o.name)).map((o) => o.name[1])
+  const name = words[0].value
+  if (scan.dynamic || words.slice(scan.index).some((w) => w.value === undefined)) {
+    a.unknown(`${name} is given words that are only known at run time`)
+    return
+  }
+  if (letters.includes("c")) {
+    const code = words[scan.index]
+    if (!code) a.unknown(`${name} -c without a command`)
+    else a.script(code.value!)
+    return
+  }
+  const script = words[scan.index]
+  if (script && !letters.includes("s")) {
+    scriptFile(script, a, `${name} runs`)
+    return
+  }
+  readsStdin(name!, a, io, true)
+}
+
+export function scriptFile(word: Word, a: Analyzer, what: string): void {
+  const file = word.value
+  if (file === undefined || file === "-" || /^\/(dev|proc)\//.test(file)) {
+    a.unknown(`${what} ${word.raw}, whose content is only known at run time`)
+    return
+  }
+  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file this command line writes`)
+  a.checkPath(word)
+}
+
+function readsStdin(name: string, a: Analyzer, io: Io, isShell: boolean): void {
+  const stdin = io.stdin
+  if (stdin?.kind === "file") return
+  if (isShell && stdin?.kind === "text" && stdin.text !== undefined) {
+    a.script(stdin.text)
+    return
+  }
+  a.unknown(`${name} runs code read from its standard input`)
+}
+
+interface InterpreterSpec {
+  /** Short letters / long options that run the following text as code. */
+  inlineLetters: string
+  inlineLong?: string[]
+  shortValue?: string
+  longValue?: string[]
+  /** Options that make the interpreter run without a script (module runners, --version, --test). */
+  noScript?: string[]
+}
+
+const PYTHON: InterpreterSpec = { inlineLetters: "c", shortValue: "mWXQ", noScript: ["-m", "-V", "--version", "-h", "--help"] }
+const NODE: InterpreterSpec = {
+  inlineLetters: "ep",
+  inlineLong: ["--eval", "--print"],
+  shortValue: "rC",
+  longValue: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--title"],
+  noScript: ["-v", "--version", "-h", "--help", "--test", "--run"],
+}
+const INTERPRETERS: Record<string, InterpreterSpec> = {
+  node: NODE,
+  nodejs: NODE,
+  bun: { inlineLetters: "ep", inlineLong: ["--eval", "--print"], noScript: ["-v", "--version", "-h", "--help"] },
+  perl: { inlineLetters: "eE", shortValue: "IMm", noScript: ["-v", "-V", "--version", "-h", "--help"] },
+  ruby: { inlineLetters: "e", shortValue: "Ir", noScript: ["-v", "--version", "-h", "--help"] },
+  php: { inlineLetters: "rBRFE", noScript: ["-v", "--version", "-h", "--help", "-S", "-l"] },
+  lua: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
+  luajit: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
+  Rscript: { inlineLetters: "e", noScript: ["--version", "--help"] },
+  osascript: { inlineLetters: "e", noScript: [] },
+  tclsh: { inlineLetters: "", noScript: [] },
+}
+
+function interpreterSpec(name: string): InterpreterSpec | undefined {
+  if (/^(python|pypy)[0-9.]*$/.test(name)) return PYTHON
+  return INTERPRETERS[name]
+}
+
+export const interpreter: Handler = (words, a, io) => {
+  const name = words[0].value!
+  const spec = interpreterSpec(name)!
+  const scan = scanOptions(words, 1, spec.shortValue ?? "", spec.longValue ?? [])
+  const inline = scan.options.find(
+    (o) => (o.name.length === 2 && spec.inlineLetters.includes(o.name[1])) || (spec.inlineLong ?? []).includes(o.name),
+  )
+  if (inline) {
+    a.unknown(`${name} ${inline.name} runs inline code`)
+    return
+  }
+  if (scan.dynamic) {
+    a.unknown(`${name} is given words that are only known at run time`)
+    return
+  }
+  const script = words[scan.index]
+  if (script) return scriptFile(script, a, `${name} runs`)
+  if (scan.options.some((o) => spec.noScript?.includes(o.name))) return
+  readsStdin(name, a, io, false)
+}
+
+export const powershell: Handler = (words, a) => {
+  if (words.slice(1).some((w) => w.value === undefined || /^-(c|command|e|ec|encodedcommand)$/i.test(w.value))) {
+    a.unknown(`${words[0].value} runs inline PowerShell code`)
+  }
+}
+
+
+export function isInterpreter(name: string): boolean {
+  return interpreterSpec(name) !== undefined
+}
