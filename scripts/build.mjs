@@ -20,17 +20,14 @@ await build({
   sourcemap: "linked",
   legalComments: "none",
   loader: { ".txt": "text" },
+  // Prefer ESM builds: some packages' UMD builds require() relative files at run time.
+  mainFields: ["module", "main"],
   define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version) },
   // Native addons, wasm grammars and packages that locate binaries next to themselves stay in node_modules.
   external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core"],
   banner: {
-    js: [
-      "import { createRequire as __wrightRequire } from 'node:module';",
-      "import { fileURLToPath as __wrightPath } from 'node:url';",
-      "const require = __wrightRequire(import.meta.url);",
-      "const __filename = __wrightPath(import.meta.url);",
-      "const __dirname = __wrightPath(new URL('.', import.meta.url));",
-    ].join(" "),
+    // Bundled CommonJS code calls require() for Node built-ins.
+    js: "import { createRequire as __wrightRequire } from 'node:module'; const require = __wrightRequire(import.meta.url);",
   },
   logLevel: "warning",
 })

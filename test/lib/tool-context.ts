@@ -65,7 +65,7 @@ export function toolContext(opts: {
       },
       withFileLock: (file, fn) => lock(file, fn),
     },
-    outputDir: path.join(directory, ".wright-tool-output"),
+    outputDir: tempDir("wright-tool-output-"),
     limits: { maxLines: opts.maxLines ?? 2000, maxBytes: opts.maxBytes ?? 51200 },
     canDelegate: false,
   }

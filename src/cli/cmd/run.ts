@@ -26,5 +26,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   handler: async (args) => {
     const { run } = await import("../run/execute")
     await run(args)
+    // Idle keep-alive sockets and background timers must not hold the finished run open.
+    process.exit(process.exitCode ?? 0)
   },
 }

@@ -68,8 +68,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const idleSeen = new Promise<void>((r) => (idle = r))
   let failed = false
   let sawBusy = false
+  let connected!: () => void
+  const subscribed = new Promise<void>((r) => (connected = r))
   const pump = (async () => {
-    for await (const e of client.event.subscribe({ signal: events.signal })) handle(e)
+    for await (const e of client.event.subscribe({ signal: events.signal })) {
+      if (e.type === "server.connected") connected()
+      handle(e)
+    }
   })().catch(() => {})
 
   function handle(e: BusEvent) {
@@ -101,6 +106,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
 
   try {
     if (args.format !== "json") stderr(header(args.agent ?? "build", input.model ? `${input.model.providerID}/${input.model.modelID}` : "default model"))
+    // Events published before the subscription is live would be lost: wait for it.
+    await within(subscribed, 5000)
     let result: MessageWithParts
     try {
       result = await client.session.prompt(session.id, {
@@ -114,7 +121,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       return 1
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
-    await Promise.race([idleSeen, new Promise((r) => setTimeout(r, 2000))])
+    await within(idleSeen, 2000)
     renderer.finish()
     const info = result.info
     if (interrupted || (info.role === "assistant" && info.error?.name === "MessageAbortedError")) return 130
@@ -128,6 +135,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     events.abort()
     await pump
   }
+}
+
+/** Waits for `p`, at most `ms`; the timer never keeps the process alive. */
+function within(p: Promise<unknown>, ms: number) {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer))
 }
 
 async function resolveSession(client: Client, args: RunArgs) {
