@@ -77,7 +77,14 @@ class Analysis implements Analyzer {
 
   start(command: string): void {
     for (const real of resolveBoth(this.cwds[0], "/")) if (!isInside(this.project, real)) this.addExternal(real, true)
-    this.script(command, true)
+    try {
+      this.script(command, true)
+    } catch (e) {
+      // Nesting deep enough to exhaust the stack is asked about, like anything unreadable.
+      if (!(e instanceof RangeError)) throw e
+      this.unknown("the command is nested too deeply to analyse")
+      this.unreadable = true
+    }
   }
 
   run(words: Word[], io: Io): void {
@@ -94,7 +101,7 @@ class Analysis implements Analyzer {
     const patterns = unique(shown.flatMap((c) => c.forms.map((f) => f.tokens.join(" "))))
     const always = unique(shown.flatMap((c) => c.forms.filter((f) => f.prefixLen > 0).map((f) => `${f.tokens.slice(0, f.prefixLen).join(" ")} *`)))
     const reasons = [...this.reasons]
-    const onlyComments = /^(\s*(#[^\n]*)?\n?)*$/.test(command)
+    const onlyComments = command.split("\n").every((line) => /^\s*(#.*)?$/.test(line))
     // What the parser could not read is shown, and matched against the rules, as written.
     const whole = command.trim()
     if (!patterns.includes(whole) && (this.unreadable || (patterns.length === 0 && (reasons.length > 0 || (this.commands.length === 0 && !onlyComments))))) patterns.push(whole)

@@ -14,8 +14,17 @@ const awk: Handler = (words, a) => {
     if (!program) continue
     const code = program.value
     if (code === undefined) a.unknown(`${words[0].value} runs a program only known at run time`)
-    else if (/\bsystem\s*\(|\||\bprintf?\b[^;}]*>/.test(code)) a.unknown(`${words[0].value} program runs commands or writes files`)
+    else if (awkRunsOrWrites(code)) a.unknown(`${words[0].value} program runs commands or writes files`)
   }
+}
+
+// system(), pipes to or from commands, and print/printf redirected into a file.
+function awkRunsOrWrites(code: string): boolean {
+  if (/\bsystem\s*\(/.test(code) || code.includes("|")) return true
+  return code.split(/[;}\n]/).some((statement) => {
+    const at = statement.search(/\bprintf?\b/)
+    return at >= 0 && statement.includes(">", at)
+  })
 }
 
 const sed: Handler = (words, a, io) => {
@@ -34,7 +43,7 @@ const sed: Handler = (words, a, io) => {
 
 function sedRunsOrWrites(code: string): boolean {
   // An `s` command with the e or w flag, or an e/w/W/r/R command after an address or separator.
-  const sFlags = /s([^\w\s\\])(?:\\.|(?!\1).)*\1(?:\\.|(?!\1).)*\1([a-zA-Z0-9]*)/g
+  const sFlags = /s([^\w\s\\])(?:\\[^]|(?!\1)[^\\])*\1(?:\\[^]|(?!\1)[^\\])*\1([a-zA-Z0-9]*)/g
   for (const m of code.matchAll(sFlags)) if (/[ew]/.test(m[2])) return true
   const stripped = code.replace(sFlags, ";")
   return /(^|[;{}\n0-9$/]|^\s)\s*[ewWrR](\s|$)/.test(stripped)

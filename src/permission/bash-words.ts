@@ -27,7 +27,7 @@ interface Piece {
 
 export function evalWord(node: Node, visit: Visit): Word {
   const piece = evalPiece(node, visit)
-  const brace = /\{[^{}]*(,|\.\.)[^{}]*\}/.test(piece.shape)
+  const brace = hasBraceExpansion(piece.shape)
   return {
     value: brace ? undefined : piece.value,
     raw: node.text,
@@ -35,6 +35,22 @@ export function evalWord(node: Node, visit: Visit): Word {
     tilde: piece.shape.startsWith("~"),
     ...(node.type === "process_substitution" ? { fd: true } : {}),
   }
+}
+
+/** An unquoted `{a,b}` or `{1..3}`: one word becomes several. A linear scan, as words can be long. */
+function hasBraceExpansion(shape: string): boolean {
+  let open = shape.indexOf("{")
+  while (open >= 0) {
+    const next = shape.slice(open + 1).search(/[{}]/)
+    if (next < 0) return false
+    const end = open + 1 + next
+    if (shape[end] === "}") {
+      const inside = shape.slice(open + 1, end)
+      if (inside.includes(",") || inside.includes("..")) return true
+    }
+    open = shape.indexOf("{", end)
+  }
+  return false
 }
 
 /** A word made from a value alone (an option's attached argument, a split string). */
@@ -101,6 +117,14 @@ const SIMPLE_ESCAPES: Record<string, string> = {
   n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v", "\\": "\\", "'": "'", '"': '"', "?": "?",
 }
 
+const NUMERIC_ESCAPES: Record<string, RegExp | undefined> = { x: /x[0-9a-fA-F]{1,2}/y, u: /u[0-9a-fA-F]{1,4}/y, U: /U[0-9a-fA-F]{1,8}/y }
+
+function stickyMatch(re: RegExp | undefined, text: string, at: number): string | undefined {
+  if (!re) return undefined
+  re.lastIndex = at
+  return re.exec(text)?.[0]
+}
+
 /** `$'…'` as bash decodes it. A NUL ends the string, as in bash; `\cX` is left unknown. */
 export function decodeAnsiC(body: string): string | undefined {
   let out = ""
@@ -116,10 +140,7 @@ export function decodeAnsiC(body: string): string | undefined {
       continue
     }
     if (next === "c") return undefined
-    const rest = body.slice(i)
-    const digits =
-      /^[0-7]{1,3}/.exec(rest)?.[0] ??
-      (next === "x" ? /^x([0-9a-fA-F]{1,2})/.exec(rest) : next === "u" ? /^u([0-9a-fA-F]{1,4})/.exec(rest) : next === "U" ? /^U([0-9a-fA-F]{1,8})/.exec(rest) : null)?.[0]
+    const digits = stickyMatch(/[0-7]{1,3}/y, body, i) ?? stickyMatch(NUMERIC_ESCAPES[next], body, i)
     if (!digits) {
       out += "\\" + next
       continue

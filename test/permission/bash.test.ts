@@ -146,6 +146,20 @@ describe("bash analysis", () => {
     expect(await analyze("   ")).toEqual([])
   })
 
+  // Each of these hung (exponential regex backtracking) or crashed in a naive analysis.
+  it.each([
+    ["an unclosed brace with many commas", "echo {" + ",".repeat(100_000) + " x", false],
+    ["a sed script of backslashes", "sed 's/" + "\\\\".repeat(40) + "' f", false],
+    ["a long awk program", "awk '" + "print ".repeat(20_000) + "'", false],
+    ["many $'\\x41' escapes", "echo $'" + "\\x41".repeat(30_000) + "'", false],
+    ["a long run of spaces", " ".repeat(100_000) + "x", false],
+    ["5000 nested substitutions", "echo " + "$(".repeat(5000) + "x" + ")".repeat(5000), true],
+    ["20000 nested subshells", "(".repeat(20_000) + "ls" + ")".repeat(20_000), true],
+  ])("bash analysis - a pathological command still gets an answer: %s", async (_name, command, forced) => {
+    const request = await bashRequest(command)
+    expect(request.forceAsk === true).toBe(forced)
+  })
+
   it("bash analysis - find -delete counts as rm of its start paths", async () => {
     const request = await bashRequest("find src -name '*.log' -delete")
     expect(request.patterns).toEqual(["find src -name *.log -delete", "rm src"])
