@@ -7,6 +7,7 @@ import {
   NotFoundError,
   type MessageWithParts,
   type Part,
+  type PartInput,
   type PromptInput,
   type Ruleset,
   type Session,
@@ -37,6 +38,20 @@ export interface SessionServiceDeps {
   readContext: (sessionID: string, messageID: string) => ToolContext
   /** Forget per-run caches (system prompt pieces) before a new run starts. */
   beforeRun?: (sessionID: string) => void
+  summarize?: (sessionID: string, input: { providerID?: string; modelID?: string; auto?: boolean }) => Promise<void>
+  command?: (sessionID: string, input: CommandInput) => Promise<MessageWithParts>
+}
+
+/** Body of POST /session/:id/command (OpenCode's shape). */
+export interface CommandInput {
+  command: string
+  arguments: string
+  agent?: string
+  /** "provider/model" */
+  model?: string
+  variant?: string
+  messageID?: string
+  parts?: PartInput[]
 }
 
 export function createSessionService(deps: SessionServiceDeps) {
@@ -159,6 +174,19 @@ export function createSessionService(deps: SessionServiceDeps) {
       deps.questions.cancelSession(id)
       for (const child of store.sessions.children(id)) if (runner.busy(child.id)) service.abort(child.id)
       return runner.abort(id)
+    },
+    /** Compacts the session now (POST /session/:id/summarize). Provided by compaction. */
+    async summarize(id: string, input: { providerID?: string; modelID?: string; auto?: boolean }): Promise<boolean> {
+      get(id)
+      if (!deps.summarize) throw new Error("summarize is not available")
+      await deps.summarize(id, input)
+      return true
+    },
+    /** Runs a slash command in the session (POST /session/:id/command). Provided by commands. */
+    async command(id: string, input: CommandInput): Promise<MessageWithParts> {
+      get(id)
+      if (!deps.command) throw new Error("commands are not available")
+      return deps.command(id, input)
     },
     removeMessage(id: string, messageID: string) {
       runner.assertIdle(id)
