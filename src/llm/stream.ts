@@ -2,7 +2,7 @@
 // `maxRetries: 0`, one step, and tools WITHOUT `execute`: the stream ends after the model's
 // tool calls (finish reason `tool-calls`) and the processor runs them itself. The stream never
 // throws: failures arrive as `error` parts (classify them with classifyError), aborts as `abort`.
-import { jsonSchema, stepCountIs, streamText, tool, type JSONSchema7, type ModelMessage, type TextStreamPart, type ToolCallRepairFunction, type ToolSet } from "ai"
+import { jsonSchema, stepCountIs, streamText, tool, type JSONSchema7, type ModelMessage, type SystemModelMessage, type TextStreamPart, type ToolCallRepairFunction, type ToolSet } from "ai"
 import { maxOutputTokens } from "./cost"
 import type { ModelInfo, ResolvedModel } from "./types"
 
@@ -30,16 +30,19 @@ export interface StreamInput {
   maxOutputTokens?: number
   headers?: Record<string, string>
   providerOptions?: Record<string, any>
+  /** Agent-level model options (config `agent.<name>.options`), merged under the SDK's key. */
+  modelOptions?: Record<string, unknown>
 }
 
 export function stream(input: StreamInput): AsyncIterable<TextStreamPart<any>> {
   const { info, language } = input.model
   const tools = toToolSet(input.tools)
-  const system = input.system.filter((s) => s !== "").map((content) => ({ role: "system" as const, content }))
+  const system: SystemModelMessage[] = input.system.filter((s) => s !== "").map((content) => ({ role: "system", content }))
+  const cached = cacheBreakpoints(info, system, input.messages)
   const result = streamText({
     model: language,
-    system: system.length ? system : undefined,
-    messages: input.messages,
+    system: cached.system.length ? cached.system : undefined,
+    messages: cached.messages,
     tools,
     toolChoice: tools ? input.toolChoice : undefined,
     abortSignal: input.abort,
@@ -49,7 +52,7 @@ export function stream(input: StreamInput): AsyncIterable<TextStreamPart<any>> {
     topP: input.topP,
     maxOutputTokens: input.maxOutputTokens ?? maxOutputTokens(info),
     headers: { ...info.headers, ...input.headers },
-    providerOptions: providerOptions(info, input.providerOptions),
+    providerOptions: providerOptions(info, input.providerOptions, input.modelOptions),
     experimental_repairToolCall: repairCase,
     // Errors arrive as `error` parts for the processor; do not also print them.
     onError: () => {},
@@ -104,11 +107,27 @@ async function* rerouteInvalid(parts: AsyncIterable<TextStreamPart<ToolSet>>): A
   }
 }
 
-/** Model options from config go under the SDK's provider key; the caller's options win. */
-function providerOptions(info: ModelInfo, given: Record<string, any> | undefined): Record<string, any> | undefined {
-  if (Object.keys(info.options).length === 0) return given
+/** Model options from config, then the agent's, go under the SDK's provider key; the caller's options win. */
+function providerOptions(info: ModelInfo, given: Record<string, any> | undefined, agent: Record<string, unknown> | undefined): Record<string, any> | undefined {
+  const merged = { ...info.options, ...agent }
+  if (Object.keys(merged).length === 0) return given
   const key = sdkKey(info)
-  return { ...given, [key]: { ...info.options, ...given?.[key] } }
+  return { ...given, [key]: { ...merged, ...given?.[key] } }
+}
+
+const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } }
+
+/**
+ * Anthropic caches a prompt prefix only up to explicit breakpoints: mark the first system
+ * message (stable across steps) and the last two messages (the growing conversation).
+ */
+function cacheBreakpoints(info: ModelInfo, system: SystemModelMessage[], messages: ModelMessage[]) {
+  if (info.npm !== "@ai-sdk/anthropic") return { system, messages }
+  const mark = <M extends ModelMessage>(m: M): M => ({ ...m, providerOptions: { ...m.providerOptions, ...EPHEMERAL } })
+  return {
+    system: system.map((m, i) => (i === 0 ? mark(m) : m)),
+    messages: messages.map((m, i) => (i >= messages.length - 2 ? mark(m) : m)),
+  }
 }
 
 function sdkKey(info: ModelInfo): string {

@@ -152,7 +152,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
       toolChoice: isLastStep ? "none" : tools.has("StructuredOutput") ? "required" : undefined,
       temperature: agent.temperature,
       topP: agent.topP,
-      providerOptions: Object.keys(agent.options).length ? { [model.info.providerID]: agent.options } : undefined,
+      modelOptions: Object.keys(agent.options).length ? agent.options : undefined,
     })
 
     const next = hooks.afterStep?.({ assistant, user, step: state, result })

@@ -39,7 +39,7 @@ export interface StepInput extends StepContext {
   toolChoice?: "auto" | "required" | "none"
   temperature?: number
   topP?: number
-  providerOptions?: Record<string, unknown>
+  modelOptions?: Record<string, unknown>
 }
 
 /** How long cleanup waits for in-flight tool calls to settle after the stream ends badly. */
@@ -68,7 +68,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         abort,
         temperature: input.temperature,
         topP: input.topP,
-        providerOptions: input.providerOptions as never,
+        modelOptions: input.modelOptions,
       })
       const open = new Map<string, TextPart | ReasoningPart>()
       for await (const event of parts as AsyncIterable<TextStreamPart<any>>) {
