@@ -9,18 +9,24 @@ import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, type Config } from "../config"
 import { createProviders, type ModelInfo } from "../llm"
-import { createPermissions } from "../permission"
-import { NamedError, toErrorObject, type MessageError } from "../protocol"
+import { createPermissions, merge } from "../permission"
+import { NamedError, StructuredOutputError, toErrorObject, type MessageError, type Tokens } from "../protocol"
 import type { Store } from "../storage"
 import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type Tool, type ToolContext, type ToolServices } from "../tool"
 import { createKeyedLock, xdg } from "../util"
 import { createHistory } from "./history"
 import { loadInstructions, type Instruction } from "./instruction"
+import { filterCompacted, processCompaction, prune, requestCompaction } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
+import { addTokens } from "./processor"
 import { createQuestions } from "./question"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
+import { createStructuredOutputTool } from "./structured"
+import { runSubtask } from "./subtask"
 import { buildSystem, environment } from "./system"
+import { createTaskTool } from "./task"
+import { generateTitle } from "./title"
 
 export interface AppOptions {
   directory: string
@@ -94,6 +100,23 @@ export async function createApp(opts: AppOptions) {
     return cached
   }
 
+  // Filled in once the session service exists (the task tool and subtasks need it).
+  let sessions!: ReturnType<typeof createSessionService>
+  const userContext = (input: { sessionID: string; messageID: string; callID: string; abort: AbortSignal }): ToolContext => ({
+    ...input,
+    agent: "user",
+    directory,
+    worktree,
+    // Work the user started explicitly (attached files, @agent subtasks) is not asked about again.
+    ask: async () => {},
+    metadata: () => {},
+    services,
+    outputDir,
+    limits,
+    canDelegate: false,
+  })
+
+  const compactionSettings = { ...config.compaction }
   const loopDeps: LoopDeps = {
     history,
     store,
@@ -111,10 +134,70 @@ export async function createApp(opts: AppOptions) {
     compaction: { auto: config.compaction?.auto, reserved: config.compaction?.reserved },
     setStatus: (sessionID, s) => status.set(sessionID, s),
     publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error: error as never }),
+    onUsage(sessionID, cost, tokens) {
+      const s = store.sessions.get(sessionID)
+      if (!s) return
+      const next = { ...s, cost: (s.cost ?? 0) + cost, tokens: addTokens(s.tokens ?? zeroTokens(), tokens), time: { ...s.time, updated: Date.now() } }
+      store.sessions.put(next)
+      bus.publish("session.updated", { sessionID, info: next })
+    },
     hooks: {
       async system({ agent, model, user, session }) {
         const pieces = await runPieces(session.id, model.info)
-        return buildSystem({ agent, environment: pieces.env, instructions: pieces.instructions, userSystem: user.system })
+        return buildSystem({
+          agent,
+          environment: pieces.env,
+          instructions: pieces.instructions,
+          userSystem: user.system,
+          structuredOutput: user.format?.type === "json_schema",
+        })
+      },
+      visible: filterCompacted,
+      extraTools({ user, step }) {
+        if (user.format?.type !== "json_schema") return []
+        return [
+          createStructuredOutputTool(
+            user.format.schema,
+            (value) => (step.structured = value),
+            () => step.run.invalidStructured++,
+          ),
+        ]
+      },
+      afterStep({ assistant, user, step }) {
+        if (user.format?.type !== "json_schema") return undefined
+        if (step.structured !== undefined) {
+          assistant.structured = step.structured
+          assistant.finish = assistant.finish ?? "stop"
+          history.putMessage(assistant)
+          return "break"
+        }
+        const retries = user.format.retryCount ?? 2
+        const finished = assistant.finish && assistant.finish !== "tool-calls" && assistant.finish !== "unknown"
+        if (assistant.error || (!finished && step.run.invalidStructured <= retries)) return undefined
+        const message = finished ? "Model did not produce structured output" : `Structured output did not match the schema after ${step.run.invalidStructured} attempts`
+        assistant.error = new StructuredOutputError({ message, retries: step.run.invalidStructured }).toObject()
+        history.putMessage(assistant)
+        bus.publish("session.error", { sessionID: assistant.sessionID, error: assistant.error as never })
+        return "break"
+      },
+      firstStep({ session, user, history: msgs }) {
+        void generateTitle(
+          { providers, agents, smallModel: config.small_model, setTitle: (id, title) => sessions.update(id, { title }) },
+          session,
+          user,
+          msgs,
+        )
+      },
+      subtask: (input) =>
+        runSubtask({ history, taskTool: () => registry.get("task"), context: userContext, directory, worktree }, input),
+      compact: ({ session, part, history: msgs, abort }) =>
+        processCompaction(
+          { history, bus, agents, processor: loopDeps, settings: compactionSettings, resolveModel: (ref) => providers.get(ref.providerID, ref.modelID) },
+          { session, part, history: msgs, abort },
+        ),
+      requestCompaction: ({ session, user, overflow }) => void requestCompaction(history, { session, user, auto: true, overflow }),
+      afterRun({ sessionID }) {
+        if (compactionSettings.prune !== false) prune(history, sessionID)
       },
     },
   }
@@ -129,24 +212,10 @@ export async function createApp(opts: AppOptions) {
   })
 
   const readTool = registry.get("read")
-  const readContext = (sessionID: string, messageID: string): ToolContext => ({
-    sessionID,
-    messageID,
-    callID: "user-attachment",
-    agent: "user",
-    directory,
-    worktree,
-    abort: new AbortController().signal,
-    // Files the user attached are theirs to share: no permission asks.
-    ask: async () => {},
-    metadata: () => {},
-    services,
-    outputDir,
-    limits,
-    canDelegate: false,
-  })
+  const readContext = (sessionID: string, messageID: string) =>
+    userContext({ sessionID, messageID, callID: "user-attachment", abort: new AbortController().signal })
 
-  const sessions = createSessionService({
+  sessions = createSessionService({
     store,
     bus,
     history,
@@ -163,7 +232,25 @@ export async function createApp(opts: AppOptions) {
     readTool,
     readContext,
     beforeRun: (sessionID) => runCache.delete(sessionID),
+    async summarize(sessionID, input) {
+      const session = sessions.get(sessionID)
+      runner.assertIdle(sessionID)
+      const last = [...history.messages(sessionID)].reverse().find((m) => m.info.role === "user")?.info
+      const model = input.providerID && input.modelID ? { providerID: input.providerID, modelID: input.modelID } : last?.role === "user" ? last.model : providers.defaultModel(config.model)
+      const agent = last?.role === "user" ? last.agent : agents.defaultAgent().name
+      const user = { id: "", sessionID, role: "user" as const, time: { created: Date.now() }, agent, model }
+      requestCompaction(history, { session, user, auto: input.auto ?? false })
+      await sessions.run(sessionID)
+    },
   })
+  registry.add(
+    createTaskTool({
+      agents,
+      sessions,
+      depthLimit: config.subagent_depth ?? 1,
+      callerRules: (sessionID, agentName) => merge(agents.get(agentName)?.permission ?? [], store.sessions.get(sessionID)?.permission ?? []),
+    }),
+  )
 
   return {
     directory,
@@ -196,6 +283,10 @@ export async function createApp(opts: AppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>
+
+function zeroTokens(): Tokens {
+  return { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
+}
 
 function rootCommit(worktree: string): string | undefined {
   try {

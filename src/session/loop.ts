@@ -33,11 +33,17 @@ export interface LoopHooks {
   requestCompaction?(input: { session: Session; user: UserMessage; overflow: boolean }): void
   /** Outcome of a structured-output step, if the step's tools captured one. */
   afterStep?(input: { assistant: AssistantMessage; user: UserMessage; step: StepState; result: StepResult }): "break" | "continue" | undefined
+  /** The part of the history the model sees (compaction filters older messages). */
+  visible?(history: MessageWithParts[]): MessageWithParts[]
+  /** Called once when the loop ends (pruning old tool outputs). */
+  afterRun?(input: { sessionID: string }): void
 }
 
 export interface StepState {
   number: number
   structured?: unknown
+  /** Shared by every step of one loop run. */
+  run: { invalidStructured: number }
 }
 
 export interface LoopDeps extends ProcessorDeps {
@@ -84,11 +90,21 @@ function isInterrupted(p: Part) {
 export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSignal): Promise<void> {
   const { history, hooks } = deps
   let step = 0
+  const run = { invalidStructured: 0 }
+  try {
+    await iterate()
+  } finally {
+    hooks.afterRun?.({ sessionID })
+  }
+
+  async function iterate() {
   while (!abort.aborted) {
     const session = deps.store.sessions.get(sessionID)
     if (!session) throw new Error(`Session not found: ${sessionID}`)
     const msgs = history.messages(sessionID)
     const { user, finished, tasks } = latest(msgs)
+    // After a compaction the model sees the summary and the kept tail, not the whole history.
+    const visible = hooks.visible ? hooks.visible(msgs) : msgs
     if (!user) throw new Error(`Session ${sessionID} has no user message to answer`)
     if (answered(msgs)) break
 
@@ -130,13 +146,13 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     }
     history.putMessage(assistant)
 
-    const state: StepState = { number: step }
+    const state: StepState = { number: step, run }
     const ruleset = merge(agent.permission, session.permission ?? [])
     const tools = resolveTools(deps.registry, model.info.id, ruleset, user)
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
 
     const system = await hooks.system({ agent, model, user, session })
-    const messages = withReminders(toModelMessages(msgs.filter((m) => m.info.id !== assistant.id), { providerID: model.info.providerID, modelID: model.info.id }), agent, msgs)
+    const messages = withReminders(toModelMessages(visible.filter((m) => m.info.id !== assistant.id), { providerID: model.info.providerID, modelID: model.info.id }), agent, msgs)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const result = await processStep(deps, {
@@ -160,6 +176,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     if (result === "stop") break
     if (result === "compact") hooks.requestCompaction?.({ session, user, overflow: !assistant.finish })
     if (isLastStep && result === "continue" && assistant.finish !== "tool-calls") break
+  }
   }
 }
 

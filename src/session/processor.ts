@@ -13,6 +13,7 @@ import {
   type ReasoningPart,
   type TextPart,
   type ToolPart,
+  type Tokens,
 } from "../protocol"
 import { Id } from "../util"
 import type { History } from "./history"
@@ -26,6 +27,8 @@ export interface ProcessorDeps extends ToolCallDeps {
   history: History
   setStatus(sessionID: string, status: { type: "busy" } | { type: "retry"; attempt: number; message: string; next: number }): void
   publishError(sessionID: string, error: MessageError): void
+  /** A step finished: add its cost and tokens to the session's totals. */
+  onUsage?(sessionID: string, cost: number, tokens: Tokens): void
   compaction: { auto?: boolean; reserved?: number }
   /** Test seam for retry waits. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
@@ -164,6 +167,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             assistant.tokens = tokens
             history.putMessage(assistant)
             put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", reason: event.finishReason, cost, tokens })
+            deps.onUsage?.(sid, cost, tokens)
             if (!assistant.summary && isOverflow(tokens, input.model.info, deps.compaction)) needsCompaction = true
             break
           }
@@ -217,6 +221,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   }
 
   await settle()
+  // Aborted while tools ran (the stream itself had ended): the step is still an aborted one.
+  if (abort.aborted && !assistant.error) assistant.error = new MessageAbortedError({ message: "The operation was aborted." }).toObject()
   assistant.time.completed = Date.now()
   history.putMessage(assistant)
   if (needsCompaction) return "compact"

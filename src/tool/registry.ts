@@ -7,6 +7,9 @@ export interface ToolRegistry {
   get(id: string): Tool | undefined
   /** The tools offered to a model: GPT-family models get apply_patch instead of edit/write, as OpenCode does. */
   forModel(modelID: string): Tool[]
+  /** Adds or replaces a tool (tools built after the registry: task, MCP). */
+  add(tool: Tool): void
+  remove(id: string): void
 }
 
 export function usesApplyPatch(modelID: string): boolean {
@@ -19,6 +22,8 @@ export function createToolRegistry(tools: Tool[]): ToolRegistry {
   return {
     all: () => [...byId.values()],
     get: (id) => byId.get(id),
+    add: (tool) => void byId.set(tool.id, tool),
+    remove: (id) => void byId.delete(id),
     forModel(modelID) {
       const patch = usesApplyPatch(modelID)
       return [...byId.values()].filter((t) => {

@@ -21,11 +21,14 @@ const JSON_TYPE = { "content-type": "application/json" }
 const SSE_TYPE = { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" }
 /** Our own failures (unscripted request, failed expect) are final; tell retrying clients so. */
 const NO_RETRY = { "x-should-retry": "false" }
+/** Header wright sets on background requests (value: their purpose, e.g. "title"). */
+export const SIDE_HEADER = "x-wright-request"
 
 export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMServer> {
   const strict = opts.strict ?? true
   const queue: Reply[] = []
   const requests: RecordedRequest[] = []
+  const side: RecordedRequest[] = []
   const failures: string[] = []
   const newId = idSource()
   /** One promise per request still being answered; it settles when its response closes. */
@@ -63,10 +66,14 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       body,
       stream: body?.stream === true,
     }
-    requests.push(recorded)
+    // Background requests (session titles) are answered on the side, so scripted turns
+    // are never consumed by them and tests can count the conversation's requests exactly.
+    const purpose = recorded.headers[SIDE_HEADER]
+    if (purpose) side.push(recorded)
+    else requests.push(recorded)
     const n = requests.length
     const where = `request #${n} (${route.protocol} ${path})`
-    const reply = nextReply(recorded, n)
+    const reply = purpose ? (opts.side?.(recorded) ?? { text: `Scripted ${purpose}` }) : nextReply(recorded, n)
     if (!reply) {
       const message = `llm-server: unscripted ${where}: the reply queue is empty; script() a reply for it`
       failures.push(message)
@@ -142,6 +149,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
+    side,
     failures,
     script(...replies) {
       replies.forEach((reply, i) => validateReply(reply, `script() reply #${queue.length + i + 1}`))
@@ -152,6 +160,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
     reset() {
       queue.length = 0
       requests.length = 0
+      side.length = 0
       failures.length = 0
     },
     async close() {

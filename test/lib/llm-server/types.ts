@@ -56,8 +56,10 @@ export interface RecordedRequest {
 export interface LLMServer {
   /** "http://127.0.0.1:<port>"; providers use baseURL `${url}/v1`. */
   url: string
-  /** Every request received, in order. */
+  /** Every request received, in order, except background ones. */
   requests: RecordedRequest[]
+  /** Background requests (header `x-wright-request`, e.g. session titles), answered by `side` or with "Scripted <purpose>". */
+  side: RecordedRequest[]
   /** Unscripted requests (strict mode), failed `expect`s and unknown routes. */
   failures: string[]
   /** Append to the reply queue (shared by all protocols, FIFO). */
@@ -76,4 +78,6 @@ export interface LLMServerOptions {
   strict?: boolean
   /** Used when the queue is empty (for the demo and benches). */
   fallback?: (req: RecordedRequest) => Reply
+  /** Answers background requests (header `x-wright-request`); default: text "Scripted <purpose>". */
+  side?: (req: RecordedRequest) => Reply | undefined
 }

@@ -1,0 +1,130 @@
+// The task tool: runs a subagent in a child session (parentID = the caller's session) with
+// the subagent's model and permissions, waits for it, and returns its last text. Depth is
+// limited, the child is aborted with its parent, and a task can be resumed by its id.
+import { z } from "zod"
+import type { Agent, Agents } from "../agent"
+import { merge } from "../permission"
+import type { Ruleset, Session } from "../protocol"
+import { defineTool, type Tool } from "../tool"
+import type { SessionService } from "./service"
+import description from "./task.txt"
+
+export const TaskParameters = z.object({
+  description: z.string().describe("A short (3-5 words) description of the task"),
+  prompt: z.string().describe("The complete brief for the subagent"),
+  subagent_type: z.string().describe("Which agent to run"),
+  task_id: z.string().optional().describe("Resume an earlier task: the id it returned"),
+  command: z.string().optional().describe("The slash command that started this task, if any"),
+})
+
+export interface TaskDeps {
+  agents: Agents
+  sessions: SessionService
+  /** config.subagent_depth (default 1). */
+  depthLimit: number
+  /** The rules in force for the calling session (agent + session), for inheritance. */
+  callerRules(sessionID: string, agent: string): Ruleset
+}
+
+export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
+  const subagents = deps.agents.list().filter((a) => a.mode !== "primary" && !a.hidden)
+  const listing = subagents.map((a) => `- ${a.name}: ${a.description ?? "(no description)"}`).join("\n")
+  return defineTool({
+    id: "task",
+    description: `${description}${listing || "(none configured)"}`,
+    parameters: TaskParameters,
+    async execute(args, ctx) {
+      const agent = deps.agents.get(args.subagent_type)
+      if (!agent || agent.mode === "primary" || agent.hidden) {
+        const names = subagents.map((a) => a.name).join(", ")
+        throw new Error(`Unknown agent type: ${args.subagent_type} is not a valid agent type. Available: ${names || "none"}`)
+      }
+      const depth = depthOf(deps.sessions, ctx.sessionID)
+      if (depth >= deps.depthLimit)
+        throw new Error(`Subagent depth limit reached (${deps.depthLimit}). Increase "subagent_depth" in config to allow deeper nesting, or do this work yourself.`)
+      // A task the user asked for by @mention is already approved.
+      if (ctx.agent !== "user") await ctx.ask({ permission: "task", patterns: [args.subagent_type], always: ["*"], metadata: { description: args.description, subagent_type: args.subagent_type } })
+
+      const child = resolveChild(deps, ctx.sessionID, ctx.agent, args, agent)
+      ctx.metadata({ title: args.description, metadata: { sessionId: child.id, agent: agent.name } })
+      const parentModel = modelOf(deps.sessions, ctx.sessionID, ctx.messageID)
+      const model = agent.model ?? parentModel
+      const onAbort = () => deps.sessions.abort(child.id)
+      ctx.abort.addEventListener("abort", onAbort, { once: true })
+      try {
+        if (ctx.abort.aborted) throw new Error("Cancelled")
+        const result = await deps.sessions.prompt(child.id, {
+          agent: agent.name,
+          ...(model ? { model } : {}),
+          parts: [{ type: "text", text: args.prompt }],
+        })
+        const info = result.info
+        if (info.role === "assistant" && info.error) {
+          const message = (info.error.data as { message?: string }).message ?? info.error.name
+          throw new Error(`Subagent failed (task_id: ${child.id}): ${message}`)
+        }
+        const text = [...result.parts].reverse().find((p) => p.type === "text" && !p.synthetic)
+        const answer = text?.type === "text" ? text.text : "(the subagent finished without a text answer)"
+        return {
+          title: args.description,
+          output: `<task id="${child.id}" state="completed">\n<task_result>\n${answer}\n</task_result>\n</task>`,
+          metadata: { sessionId: child.id, agent: agent.name },
+        }
+      } finally {
+        ctx.abort.removeEventListener("abort", onAbort)
+      }
+    },
+  })
+}
+
+function resolveChild(deps: TaskDeps, parentID: string, callerAgent: string, args: z.infer<typeof TaskParameters>, agent: Agent): Session {
+  if (args.task_id) {
+    let existing: Session | undefined
+    try {
+      existing = deps.sessions.get(args.task_id)
+    } catch {
+      existing = undefined
+    }
+    if (!existing || existing.parentID !== parentID) throw new Error(`No task with id ${args.task_id} belongs to this session; start a new task without task_id`)
+    return existing
+  }
+  return deps.sessions.create({
+    parentID,
+    title: `${args.description} (@${agent.name} subagent)`,
+    permission: childRules(deps.callerRules(parentID, callerAgent), agent),
+  })
+}
+
+/**
+ * The child keeps the caller's denies and external-directory rules; task and todowrite are
+ * denied inside unless the subagent's own rules mention them.
+ */
+export function childRules(caller: Ruleset, agent: Agent): Ruleset {
+  const inherited = caller.filter((r) => r.action === "deny" || r.permission === "external_directory")
+  const extra: Ruleset = []
+  for (const key of ["task", "todowrite", "todoread"]) {
+    const allowed = agent.permission.some((r) => r.permission === key && r.action !== "deny")
+    if (!allowed) extra.push({ permission: key, pattern: "*", action: "deny" })
+  }
+  return merge(inherited, extra)
+}
+
+function depthOf(sessions: SessionService, sessionID: string): number {
+  let depth = 0
+  let current = sessions.get(sessionID)
+  while (current.parentID) {
+    depth++
+    current = sessions.get(current.parentID)
+  }
+  return depth
+}
+
+function modelOf(sessions: SessionService, sessionID: string, messageID: string) {
+  try {
+    const msg = sessions.message(sessionID, messageID).info
+    if (msg.role === "assistant") return { providerID: msg.providerID, modelID: msg.modelID }
+    return msg.model
+  } catch {
+    return undefined
+  }
+}
