@@ -110,11 +110,21 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     await within(subscribed, 5000)
     let result: MessageWithParts
     try {
-      result = await client.session.prompt(session.id, {
-        ...(args.agent ? { agent: args.agent } : {}),
-        ...(input.model ? { model: input.model } : {}),
-        parts: [...input.files, { type: "text", text: input.message }],
-      })
+      result = args.command
+        ? await client.request<MessageWithParts>("POST", `/session/${encodeURIComponent(session.id)}/command`, {
+            body: {
+              command: args.command,
+              arguments: input.message,
+              ...(args.agent ? { agent: args.agent } : {}),
+              ...(args.model ? { model: args.model } : {}),
+              ...(input.files.length ? { parts: input.files } : {}),
+            },
+          })
+        : await client.session.prompt(session.id, {
+            ...(args.agent ? { agent: args.agent } : {}),
+            ...(input.model ? { model: input.model } : {}),
+            parts: [...input.files, { type: "text", text: input.message }],
+          })
     } catch (e) {
       const error = e as Error & { body?: { name: string; data: Record<string, unknown> } }
       renderer.error(session.id, error.body ?? { name: error.name, data: { message: error.message } })
