@@ -16,6 +16,7 @@ import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTo
 import { createKeyedLock, xdg } from "../util"
 import { createHistory } from "./history"
 import { loadInstructions, type Instruction } from "./instruction"
+import { createCommandRunner, loadCommands } from "./command"
 import { filterCompacted, processCompaction, prune, requestCompaction } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
 import { addTokens } from "./processor"
@@ -242,7 +243,11 @@ export async function createApp(opts: AppOptions) {
       requestCompaction(history, { session, user, auto: input.auto ?? false })
       await sessions.run(sessionID)
     },
+    command: (sessionID, input) => runCommand(sessionID, input),
   })
+  // Re-read on each use, so commands added while wright runs are found.
+  const commands = () => loadCommands({ config, dirs: configDirs })
+  const runCommand = createCommandRunner({ commands, sessions, agents, bus, directory, worktree, shell: config.shell })
   registry.add(
     createTaskTool({
       agents,
@@ -274,7 +279,7 @@ export async function createApp(opts: AppOptions) {
     registry,
     skills,
     sessions,
-    extraTools: [] as Tool[],
+    commands,
     async dispose() {
       await runner.shutdown()
       history.flush()

@@ -35,7 +35,8 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
     parameters: TaskParameters,
     async execute(args, ctx) {
       const agent = deps.agents.get(args.subagent_type)
-      if (!agent || agent.mode === "primary" || agent.hidden) {
+      // The model may only delegate to subagents; a user's subtask (a command) may name any agent.
+      if (!agent || agent.hidden || (agent.mode === "primary" && ctx.agent !== "user")) {
         const names = subagents.map((a) => a.name).join(", ")
         throw new Error(`Unknown agent type: ${args.subagent_type} is not a valid agent type. Available: ${names || "none"}`)
       }

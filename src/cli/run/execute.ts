@@ -1,7 +1,7 @@
 // `wright run`: one task, start to finish, through the HTTP API (in-process unless --attach).
 // It creates or resumes a session, streams the answer, answers permission asks (reject, or
 // once with --auto), and exits 0 on success, 1 on error, 130 when interrupted.
-import { existsSync, statSync } from "node:fs"
+import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
@@ -24,10 +24,11 @@ export async function run(args: RunArgs) {
   const message = await promptText(args)
   const model = args.model ? parseModel(args.model) : undefined
   const files = (args.file ?? []).map((f) => filePart(f, directory))
+  const schema = args.schema ? readSchema(args.schema, directory) : undefined
 
   const { client, close } = await connect(args, directory)
   try {
-    const exit = await execute(client, args, { directory, message, model, files })
+    const exit = await execute(client, args, { directory, message, model, files, schema })
     process.exitCode = exit
   } finally {
     await close()
@@ -50,6 +51,8 @@ interface Input {
   message: string
   model?: { providerID: string; modelID: string }
   files: PartInput[]
+  /** --schema: the answer must be JSON matching it, printed alone on stdout. */
+  schema?: Record<string, unknown>
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -58,10 +61,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
 
   const session = await resolveSession(client, args)
   const sessions = new Set([session.id])
+  // With --schema, stdout carries the JSON result alone; the streamed text is not printed.
+  const answerOut = input.schema ? () => {} : stdout
   const renderer =
     args.format === "json"
-      ? jsonRenderer({ stdout, stderr }, { thinking: args.thinking, sessions })
-      : textRenderer({ stdout, stderr }, { thinking: args.thinking, root: session.id, sessions })
+      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions })
+      : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
 
   const events = new AbortController()
   let idle!: () => void
@@ -123,6 +128,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
         : await client.session.prompt(session.id, {
             ...(args.agent ? { agent: args.agent } : {}),
             ...(input.model ? { model: input.model } : {}),
+            ...(input.schema ? { format: { type: "json_schema" as const, schema: input.schema } } : {}),
             parts: [...input.files, { type: "text", text: input.message }],
           })
     } catch (e) {
@@ -139,12 +145,42 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       if (!failed) renderer.error(session.id, info.error as never)
       return 1
     }
+    if (info.role === "assistant" && info.finish === "tool-calls") {
+      // The loop ended with tool results the model never saw: a refused permission stopped it.
+      stderr(`${yellow("The agent stopped before finishing:")} a tool call was refused. Allow it in the config's "permission", or run with --auto.\n`)
+      return 1
+    }
+    if (input.schema) {
+      if (info.role !== "assistant" || info.structured === undefined) {
+        renderer.error(session.id, { name: "StructuredOutputError", data: { message: "Model did not produce structured output" } })
+        return 1
+      }
+      stdout(JSON.stringify(info.structured) + "\n")
+    }
     return failed ? 1 : 0
   } finally {
     process.off("SIGINT", onSigint)
     events.abort()
     await pump
   }
+}
+
+function readSchema(file: string, directory: string): Record<string, unknown> {
+  const abs = path.resolve(directory, file)
+  let text: string
+  try {
+    text = readFileSync(abs, "utf8")
+  } catch {
+    throw new UserError(`--schema: cannot read ${file}`)
+  }
+  let schema: unknown
+  try {
+    schema = JSON.parse(text)
+  } catch (e) {
+    throw new UserError(`--schema: ${file} is not valid JSON (${(e as Error).message})`)
+  }
+  if (!schema || typeof schema !== "object" || Array.isArray(schema)) throw new UserError(`--schema: ${file} must contain a JSON Schema object`)
+  return schema as Record<string, unknown>
 }
 
 /** Waits for `p`, at most `ms`; the timer never keeps the process alive. */

@@ -1,0 +1,119 @@
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { filterCompacted } from "../../src/session/compaction"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { answerText, prompt, testCore } from "../lib/core"
+
+let llm: LLMServer
+beforeAll(async () => {
+  llm = await startLLMServer()
+})
+afterEach(() => {
+  expect(llm.failures).toEqual([])
+  llm.reset()
+})
+afterAll(() => llm.close())
+
+const SMALL = (url: string, extra: Record<string, unknown> = {}) => ({
+  model: "fake/small",
+  provider: {
+    fake: {
+      npm: "@ai-sdk/openai-compatible",
+      options: { baseURL: `${url}/v1`, apiKey: "k" },
+      // usable = 20000 - min(output 4000, 32000) = 16000 tokens
+      models: { small: { limit: { context: 20_000, output: 4_000 } } },
+    },
+  },
+  compaction: { preserve_recent_tokens: 2_000, ...extra },
+})
+
+test("compaction - a session that overflows a small context compacts and the next request carries the summary, the recent turns and AGENTS.md", async () => {
+  const core = await testCore({
+    llm,
+    config: SMALL(llm.url),
+    files: { "AGENTS.md": "Always run the linter before committing. (project rule R-17)\n", "big.txt": "lorem ipsum ".repeat(4000) },
+  })
+  const session = await core.client.session.create()
+  // Turn 1: a cheap exchange.
+  llm.script(text("Noted: the task is to tidy big.txt.", { usage: { input: 3000, output: 50 } }))
+  await core.client.session.prompt(session.id, prompt("Our task: tidy up big.txt. Do not delete it."))
+  // Turn 2: a read whose step pushes the context over the limit.
+  llm.script(
+    toolCall("read", { filePath: "big.txt" }, { usage: { input: 17_000, output: 40 } }),
+    // compaction summary turn (the compaction agent, no tools)
+    text("## Objective\n- Tidy big.txt without deleting it\n## Next Move\n1. Finish tidying", { usage: { input: 5000, output: 60 } }),
+    // the model continues from the summary
+    text("Continuing from the summary: big.txt is tidy now.", { usage: { input: 4000, output: 30 } }),
+  )
+  const result = await core.client.session.prompt(session.id, prompt("now read big.txt and tidy it"))
+  expect(answerText(result)).toContain("Continuing from the summary")
+
+  const summaryReq = llm.requests[2]!.body
+  expect(summaryReq.tools).toBeUndefined()
+  expect(JSON.stringify(summaryReq.messages[0])).toContain("context summarization agent")
+  expect(JSON.stringify(summaryReq)).toContain("Our task: tidy up big.txt")
+
+  const next = JSON.stringify(llm.requests[3]!.body)
+  expect(next).toContain("Tidy big.txt without deleting it") // the summary
+  expect(next).toContain("What did we do so far?")
+  expect(next).toContain("project rule R-17") // AGENTS.md re-sent in the system prompt
+  expect(next).toContain("Continue if you have next steps")
+  // The oldest turn was summarised away, not sent verbatim.
+  expect(next).not.toContain("Noted: the task is to tidy big.txt.")
+  expect(core.events.some((e) => e.type === "session.compacted")).toBe(true)
+
+  const msgs = core.app.sessions.messages(session.id)
+  const summary = msgs.find((m) => m.info.role === "assistant" && m.info.summary)
+  expect(summary?.info.role === "assistant" && summary.info.agent).toBe("compaction")
+  await core.close()
+})
+
+test("compaction - the most recent turns are kept verbatim after the summary", async () => {
+  const core = await testCore({ llm, config: SMALL(llm.url, { preserve_recent_tokens: 5_000 }) })
+  const session = await core.client.session.create()
+  llm.script(text("answer one (old)", { usage: { input: 1000, output: 10 } }))
+  await core.client.session.prompt(session.id, prompt("question one " + "padding ".repeat(6000)))
+  llm.script(text("answer two (recent)", { usage: { input: 2000, output: 10 } }))
+  await core.client.session.prompt(session.id, prompt("question two"))
+  // Manual /compact
+  llm.script(text("## Objective\n- the summary text"))
+  await core.client.request("POST", `/session/${session.id}/summarize`, { body: { providerID: "fake", modelID: "small" } })
+  llm.script(text("third answer"))
+  await core.client.session.prompt(session.id, prompt("question three"))
+  const last = JSON.stringify(llm.requests.at(-1)!.body)
+  expect(last).toContain("the summary text")
+  expect(last).toContain("question two")
+  expect(last).toContain("answer two (recent)")
+  expect(last).not.toContain("answer one (old)")
+  // Manual compaction adds no "continue" message.
+  expect(last).not.toContain("Continue if you have next steps")
+  const view = filterCompacted(core.app.sessions.messages(session.id))
+  expect(view[0]!.parts.some((p) => p.type === "compaction")).toBe(true)
+  await core.close()
+})
+
+test("compaction - compaction.auto: false turns automatic compaction off", async () => {
+  const core = await testCore({ llm, config: SMALL(llm.url, { auto: false }) })
+  const session = await core.client.session.create()
+  llm.script(text("big step", { usage: { input: 19_000, output: 10 } }), text("next", { usage: { input: 19_500, output: 10 } }))
+  await core.client.session.prompt(session.id, prompt("one"))
+  await core.client.session.prompt(session.id, prompt("two"))
+  expect(llm.requests).toHaveLength(2)
+  expect(core.app.sessions.messages(session.id).some((m) => m.info.role === "assistant" && m.info.summary)).toBe(false)
+  await core.close()
+})
+
+test("compaction - a provider 'context too long' error triggers compaction instead of failing", async () => {
+  const core = await testCore({ llm, config: SMALL(llm.url) })
+  const session = await core.client.session.create()
+  llm.script(text("first", { usage: { input: 100, output: 10 } }))
+  await core.client.session.prompt(session.id, prompt("one"))
+  llm.script(
+    { error: { status: 400, body: { error: { message: "This model's maximum context length is 20000 tokens", code: "context_length_exceeded", type: "invalid_request_error" } } } },
+    text("## Objective\n- summary after overflow"),
+    text("recovered"),
+  )
+  const result = await core.client.session.prompt(session.id, prompt("two"))
+  expect(answerText(result)).toBe("recovered")
+  expect(result.info.role === "assistant" && result.info.error).toBeFalsy()
+  await core.close()
+})
