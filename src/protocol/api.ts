@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { FilePartSource } from "./part"
 import { ModelRef, OutputFormat } from "./message"
-import { Ruleset } from "./permission"
+import { PermissionReply, Ruleset } from "./permission"
 
 // Bodies accepted by the HTTP API (OpenCode's shapes). Parts sent by clients carry no
 // session/message ids; the server assigns them.
@@ -61,3 +61,161 @@ export const SessionCreateInput = z.object({
   permission: Ruleset.optional(),
 })
 export type SessionCreateInput = z.infer<typeof SessionCreateInput>
+
+// Bodies and answers of the server's other routes (OpenCode's shapes).
+
+export const SessionUpdateInput = z.object({
+  title: z.string().optional(),
+  permission: Ruleset.optional(),
+  time: z.object({ archived: z.number().optional() }).optional(),
+})
+export type SessionUpdateInput = z.infer<typeof SessionUpdateInput>
+
+export const SessionForkInput = z.object({ messageID: z.string().optional() })
+export type SessionForkInput = z.infer<typeof SessionForkInput>
+
+export const SessionRevertInput = z.object({ messageID: z.string(), partID: z.string().optional() })
+export type SessionRevertInput = z.infer<typeof SessionRevertInput>
+
+export const SessionShellInput = z.object({
+  command: z.string().min(1),
+  agent: z.string().optional(),
+  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
+  messageID: z.string().optional(),
+})
+export type SessionShellInput = z.infer<typeof SessionShellInput>
+
+export const SessionSummarizeInput = z.object({
+  providerID: z.string().optional(),
+  modelID: z.string().optional(),
+  auto: z.boolean().optional(),
+})
+export type SessionSummarizeInput = z.infer<typeof SessionSummarizeInput>
+
+export const SessionCommandInput = z.object({
+  command: z.string().min(1),
+  arguments: z.string().default(""),
+  agent: z.string().optional(),
+  /** "provider/model" */
+  model: z.string().optional(),
+  variant: z.string().optional(),
+  messageID: z.string().optional(),
+  parts: z.array(FilePartInput).optional(),
+})
+export type SessionCommandInput = z.infer<typeof SessionCommandInput>
+
+export const PermissionReplyInput = z.object({ reply: PermissionReply, message: z.string().optional() })
+export type PermissionReplyInput = z.infer<typeof PermissionReplyInput>
+/** The legacy `/session/:id/permissions/:permissionID` body. */
+export const PermissionRespondInput = z.object({ response: PermissionReply, message: z.string().optional() })
+export type PermissionRespondInput = z.infer<typeof PermissionRespondInput>
+
+export const QuestionReplyInput = z.object({ answers: z.array(z.array(z.string())) })
+export type QuestionReplyInput = z.infer<typeof QuestionReplyInput>
+
+export const HealthInfo = z.object({ healthy: z.literal(true), version: z.string() })
+export type HealthInfo = z.infer<typeof HealthInfo>
+
+export const PathInfo = z.object({ home: z.string(), state: z.string(), config: z.string(), worktree: z.string(), directory: z.string() })
+export type PathInfo = z.infer<typeof PathInfo>
+
+export const FileNode = z.object({
+  name: z.string(),
+  /** Relative to the project directory. */
+  path: z.string(),
+  absolute: z.string(),
+  type: z.enum(["file", "directory"]),
+  ignored: z.boolean(),
+})
+export type FileNode = z.infer<typeof FileNode>
+
+export const FileContent = z.object({
+  type: z.enum(["text", "binary"]),
+  content: z.string(),
+  encoding: z.literal("base64").optional(),
+  mimeType: z.string().optional(),
+})
+export type FileContent = z.infer<typeof FileContent>
+
+/** One changed file of `git status`, with line counts. */
+export const FileStatus = z.object({
+  path: z.string(),
+  added: z.number(),
+  removed: z.number(),
+  status: z.enum(["added", "deleted", "modified"]),
+})
+export type FileStatus = z.infer<typeof FileStatus>
+
+/** One ripgrep match (`GET /find`), as ripgrep's JSON output has it. */
+export const FindMatch = z.object({
+  path: z.object({ text: z.string() }),
+  lines: z.object({ text: z.string() }),
+  line_number: z.number(),
+  absolute_offset: z.number(),
+  submatches: z.array(z.object({ match: z.object({ text: z.string() }), start: z.number(), end: z.number() })),
+})
+export type FindMatch = z.infer<typeof FindMatch>
+
+const Modalities = z.object({ text: z.boolean(), audio: z.boolean(), image: z.boolean(), video: z.boolean(), pdf: z.boolean() })
+const Rates = z.object({ input: z.number(), output: z.number(), cache: z.object({ read: z.number(), write: z.number() }) })
+
+export const ProviderModel = z.object({
+  id: z.string(),
+  providerID: z.string(),
+  api: z.object({ id: z.string(), url: z.string(), npm: z.string() }),
+  name: z.string(),
+  family: z.string().optional(),
+  capabilities: z.object({
+    temperature: z.boolean(),
+    reasoning: z.boolean(),
+    attachment: z.boolean(),
+    toolcall: z.boolean(),
+    input: Modalities,
+    output: Modalities,
+    interleaved: z.boolean(),
+  }),
+  cost: Rates.extend({ experimentalOver200K: Rates.optional() }),
+  limit: z.object({ context: z.number(), input: z.number().optional(), output: z.number() }),
+  status: z.enum(["alpha", "beta", "deprecated", "active"]),
+  options: z.record(z.string(), z.unknown()),
+  headers: z.record(z.string(), z.string()),
+  release_date: z.string(),
+})
+export type ProviderModel = z.infer<typeof ProviderModel>
+
+export const Provider = z.object({
+  id: z.string(),
+  name: z.string(),
+  source: z.enum(["env", "config", "custom", "api"]),
+  env: z.array(z.string()),
+  options: z.record(z.string(), z.unknown()),
+  models: z.record(z.string(), ProviderModel),
+})
+export type Provider = z.infer<typeof Provider>
+
+export const ConfigProviders = z.object({ providers: z.array(Provider), default: z.record(z.string(), z.string()) })
+export type ConfigProviders = z.infer<typeof ConfigProviders>
+export const ProviderList = z.object({ all: z.array(Provider), default: z.record(z.string(), z.string()), connected: z.array(z.string()) })
+export type ProviderList = z.infer<typeof ProviderList>
+
+export const CommandInfo = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  agent: z.string().optional(),
+  model: z.string().optional(),
+  source: z.enum(["command", "mcp", "skill"]).optional(),
+  template: z.string(),
+  subtask: z.boolean().optional(),
+  hints: z.array(z.string()),
+})
+export type CommandInfo = z.infer<typeof CommandInfo>
+
+export const SkillInfo = z.object({ name: z.string(), description: z.string().optional(), location: z.string(), content: z.string() })
+export type SkillInfo = z.infer<typeof SkillInfo>
+
+export const ToolListItem = z.object({ id: z.string(), description: z.string(), parameters: z.unknown() })
+export type ToolListItem = z.infer<typeof ToolListItem>
+
+/** An event of `/global/event`: the project it belongs to and the event itself. */
+export const GlobalEvent = z.object({ directory: z.string(), payload: z.object({ type: z.string(), properties: z.record(z.string(), z.unknown()) }) })
+export type GlobalEvent = z.infer<typeof GlobalEvent>

@@ -1,4 +1,4 @@
-import type { BusEvent } from "../protocol"
+import { toApiError } from "./transport"
 
 export interface SubscribeOptions {
   signal?: AbortSignal
@@ -6,12 +6,20 @@ export interface SubscribeOptions {
   open: (signal: AbortSignal) => Promise<Response>
   /** Called each time the stream (re)connects. */
   onConnect?: () => void
+  /** Called when the stream drops or cannot be opened; a reconnect follows. */
+  onDrop?: (error: unknown) => void
   /** Max wait between reconnect attempts (ms). */
   maxBackoffMs?: number
 }
 
-/** Reads SSE `data:` lines as events, reconnecting with backoff until aborted. */
-export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<BusEvent> {
+/** Answers that waiting will not fix (bad request, wrong password, no such route): no reconnect. */
+const FINAL = new Set([400, 401, 403, 404, 405])
+
+/**
+ * Reads SSE `data:` lines as events, reconnecting with backoff until `signal` aborts. A
+ * final refusal (401, 404, …) ends the iteration with an ApiError instead of retrying.
+ */
+export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): AsyncGenerator<T> {
   const outer = opts.signal
   let backoff = 100
   while (!outer?.aborted) {
@@ -20,13 +28,16 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<B
     outer?.addEventListener("abort", onAbort, { once: true })
     try {
       const res = await opts.open(controller.signal)
+      if (FINAL.has(res.status)) throw Object.assign(await toApiError(res), { final: true })
       if (!res.ok || !res.body) throw new Error(`event stream answered HTTP ${res.status}`)
       opts.onConnect?.()
       backoff = 100
-      for await (const event of parse(res.body)) yield event
+      for await (const event of parse<T>(res.body)) yield event
+      opts.onDrop?.(new Error("event stream ended"))
     } catch (e) {
       if (outer?.aborted) return
-      void e
+      if ((e as { final?: boolean }).final) throw e
+      opts.onDrop?.(e)
     } finally {
       outer?.removeEventListener("abort", onAbort)
       controller.abort()
@@ -37,7 +48,7 @@ export async function* subscribeEvents(opts: SubscribeOptions): AsyncGenerator<B
   }
 }
 
-async function* parse(body: ReadableStream<Uint8Array>): AsyncGenerator<BusEvent> {
+async function* parse<T>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
   const decoder = new TextDecoder()
   let buffer = ""
   for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
@@ -53,7 +64,7 @@ async function* parse(body: ReadableStream<Uint8Array>): AsyncGenerator<BusEvent
         .join("\n")
       if (!data) continue
       try {
-        yield JSON.parse(data) as BusEvent
+        yield JSON.parse(data) as T
       } catch {
         // a malformed event is skipped, the stream goes on
       }

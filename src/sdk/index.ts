@@ -1,4 +1,7 @@
-// A typed client for wright's HTTP API. Its `fetch` can be the in-process server (no socket)
-// or the network (`wright serve`, `--attach`). Knows only protocol shapes, never the core.
-export { createClient, ApiError, type Client, type ClientOptions, type FetchFn } from "./client"
+// A typed client for wright's HTTP API, one method per route. Its `fetch` can be the
+// in-process server (no socket) or the network (`wright serve`, `--attach`). Knows only
+// protocol shapes, never the core.
+export { createClient, type Client } from "./client"
+export { ApiError, createTransport, type ClientOptions, type FetchFn, type Transport } from "./transport"
+export type { AgentInfo, StreamOptions } from "./api"
 export { subscribeEvents, type SubscribeOptions } from "./events"

@@ -1,21 +1,30 @@
 // The HTTP API: OpenCode's routes on Hono. One server serves several projects; the
 // `directory` query parameter or `x-opencode-directory` header picks the project's App.
 // Routes only translate HTTP to App calls; errors become `{name, data}` with a status code.
+// Auth and CORS wrap this app when it listens on a port (see security.ts).
+import { statSync } from "node:fs"
+import path from "node:path"
 import { Hono } from "hono"
-import { UnknownError } from "../protocol"
-import type { App } from "../session"
+import { BadRequestError, UnknownError } from "../protocol"
+import { createShells, type App, type Shells } from "../session"
 import { errorResponse } from "./error"
 import { agentRoutes } from "./routes/agent"
+import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
+import { fileRoutes } from "./routes/file"
+import { messageRoutes } from "./routes/message"
 import { permissionRoutes } from "./routes/permission"
 import { sessionRoutes } from "./routes/session"
-import { openapi, register, route, type Route, type ServerEnv } from "./route"
+import { toolRoutes } from "./routes/tool"
+import { openapi, register, route, type Route, type ServerContext, type ServerEnv } from "./route"
 
 export interface ServerOptions {
   /** The project used when a request names none. */
   directory: string
   /** Returns (creating once) the App of a project directory. */
   getApp(directory: string): Promise<App>
+  /** Forgets a project's App so the next `getApp` loads it afresh (after PATCH /config). */
+  reloadApp?(directory: string): Promise<void>
   version: string
 }
 
@@ -23,6 +32,40 @@ export function createServer(opts: ServerOptions) {
   const hono = new Hono<ServerEnv>()
   hono.onError((e, c) => errorResponse(e, c))
   hono.notFound((c) => c.json({ name: "NotFoundError", data: { message: `No route for ${c.req.method} ${c.req.path}` } }, 404))
+
+  const known = new Set<App>()
+  const listeners = new Set<(app: App) => void>()
+  const shells = new WeakMap<App, Shells>()
+  const lifetime = new AbortController()
+  const context: ServerContext = {
+    version: opts.version,
+    directory: path.resolve(opts.directory),
+    async getApp(directory) {
+      const app = await opts.getApp(directory)
+      if (!known.has(app)) {
+        known.add(app)
+        for (const fn of [...listeners]) fn(app)
+      }
+      return app
+    },
+    apps: () => [...known],
+    onApp(listener) {
+      listeners.add(listener)
+      return () => void listeners.delete(listener)
+    },
+    shells(app) {
+      let s = shells.get(app)
+      if (!s) shells.set(app, (s = createShells(app)))
+      return s
+    },
+    reloadApp: opts.reloadApp
+      ? async (directory) => {
+          for (const app of known) if (app.directory === path.resolve(directory)) known.delete(app)
+          await opts.reloadApp!(directory)
+        }
+      : undefined,
+    signal: lifetime.signal,
+  }
 
   const routes: Route<any, any>[] = [
     route({
@@ -35,23 +78,52 @@ export function createServer(opts: ServerOptions) {
     }),
     ...eventRoutes,
     ...sessionRoutes,
+    ...messageRoutes,
     ...permissionRoutes,
+    ...configRoutes,
     ...agentRoutes,
+    ...fileRoutes,
+    ...toolRoutes,
   ]
+  const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))
 
   hono.use("*", async (c, next) => {
+    if (globalPaths.has(c.req.path)) return next()
     const header = c.req.header("x-opencode-directory")
-    const directory = c.req.query("directory") ?? (header ? decodeURIComponent(header) : opts.directory)
+    const named = c.req.query("directory") ?? (header ? safeDecode(header) : undefined)
+    const directory = named === undefined ? context.directory : path.resolve(context.directory, named)
+    if (named !== undefined && !statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
+      const where = c.req.query("directory") !== undefined ? "query.directory" : "header.x-opencode-directory"
+      throw new BadRequestError({ message: `Invalid request: ${where}: not a directory: ${directory}`, issues: [{ path: where, message: `not a directory: ${directory}` }] })
+    }
     try {
-      c.set("app", await opts.getApp(directory))
+      c.set("app", await context.getApp(directory))
     } catch (e) {
       if (e instanceof Error && e.name === "ConfigError") throw e
       throw new UnknownError({ message: `Cannot open project ${directory}: ${(e as Error).message}` }, { cause: e })
     }
     await next()
   })
-  register(hono, routes)
-  return { hono, fetch: async (req: Request): Promise<Response> => hono.fetch(req), routes }
+  register(hono, routes, context)
+
+  return {
+    hono,
+    fetch: async (req: Request): Promise<Response> => hono.fetch(req),
+    routes,
+    /** Ends every event stream and stops running user shell commands (the Apps are the host's to dispose). */
+    dispose() {
+      lifetime.abort()
+      for (const app of known) shells.get(app)?.abortAll()
+    },
+  }
+}
+
+function safeDecode(s: string) {
+  try {
+    return decodeURIComponent(s)
+  } catch {
+    return s
+  }
 }
 
 export type Server = ReturnType<typeof createServer>

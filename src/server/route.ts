@@ -1,9 +1,30 @@
 import type { Context, Hono } from "hono"
 import { z } from "zod"
 import { BadRequestError } from "../protocol"
-import type { App } from "../session"
+import type { App, Shells } from "../session"
 
 export type Method = "get" | "post" | "patch" | "put" | "delete"
+
+/** The `{name, data}` body of every error answer. */
+export const ErrorBody = z.object({ name: z.string(), data: z.record(z.string(), z.unknown()) })
+
+/** What routes may know about the server itself: its projects, their shells, its lifetime. */
+export interface ServerContext {
+  version: string
+  /** The project used when a request names none. */
+  directory: string
+  getApp(directory: string): Promise<App>
+  /** Every App a request has reached so far. */
+  apps(): App[]
+  /** Called for each App reached for the first time; returns an unsubscribe function. */
+  onApp(listener: (app: App) => void): () => void
+  /** The user-shell runner of an App. */
+  shells(app: App): Shells
+  /** Drops a project's App so the next request loads its config afresh (when the host supports it). */
+  reloadApp?(directory: string): Promise<void>
+  /** Aborted when the server shuts down: event streams end. */
+  signal: AbortSignal
+}
 
 export interface RouteInput<B, Q> {
   app: App
@@ -11,6 +32,7 @@ export interface RouteInput<B, Q> {
   query: Q
   params: Record<string, string>
   c: Context<ServerEnv>
+  server: ServerContext
 }
 
 /**
@@ -30,6 +52,8 @@ export interface Route<B = unknown, Q = unknown> {
   status?: 200 | 204
   /** Routes that do not belong to a project (health, global events). */
   global?: boolean
+  /** The route answers 409 while the session runs. */
+  conflict?: boolean
   handler(input: RouteInput<B, Q>): unknown | Promise<unknown>
 }
 
@@ -48,7 +72,7 @@ function invalid(where: string, error: z.ZodError): never {
   throw new BadRequestError({ message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues })
 }
 
-export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[]) {
+export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[], server: ServerContext) {
   for (const r of routes) {
     hono.on(r.method.toUpperCase(), r.path, async (c) => {
       let body: unknown = undefined
@@ -72,7 +96,7 @@ export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[]) {
         if (!parsed.success) invalid("query", parsed.error)
         query = parsed.data
       }
-      const result = await r.handler({ app: c.get("app"), body, query, params: c.req.param() as Record<string, string>, c })
+      const result = await r.handler({ app: c.get("app"), body, query, params: c.req.param() as Record<string, string>, c, server })
       if (result instanceof Response) return result
       if (r.status === 204) return c.body(null, 204)
       return c.json(result ?? true)
@@ -92,6 +116,7 @@ export function openapi(routes: Route<any, any>[], info: { title: string; versio
       return {}
     }
   }
+  const named = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } })
   for (const r of routes) {
     const p = r.path.replace(/:(\w+)/g, "{$1}")
     const parameters: unknown[] = [...r.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: "path", required: true, schema: { type: "string" } }))
@@ -111,8 +136,9 @@ export function openapi(routes: Route<any, any>[], info: { title: string; versio
           description: r.summary,
           ...(r.response && r.status !== 204 ? { content: { "application/json": { schema: schema(r.response, "output") } } } : {}),
         },
-        "400": { description: "Bad request", content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } },
-        "404": { description: "Not found", content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } },
+        "400": named("Bad request: the body or query failed validation (data.issues names each field)"),
+        ...(r.path.includes(":") ? { "404": named("Not found: an id in the path names nothing") } : {}),
+        ...(r.conflict ? { "409": named("Busy: the session is running") } : {}),
       },
     }
   }

@@ -1,32 +1,47 @@
-import type { BusEvent } from "../protocol"
-
 export const HEARTBEAT_MS = 10_000
 
+const encoder = new TextEncoder()
 /**
- * An SSE response fed by `subscribe`. The first event is `server.connected`; a heartbeat
- * follows every 10 s; the subscription ends when the client goes away.
+ * The bus hands the same event object to every subscriber, so each event is serialised once
+ * however many clients stream it (the cache lets go of an event once nobody holds it).
  */
-export function sseResponse(
-  signal: AbortSignal,
-  subscribe: (send: (event: unknown) => void) => () => void,
-  opts: { heartbeatMs?: number; first?: unknown } = {},
-): Response {
-  const encoder = new TextEncoder()
+const jsonCache = new WeakMap<object, string>()
+
+export function eventJson(event: object): string {
+  let json = jsonCache.get(event)
+  if (json === undefined) {
+    json = JSON.stringify(event)
+    jsonCache.set(event, json)
+  }
+  return json
+}
+
+export interface SseOptions {
+  heartbeatMs?: number
+  /** Turns an event (or the server's own connected/heartbeat events) into the JSON sent. */
+  format?: (event: object) => string
+}
+
+/**
+ * An SSE response fed by `subscribe`: `server.connected` first, a `server.heartbeat` every
+ * 10 s, then whatever `subscribe` sends. It ends when the client goes away or `signal` aborts.
+ */
+export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void) => () => void, opts: SseOptions = {}): Response {
+  const format = opts.format ?? eventJson
   let cleanup = () => {}
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let closed = false
-      const send = (event: unknown) => {
+      let heartbeat: ReturnType<typeof setInterval> | undefined
+      let unsubscribe = () => {}
+      const send = (event: object) => {
         if (closed) return
         try {
-          controller.enqueue(encoder.encode(`data: ${JSON.stringify(event)}\n\n`))
+          controller.enqueue(encoder.encode(`data: ${format(event)}\n\n`))
         } catch {
           close()
         }
       }
-      const unsubscribe = subscribe(send)
-      const heartbeat = setInterval(() => send({ type: "server.heartbeat", properties: {} }), opts.heartbeatMs ?? HEARTBEAT_MS)
-      heartbeat.unref?.()
       const close = () => {
         if (closed) return
         closed = true
@@ -39,9 +54,13 @@ export function sseResponse(
           // already closed by the reader
         }
       }
+      send({ type: "server.connected", properties: {} })
+      unsubscribe = subscribe(send)
+      heartbeat = setInterval(() => send({ type: "server.heartbeat", properties: {} }), opts.heartbeatMs ?? HEARTBEAT_MS)
+      heartbeat.unref?.()
       cleanup = close
-      signal.addEventListener("abort", close, { once: true })
-      send(opts.first ?? ({ type: "server.connected", properties: {} } satisfies BusEvent))
+      if (signal.aborted) close()
+      else signal.addEventListener("abort", close, { once: true })
     },
     cancel() {
       cleanup()

@@ -1,25 +1,54 @@
 // `wright serve`: the HTTP API on a TCP port, for remote front ends and the official SDK.
+// Loopback by default; basic auth when WRIGHT_SERVER_PASSWORD is set; a non-loopback
+// address without a password is refused unless --insecure. Ctrl+C (or SIGTERM) stops the
+// running sessions, ends the event streams and closes the database.
 import { serve as listen } from "@hono/node-server"
 import path from "node:path"
+import { authFromEnv, secure } from "../../server"
 import type { ServeArgs } from "../args"
 import { startCore } from "../core"
 import { UserError, yellow } from "../ui"
 
+export function isLoopback(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, "").toLowerCase()
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h)
+}
+
 export async function serve(args: ServeArgs) {
   const directory = path.resolve(args.dir ?? process.cwd())
-  const core = await startCore({ directory })
-  const server = listen({ fetch: core.server.fetch, port: args.port, hostname: args.hostname })
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", () => resolve())
-    server.once("error", (e: NodeJS.ErrnoException) =>
-      reject(e.code === "EADDRINUSE" ? new UserError(`--port: ${args.port} is already in use`) : e),
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port: expected 0-65535 (0 picks a free port), got ${args.port}`)
+  const auth = authFromEnv(process.env)
+  if (!auth.password && !isLoopback(args.hostname) && !args.insecure) {
+    throw new UserError(
+      `Refusing to listen on ${args.hostname} without a password: anyone who can reach it could run commands on this machine.\n` +
+        `Set WRIGHT_SERVER_PASSWORD, use --hostname 127.0.0.1, or pass --insecure if the network is trusted.`,
     )
-  })
+  }
+
+  const core = await startCore({ directory })
+  const cors = [...(args.cors ?? []), ...(core.app.config.server?.cors ?? [])]
+  const server = listen({ fetch: secure(core.server.fetch, { ...auth, cors }), port: args.port, hostname: args.hostname })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", () => resolve())
+      server.once("error", (e: NodeJS.ErrnoException) =>
+        reject(
+          e.code === "EADDRINUSE"
+            ? new UserError(`--port: ${args.port} is already in use (pass another, or 0 for a free one)`)
+            : e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND"
+              ? new UserError(`--hostname: cannot listen on ${args.hostname} (${e.code})`)
+              : e,
+        ),
+      )
+    })
+  } catch (e) {
+    await core.close()
+    throw e
+  }
   const address = server.address()
   const port = typeof address === "object" && address ? address.port : args.port
   const host = args.hostname.includes(":") ? `[${args.hostname}]` : args.hostname
-  if (!process.env.WRIGHT_SERVER_PASSWORD && !process.env.OPENCODE_SERVER_PASSWORD)
-    process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
+  if (!auth.password) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
   process.stdout.write(`wright server listening on http://${host}:${port}\n`)
 
   await new Promise<void>((resolve) => {
@@ -27,6 +56,9 @@ export async function serve(args: ServeArgs) {
     process.once("SIGINT", stop)
     process.once("SIGTERM", stop)
   })
-  server.close()
+  core.server.dispose()
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+  ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
   await core.close()
+  await closed
 }

@@ -1,4 +1,6 @@
 import { z } from "zod"
+import { CommandInfo, SkillInfo } from "../../protocol"
+import type { App } from "../../session"
 import { route } from "../route"
 
 const AgentInfo = z.object({
@@ -9,6 +11,7 @@ const AgentInfo = z.object({
   native: z.boolean().optional(),
   builtIn: z.boolean().optional(),
   model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
+  variant: z.string().optional(),
   prompt: z.string().optional(),
   temperature: z.number().optional(),
   topP: z.number().optional(),
@@ -17,6 +20,29 @@ const AgentInfo = z.object({
   options: z.record(z.string(), z.unknown()),
   permission: z.array(z.unknown()),
 })
+
+/** `$1`, `$2`… and `$ARGUMENTS` in a template: what a client shows as argument hints. */
+export function hints(template: string): string[] {
+  const numbered = [...new Set([...template.matchAll(/\$(\d+)/g)].map((m) => m[0]))].sort((a, b) => Number(a.slice(1)) - Number(b.slice(1)))
+  return template.includes("$ARGUMENTS") ? [...numbered, "$ARGUMENTS"] : numbered
+}
+
+/** Commands (built-in, Markdown, config), then skills (which a user can run as `/<skill>` too). */
+function commands(app: App): CommandInfo[] {
+  const out: CommandInfo[] = app.commands().map((c) => ({
+    name: c.name,
+    template: c.template,
+    source: "command",
+    hints: hints(c.template),
+    ...(c.description !== undefined ? { description: c.description } : {}),
+    ...(c.agent !== undefined ? { agent: c.agent } : {}),
+    ...(c.model !== undefined ? { model: c.model } : {}),
+    ...(c.subtask !== undefined ? { subtask: c.subtask } : {}),
+  }))
+  const taken = new Set(out.map((c) => c.name))
+  for (const s of app.skills) if (!taken.has(s.name)) out.push({ name: s.name, description: s.description, template: s.content, source: "skill", hints: [] })
+  return out
+}
 
 export const agentRoutes = [
   route({
@@ -27,5 +53,23 @@ export const agentRoutes = [
     tags: ["agent"],
     response: z.array(AgentInfo),
     handler: ({ app }) => app.agents.list().map((a) => ({ ...a, builtIn: a.native })),
+  }),
+  route({
+    method: "get",
+    path: "/command",
+    operationId: "command.list",
+    summary: "Slash commands (built-in, Markdown files, config), then skills",
+    tags: ["command"],
+    response: z.array(CommandInfo),
+    handler: ({ app }) => commands(app),
+  }),
+  route({
+    method: "get",
+    path: "/skill",
+    operationId: "app.skills",
+    summary: "Skills found in the project's and the user's config directories",
+    tags: ["skill"],
+    response: z.array(SkillInfo),
+    handler: ({ app }) => app.skills.map((s) => ({ name: s.name, description: s.description, location: s.location, content: s.content })),
   }),
 ]

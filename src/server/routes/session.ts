@@ -1,8 +1,24 @@
 import { z } from "zod"
-import { MessageWithParts, PromptInput, Session, SessionCreateInput, SessionStatus } from "../../protocol"
-import { route } from "../route"
+import {
+  BusyError,
+  Session,
+  SessionCreateInput,
+  SessionForkInput,
+  SessionRevertInput,
+  SessionStatus,
+  SessionSummarizeInput,
+  SessionUpdateInput,
+  Todo,
+} from "../../protocol"
+import { fork, revert, unrevert, type App } from "../../session"
+import { route, type ServerContext } from "../route"
 
 const id = (params: Record<string, string>) => params.id!
+
+/** 409 while the loop or a user shell command runs in the session. */
+export function assertIdle(app: App, server: ServerContext, sessionID: string) {
+  if (app.sessions.busy(sessionID) || server.shells(app).busy(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy` })
+}
 
 export const sessionRoutes = [
   route({
@@ -15,9 +31,15 @@ export const sessionRoutes = [
       search: z.string().optional(),
       limit: z.coerce.number().int().positive().optional(),
       roots: z.enum(["true", "false"]).optional(),
+      start: z.coerce.number().optional(),
     }),
     response: z.array(Session),
-    handler: ({ app, query }) => app.sessions.list({ search: query.search, limit: query.limit, roots: query.roots === "true" }),
+    handler: ({ app, query }) => {
+      const list = app.sessions.list({ search: query.search, roots: query.roots === "true", limit: query.start === undefined ? query.limit : undefined })
+      if (query.start === undefined) return list
+      const since = list.filter((s) => s.time.updated >= query.start!)
+      return query.limit === undefined ? since : since.slice(0, query.limit)
+    },
   }),
   route({
     method: "post",
@@ -48,35 +70,112 @@ export const sessionRoutes = [
     handler: ({ app, params }) => app.sessions.get(id(params)),
   }),
   route({
-    method: "get",
-    path: "/session/:id/message",
-    operationId: "session.messages",
-    summary: "Messages of a session with their parts, oldest first",
+    method: "patch",
+    path: "/session/:id",
+    operationId: "session.update",
+    summary: "Change a session's title or permission rules, or archive it (time.archived)",
     tags: ["session"],
-    query: z.object({ limit: z.coerce.number().int().nonnegative().optional(), before: z.string().optional() }),
-    response: z.array(MessageWithParts),
-    handler: ({ app, params, query }) => app.sessions.messages(id(params), query),
+    body: SessionUpdateInput,
+    response: Session,
+    handler: ({ app, params, body }) => app.sessions.update(id(params), body),
   }),
   route({
-    method: "post",
-    path: "/session/:id/message",
-    operationId: "session.prompt",
-    summary: "Send a prompt and wait for the answer",
+    method: "delete",
+    path: "/session/:id",
+    operationId: "session.delete",
+    summary: "Delete a session with its messages, todos and child sessions",
     tags: ["session"],
-    body: PromptInput,
-    response: MessageWithParts,
-    handler: async ({ app, params, body }) => {
+    response: z.boolean(),
+    handler: async ({ app, params, server }) => {
       app.sessions.get(id(params))
-      return app.sessions.prompt(id(params), body)
+      server.shells(app).abort(id(params))
+      await app.sessions.remove(id(params))
+      return true
     },
+  }),
+  route({
+    method: "get",
+    path: "/session/:id/children",
+    operationId: "session.children",
+    summary: "Sessions started by this one (subagent tasks)",
+    tags: ["session"],
+    response: z.array(Session),
+    handler: ({ app, params }) => app.sessions.children(id(params)),
+  }),
+  route({
+    method: "get",
+    path: "/session/:id/todo",
+    operationId: "session.todo",
+    summary: "The session's todo list",
+    tags: ["session"],
+    response: z.array(Todo),
+    handler: ({ app, params }) => app.sessions.todo(id(params)),
   }),
   route({
     method: "post",
     path: "/session/:id/abort",
     operationId: "session.abort",
-    summary: "Abort the running loop of a session",
+    summary: "Stop the session's running loop or shell command; false when nothing ran",
     tags: ["session"],
     response: z.boolean(),
-    handler: ({ app, params }) => app.sessions.abort(id(params)),
+    handler: ({ app, params, server }) => {
+      const loop = app.sessions.abort(id(params))
+      const shell = server.shells(app).abort(id(params))
+      return loop || shell
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/fork",
+    operationId: "session.fork",
+    summary: "Copy the session up to and including a message (all of it without one) into a new session",
+    tags: ["session"],
+    body: SessionForkInput,
+    response: Session,
+    handler: ({ app, params, body }) => fork(app, id(params), body),
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/summarize",
+    operationId: "session.summarize",
+    summary: "Compact the session now",
+    tags: ["session"],
+    body: SessionSummarizeInput,
+    response: z.boolean(),
+    conflict: true,
+    handler: ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      assertIdle(app, server, id(params))
+      return app.sessions.summarize(id(params), body)
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/revert",
+    operationId: "session.revert",
+    summary: "Hide the messages from a message (or part) on; the next prompt deletes them, unrevert restores them",
+    tags: ["session"],
+    body: SessionRevertInput,
+    response: Session,
+    conflict: true,
+    handler: ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      assertIdle(app, server, id(params))
+      return revert(app, id(params), body)
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/unrevert",
+    operationId: "session.unrevert",
+    summary: "Undo a revert: the hidden messages show again",
+    tags: ["session"],
+    response: Session,
+    conflict: true,
+    handler: ({ app, params, server }) => {
+      app.sessions.get(id(params))
+      assertIdle(app, server, id(params))
+      return unrevert(app, id(params))
+    },
   }),
 ]

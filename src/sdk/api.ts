@@ -1,0 +1,134 @@
+import type {
+  BusEvent,
+  CommandInfo,
+  ConfigProviders,
+  FileContent,
+  FileNode,
+  FileStatus,
+  FindMatch,
+  GlobalEvent,
+  HealthInfo,
+  MessageWithParts,
+  Part,
+  PathInfo,
+  PermissionReply,
+  PermissionRequest,
+  PromptInput,
+  ProviderList,
+  QuestionRequest,
+  Session,
+  SessionCommandInput,
+  SessionCreateInput,
+  SessionRevertInput,
+  SessionShellInput,
+  SessionStatus,
+  SessionSummarizeInput,
+  SessionUpdateInput,
+  SkillInfo,
+  Todo,
+  ToolListItem,
+} from "../protocol"
+import type { Transport } from "./transport"
+import { subscribeEvents, type SubscribeOptions } from "./events"
+
+/** `GET /agent` entries. */
+export interface AgentInfo {
+  name: string
+  description?: string
+  mode: "primary" | "subagent" | "all"
+  hidden?: boolean
+  native?: boolean
+  builtIn?: boolean
+  model?: { providerID: string; modelID: string }
+  prompt?: string
+  steps?: number
+  options: Record<string, unknown>
+  permission: unknown[]
+}
+
+export type StreamOptions = Omit<SubscribeOptions, "open">
+
+/** The routes, grouped as OpenCode's SDK groups them. */
+export function createApi(t: Transport) {
+  const { request } = t
+  const seg = encodeURIComponent
+  const s = (id: string) => `/session/${seg(id)}`
+  const m = (id: string, messageID: string) => `${s(id)}/message/${seg(messageID)}`
+
+  return {
+    global: {
+      health: () => request<HealthInfo>("GET", "/global/health"),
+      /** Events of every project as `{directory, payload}`; reconnects until `signal` aborts. */
+      event: (o: StreamOptions = {}): AsyncIterable<GlobalEvent> => subscribeEvents<GlobalEvent>({ ...o, open: (signal) => t.open("GET", "/global/event", { signal }) }),
+    },
+    event: {
+      /** Events of the project; reconnects when the stream drops, until `signal` aborts. */
+      subscribe: (o: StreamOptions = {}): AsyncIterable<BusEvent> => subscribeEvents<BusEvent>({ ...o, open: (signal) => t.open("GET", "/event", { signal }) }),
+    },
+    doc: () => request<Record<string, unknown>>("GET", "/doc"),
+    session: {
+      list: (query: { search?: string; limit?: number; roots?: boolean; start?: number } = {}) => request<Session[]>("GET", "/session", { query }),
+      create: (body: SessionCreateInput = {}) => request<Session>("POST", "/session", { body }),
+      get: (id: string) => request<Session>("GET", s(id)),
+      update: (id: string, body: SessionUpdateInput) => request<Session>("PATCH", s(id), { body }),
+      delete: (id: string) => request<boolean>("DELETE", s(id)),
+      children: (id: string) => request<Session[]>("GET", `${s(id)}/children`),
+      todo: (id: string) => request<Todo[]>("GET", `${s(id)}/todo`),
+      status: () => request<Record<string, SessionStatus>>("GET", "/session/status"),
+      messages: (id: string, query: { limit?: number; before?: string } = {}) => request<MessageWithParts[]>("GET", `${s(id)}/message`, { query }),
+      message: (id: string, messageID: string) => request<MessageWithParts>("GET", m(id, messageID)),
+      deleteMessage: (id: string, messageID: string) => request<boolean>("DELETE", m(id, messageID)),
+      updatePart: (id: string, messageID: string, part: Part) => request<Part>("PATCH", `${m(id, messageID)}/part/${seg(part.id)}`, { body: part }),
+      deletePart: (id: string, messageID: string, partID: string) => request<boolean>("DELETE", `${m(id, messageID)}/part/${seg(partID)}`),
+      /** Sends a prompt and resolves with the answer once the loop is done. */
+      prompt: (id: string, body: PromptInput, signal?: AbortSignal) => request<MessageWithParts>("POST", `${s(id)}/message`, { body, signal }),
+      /** Stores a prompt and starts the loop; resolves at once. */
+      promptAsync: (id: string, body: PromptInput) => request<void>("POST", `${s(id)}/prompt_async`, { body }),
+      command: (id: string, body: Omit<SessionCommandInput, "arguments"> & { arguments?: string }, signal?: AbortSignal) =>
+        request<MessageWithParts>("POST", `${s(id)}/command`, { body, signal }),
+      shell: (id: string, body: SessionShellInput) => request<MessageWithParts>("POST", `${s(id)}/shell`, { body }),
+      abort: (id: string) => request<boolean>("POST", `${s(id)}/abort`),
+      fork: (id: string, body: { messageID?: string } = {}) => request<Session>("POST", `${s(id)}/fork`, { body }),
+      summarize: (id: string, body: SessionSummarizeInput = {}) => request<boolean>("POST", `${s(id)}/summarize`, { body }),
+      revert: (id: string, body: SessionRevertInput) => request<Session>("POST", `${s(id)}/revert`, { body }),
+      unrevert: (id: string) => request<Session>("POST", `${s(id)}/unrevert`),
+    },
+    permission: {
+      list: () => request<PermissionRequest[]>("GET", "/permission"),
+      reply: (requestID: string, reply: PermissionReply, message?: string) =>
+        request<boolean>("POST", `/permission/${seg(requestID)}/reply`, { body: { reply, ...(message !== undefined ? { message } : {}) } }),
+      /** The legacy path: `/session/:id/permissions/:permissionID`. */
+      respond: (sessionID: string, permissionID: string, response: PermissionReply, message?: string) =>
+        request<boolean>("POST", `${s(sessionID)}/permissions/${seg(permissionID)}`, { body: { response, ...(message !== undefined ? { message } : {}) } }),
+    },
+    question: {
+      list: () => request<QuestionRequest[]>("GET", "/question"),
+      reply: (requestID: string, answers: string[][]) => request<boolean>("POST", `/question/${seg(requestID)}/reply`, { body: { answers } }),
+      reject: (requestID: string) => request<boolean>("POST", `/question/${seg(requestID)}/reject`),
+    },
+    config: {
+      get: () => request<Record<string, unknown>>("GET", "/config"),
+      update: (body: Record<string, unknown>) => request<Record<string, unknown>>("PATCH", "/config", { body }),
+      providers: () => request<ConfigProviders>("GET", "/config/providers"),
+    },
+    provider: { list: () => request<ProviderList>("GET", "/provider") },
+    agent: { list: () => request<AgentInfo[]>("GET", "/agent") },
+    command: { list: () => request<CommandInfo[]>("GET", "/command") },
+    skill: { list: () => request<SkillInfo[]>("GET", "/skill") },
+    path: { get: () => request<PathInfo>("GET", "/path") },
+    find: {
+      text: (pattern: string, limit?: number) => request<FindMatch[]>("GET", "/find", { query: { pattern, limit } }),
+      files: (query: string, o: { dirs?: boolean; type?: "file" | "directory"; limit?: number } = {}) =>
+        request<string[]>("GET", "/find/file", { query: { query, dirs: o.dirs, type: o.type, limit: o.limit } }),
+    },
+    file: {
+      list: (path = ".") => request<FileNode[]>("GET", "/file", { query: { path } }),
+      read: (path: string) => request<FileContent>("GET", "/file/content", { query: { path } }),
+      status: () => request<FileStatus[]>("GET", "/file/status"),
+    },
+    tool: {
+      ids: () => request<string[]>("GET", "/experimental/tool/ids"),
+      list: (provider: string, model: string) => request<ToolListItem[]>("GET", "/experimental/tool", { query: { provider, model } }),
+    },
+  }
+}

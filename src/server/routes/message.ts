@@ -1,0 +1,149 @@
+import { z } from "zod"
+import { BadRequestError, MessageWithParts, NotFoundError, Part, PromptInput, SessionCommandInput, SessionShellInput } from "../../protocol"
+import { visibleMessages } from "../../session"
+import { route } from "../route"
+import { assertIdle } from "./session"
+
+const id = (params: Record<string, string>) => params.id!
+
+export const messageRoutes = [
+  route({
+    method: "get",
+    path: "/session/:id/message",
+    operationId: "session.messages",
+    summary: "Messages with their parts, oldest first; `limit` keeps the newest N, `before` is an exclusive message-id cursor",
+    tags: ["session"],
+    query: z.object({ limit: z.coerce.number().int().nonnegative().optional(), before: z.string().optional() }),
+    response: z.array(MessageWithParts),
+    handler: ({ app, params, query }) => {
+      let list = visibleMessages(app.sessions.get(id(params)), app.sessions.messages(id(params)))
+      if (query.before) list = list.filter((m) => m.info.id < query.before!)
+      if (query.limit !== undefined) list = list.slice(Math.max(0, list.length - query.limit))
+      return list
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/message",
+    operationId: "session.prompt",
+    summary: "Send a prompt and wait for the answer (the last assistant message)",
+    tags: ["session"],
+    body: PromptInput,
+    response: MessageWithParts,
+    conflict: true,
+    handler: ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
+      return app.sessions.prompt(id(params), body)
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/prompt_async",
+    operationId: "session.prompt_async",
+    summary: "Store a prompt and start the loop; answers 204 at once (follow /event for the rest)",
+    tags: ["session"],
+    body: PromptInput,
+    status: 204,
+    conflict: true,
+    handler: async ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
+      await app.sessions.enqueue(id(params), body)
+      // Failures of the run itself reach clients as session.error events.
+      if (!body.noReply) app.sessions.run(id(params)).catch(() => {})
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/command",
+    operationId: "session.command",
+    summary: "Run a slash command in the session and wait for the answer",
+    tags: ["session"],
+    body: SessionCommandInput,
+    response: MessageWithParts,
+    conflict: true,
+    handler: ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
+      return app.sessions.command(id(params), body)
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/shell",
+    operationId: "session.shell",
+    summary: "Run a shell command as the user (a bash tool part, no model call); answers the assistant message",
+    tags: ["session"],
+    body: SessionShellInput,
+    response: MessageWithParts,
+    conflict: true,
+    handler: ({ app, params, body, server }) => server.shells(app).run(id(params), body),
+  }),
+  route({
+    method: "get",
+    path: "/session/:id/message/:messageID",
+    operationId: "session.message",
+    summary: "One message with its parts",
+    tags: ["session"],
+    response: MessageWithParts,
+    handler: ({ app, params }) => {
+      app.sessions.get(id(params))
+      return app.sessions.message(id(params), params.messageID!)
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/session/:id/message/:messageID",
+    operationId: "session.deleteMessage",
+    summary: "Delete a message and its parts",
+    tags: ["session"],
+    response: z.boolean(),
+    conflict: true,
+    handler: ({ app, params, server }) => {
+      app.sessions.get(id(params))
+      assertIdle(app, server, id(params))
+      app.sessions.removeMessage(id(params), params.messageID!)
+      return true
+    },
+  }),
+  route({
+    method: "patch",
+    path: "/session/:id/message/:messageID/part/:partID",
+    operationId: "part.update",
+    summary: "Replace a part; its ids must match the path",
+    tags: ["session"],
+    body: Part,
+    response: Part,
+    handler: ({ app, params, body }) => {
+      findPart(app, params)
+      const expected = { sessionID: id(params), messageID: params.messageID!, id: params.partID! }
+      for (const [field, value] of Object.entries(expected)) {
+        const given = body[field as keyof typeof expected]
+        if (given !== value) throw new BadRequestError({ message: `Invalid request: body.${field} is "${given}" but the path says "${value}"`, issues: [{ path: `body.${field}`, message: `must be "${value}"` }] })
+      }
+      return app.sessions.updatePart(id(params), body)
+    },
+  }),
+  route({
+    method: "delete",
+    path: "/session/:id/message/:messageID/part/:partID",
+    operationId: "part.delete",
+    summary: "Delete a part",
+    tags: ["session"],
+    response: z.boolean(),
+    handler: ({ app, params }) => {
+      findPart(app, params)
+      app.sessions.removePart(id(params), params.messageID!, params.partID!)
+      return true
+    },
+  }),
+]
+
+function findPart(app: Parameters<typeof assertIdle>[0], params: Record<string, string>) {
+  app.sessions.get(id(params))
+  const message = app.sessions.message(id(params), params.messageID!)
+  const part = message.parts.find((p) => p.id === params.partID)
+  if (!part) throw new NotFoundError({ message: `Part not found in message ${params.messageID}: ${params.partID}` })
+  return part
+}

@@ -1,0 +1,96 @@
+// A real server for route tests: a sandbox HOME and project, a real SQLite file, one App per
+// project directory, and our SDK client whose `fetch` is the app itself (no socket). The
+// model is the llm-server, reached over real HTTP.
+import path from "node:path"
+import { createClient, type Client } from "../../src/sdk"
+import { createServer, secure, type SecurityOptions } from "../../src/server"
+import { createApp, type App } from "../../src/session"
+import { openStore } from "../../src/storage"
+import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
+import type { LLMServer } from "../lib/llm-server"
+
+export const BASE = "http://wright.test"
+
+export interface Harness {
+  box: Sandbox
+  server: ReturnType<typeof createServer>
+  fetch: (req: Request) => Promise<Response>
+  client: Client
+  app: () => Promise<App>
+  /** A client for another project directory of the same server. */
+  clientFor(directory: string): Client
+  close(): Promise<void>
+}
+
+export async function startServer(opts: { llm?: LLMServer; config?: Record<string, unknown>; security?: SecurityOptions } = {}): Promise<Harness> {
+  const box = sandbox()
+  writeConfig(box.project, { ...(opts.llm ? providerConfig(opts.llm, "openai-chat") : {}), ...opts.config })
+  const store = openStore(box.dbPath)
+  const apps = new Map<string, Promise<App>>()
+  const getApp = (directory: string) => {
+    const dir = path.resolve(directory)
+    let app = apps.get(dir)
+    if (!app) apps.set(dir, (app = createApp({ directory: dir, store, env: box.env, home: box.home, version: "9.9.9-test" })))
+    return app
+  }
+  const server = createServer({
+    directory: box.project,
+    getApp,
+    version: "9.9.9-test",
+    async reloadApp(directory) {
+      const dir = path.resolve(directory)
+      const app = apps.get(dir)
+      apps.delete(dir)
+      await (await app)?.dispose()
+    },
+  })
+  const fetch = opts.security ? secure(server.fetch, opts.security) : server.fetch
+  const clientFor = (directory: string) => createClient({ baseUrl: BASE, fetch, directory })
+  return {
+    box,
+    server,
+    fetch,
+    client: clientFor(box.project),
+    app: () => getApp(box.project),
+    clientFor,
+    async close() {
+      server.dispose()
+      for (const app of apps.values()) await (await app.catch(() => undefined))?.dispose()
+      store.close()
+    },
+  }
+}
+
+/** Raw request to the app, for malformed bodies and headers the SDK would never send. */
+export function raw(h: Harness, method: string, pathname: string, init: { body?: string; headers?: Record<string, string> } = {}) {
+  return h.fetch(new Request(BASE + pathname, { method, body: init.body, headers: { "content-type": "application/json", ...init.headers } }))
+}
+
+/** Collects events from the project's stream until `until` matches one (or the timeout). */
+export function collect<T extends { type: string }>(stream: AsyncIterable<T>, controller: AbortController) {
+  const events: T[] = []
+  const waiters: { pred: (e: T) => boolean; resolve: (e: T) => void }[] = []
+  const done = (async () => {
+    try {
+      for await (const e of stream) {
+        events.push(e)
+        for (const w of [...waiters]) if (w.pred(e)) waiters.splice(waiters.indexOf(w), 1), w.resolve(e)
+      }
+    } catch {
+      // aborted
+    }
+  })()
+  return {
+    events,
+    done,
+    wait(pred: (e: T) => boolean, timeoutMs = 15_000): Promise<T> {
+      const seen = events.find(pred)
+      if (seen) return Promise.resolve(seen)
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no matching event within ${timeoutMs} ms; saw: ${events.map((e) => e.type).join(", ")}`)), timeoutMs)
+        waiters.push({ pred, resolve: (e) => (clearTimeout(timer), resolve(e)) })
+      })
+    },
+    stop: () => controller.abort(),
+  }
+}
