@@ -1,0 +1,113 @@
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest"
+import type { BusEvent, GlobalEvent } from "../../src/protocol"
+import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { tempDir } from "../lib/tool-context"
+import { BASE, collect, raw, startServer, type Harness } from "./harness"
+
+let llm: LLMServer
+let h: Harness
+beforeAll(async () => {
+  llm = await startLLMServer()
+})
+beforeEach(async () => {
+  h = await startServer({ llm })
+})
+afterEach(async () => {
+  await h.close()
+  expect(llm.failures).toEqual([])
+  llm.reset()
+})
+afterAll(() => llm.close())
+
+test("event - /event starts with server.connected, sends no-buffering headers, then the session's events in order", async () => {
+  const res = await h.fetch(new Request(`${BASE}/event`))
+  expect(res.headers.get("content-type")).toBe("text/event-stream")
+  expect(res.headers.get("x-accel-buffering")).toBe("no")
+  expect(res.headers.get("cache-control")).toBe("no-cache, no-transform")
+  const reader = res.body!.getReader()
+  const first = new TextDecoder().decode((await reader.read()).value)
+  expect(first).toBe('data: {"type":"server.connected","properties":{}}\n\n')
+  await reader.cancel()
+
+  const controller = new AbortController()
+  const stream = collect(h.client.event.subscribe({ signal: controller.signal }), controller)
+  await stream.wait((e) => e.type === "server.connected")
+  const s = await h.client.session.create()
+  llm.script(text(["Hel", "lo ", "there"]))
+  await h.client.session.prompt(s.id, { parts: [{ type: "text", text: "hi" }] })
+  await stream.wait((e) => e.type === "session.idle" && e.properties.sessionID === s.id)
+  const types = stream.events.map((e) => e.type)
+  expect(types.indexOf("session.created")).toBeLessThan(types.indexOf("message.updated"))
+  expect(types.indexOf("session.status")).toBeLessThan(types.indexOf("session.idle"))
+  const deltas = stream.events.filter((e): e is Extract<BusEvent, { type: "message.part.delta" }> => e.type === "message.part.delta").map((e) => e.properties.delta)
+  expect(deltas.join("")).toBe("Hello there")
+  stream.stop()
+})
+
+test("event - /global/event wraps every project's events as {directory, payload}", async () => {
+  const other = tempDir("wright-other-project-")
+  writeFileSync(path.join(other, "wright.json"), "{}")
+  const controller = new AbortController()
+  const stream = collect<GlobalEvent & { type: string }>(
+    (async function* () {
+      for await (const e of h.client.global.event({ signal: controller.signal })) yield { ...e, type: e.payload.type }
+    })(),
+    controller,
+  )
+  await stream.wait((e) => e.type === "server.connected")
+  const mine = await h.client.session.create({ title: "mine" })
+  const theirs = await h.clientFor(other).session.create({ title: "theirs" })
+  const created = async (id: string) => (await stream.wait((e) => e.type === "session.created" && (e.payload.properties as { sessionID: string }).sessionID === id)).directory
+  expect(await created(mine.id)).toBe(h.box.project)
+  expect(await created(theirs.id)).toBe(other)
+  stream.stop()
+})
+
+test("event - the directory parameter and header pick the project; each project has its own App", async () => {
+  const other = tempDir("wright-second-project-")
+  writeFileSync(path.join(other, "wright.json"), JSON.stringify({ username: "second" }))
+  const mine = h.client
+  const theirs = h.clientFor(other)
+
+  const controller = new AbortController()
+  const stream = collect(mine.event.subscribe({ signal: controller.signal }), controller)
+  await stream.wait((e) => e.type === "server.connected")
+  const a = await mine.session.create({ title: "in first" })
+  const b = await theirs.session.create({ title: "in second" })
+  expect(b.directory).toBe(other)
+  expect(a.directory).toBe(h.box.project)
+  expect((await theirs.session.get(b.id)).directory).toBe(other)
+  expect((await theirs.config.get()).username).toBe("second")
+  expect((await mine.config.get()).username).toBeUndefined()
+
+  const byQuery = await raw(h, "GET", `/path?directory=${encodeURIComponent(other)}`)
+  expect((await byQuery.json()).directory).toBe(other)
+  const byHeader = await raw(h, "GET", "/path", { headers: { "x-opencode-directory": encodeURIComponent(other) } })
+  expect((await byHeader.json()).directory).toBe(other)
+
+  // Events of the other project never reach this project's stream.
+  await stream.wait((e) => e.type === "session.created" && e.properties.sessionID === a.id)
+  expect(stream.events.some((e) => e.type === "session.created" && e.properties.sessionID === b.id)).toBe(false)
+  stream.stop()
+
+  const missing = await raw(h, "GET", `/session?directory=${encodeURIComponent(path.join(other, "nope"))}`)
+  expect(missing.status).toBe(400)
+  expect((await missing.json()).data.issues[0].path).toBe("query.directory")
+})
+
+test("event - /global/health answers healthy with the version", async () => {
+  expect(await h.client.global.health()).toEqual({ healthy: true, version: "9.9.9-test" })
+})
+
+test("event - disposing the server ends open event streams", async () => {
+  const controller = new AbortController()
+  const res = await h.fetch(new Request(`${BASE}/event`, { signal: controller.signal }))
+  const reader = res.body!.getReader()
+  await reader.read()
+  h.server.dispose()
+  let done = false
+  for (let i = 0; i < 10 && !done; i++) done = (await reader.read()).done
+  expect(done).toBe(true)
+})
