@@ -8,7 +8,7 @@ const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url),
 rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true })
 
 await build({
-  entryPoints: { wright: "src/cli/main.ts" },
+  entryPoints: { wright: "src/cli/main.ts", "tui-worker": "src/cli/tui/worker.ts" },
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -2,8 +2,10 @@
 // is loaded only when that command runs, so `--help` and `--version` stay light.
 import yargs, { type Argv } from "yargs"
 import { hideBin } from "yargs/helpers"
+import { attachCommand } from "./cmd/attach"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
+import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 
 async function main() {
@@ -17,7 +19,8 @@ async function main() {
     .option("print-logs", { type: "boolean", describe: "print internal logs to stderr" })
     .command(runCommand)
     .command(serveCommand)
-    .demandCommand(1, "Name a command: wright run \"…\", wright serve, …")
+    .command(tuiCommand)
+    .command(attachCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

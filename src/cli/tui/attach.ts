@@ -1,0 +1,76 @@
+// `wright attach <url>`: the same UI against a running `wright serve`, over HTTP and SSE.
+import path from "node:path"
+import { createClient } from "../../sdk"
+import type { BusEvent } from "../../protocol"
+import { runTui, type EventSource } from "../../tui"
+import { UserError } from "../ui"
+import { parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
+import { pickSession } from "./thread"
+
+export interface AttachArgs {
+  url: string
+  dir?: string
+  continue?: boolean
+  session?: string
+  password?: string
+  username?: string
+  model?: string
+  agent?: string
+  prompt?: string
+}
+
+export async function attach(args: AttachArgs) {
+  let base: URL
+  try {
+    base = new URL(args.url)
+  } catch {
+    throw new UserError(`url: not a URL: ${args.url} (e.g. http://127.0.0.1:4096)`)
+  }
+  const model = parseModelFlag(args.model)
+  requireTerminal()
+  const password = args.password ?? process.env.WRIGHT_SERVER_PASSWORD ?? process.env.OPENCODE_SERVER_PASSWORD
+  const username = args.username ?? process.env.WRIGHT_SERVER_USERNAME ?? process.env.OPENCODE_SERVER_USERNAME ?? "wright"
+  const headers: Record<string, string> = password ? { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` } : {}
+  const directory = args.dir ? path.resolve(args.dir) : undefined
+  const client = createClient({ baseUrl: base.href, headers, directory })
+
+  // Fail before the UI when the server is unreachable or refuses us.
+  const ready = client.session.status().then(
+    () => undefined,
+    (e: Error & { status?: number }) => {
+      if (e.status === 401) throw new UserError(`${args.url}: wrong or missing password (-p, or WRIGHT_SERVER_PASSWORD)`)
+      throw new UserError(`${args.url}: cannot reach the server: ${e.message}`)
+    },
+  )
+  await ready
+  const sessionID = await pickSession(client, args, ready)
+
+  const stream = new AbortController()
+  const listeners = new Set<(e: BusEvent) => void>()
+  void (async () => {
+    for await (const e of client.event.subscribe({ signal: stream.signal })) for (const fn of listeners) fn(e)
+  })().catch(() => {})
+  const events: EventSource = {
+    subscribe(fn) {
+      listeners.add(fn)
+      return () => void listeners.delete(fn)
+    },
+  }
+  const history = promptHistory()
+  try {
+    await runTui({
+      client,
+      events,
+      directory: directory ?? process.cwd(),
+      sessionID,
+      prompt: args.prompt,
+      model,
+      agent: args.agent,
+      history: history.load(),
+      remember: history.save,
+      writeExport,
+    })
+  } finally {
+    stream.abort()
+  }
+}

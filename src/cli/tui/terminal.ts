@@ -1,0 +1,64 @@
+// Pieces the TUI launchers share: prompt history on disk, the export writer, putting the
+// terminal back after a crash, and the model flag.
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { xdg } from "../../util"
+import { UserError } from "../ui"
+
+const HISTORY_MAX = 500
+
+export function promptHistory(env: NodeJS.ProcessEnv = process.env) {
+  const file = path.join(xdg(env).state, "prompt-history.jsonl")
+  return {
+    load(): string[] {
+      try {
+        return readFileSync(file, "utf8")
+          .split("\n")
+          .filter(Boolean)
+          .slice(-HISTORY_MAX)
+          .map((l) => JSON.parse(l) as { text: string })
+          .map((e) => e.text)
+      } catch {
+        return []
+      }
+    },
+    save(text: string) {
+      try {
+        mkdirSync(path.dirname(file), { recursive: true })
+        appendFileSync(file, JSON.stringify({ text }) + "\n")
+      } catch {
+        // History is a convenience: a read-only home must not break the prompt.
+      }
+    },
+  }
+}
+
+/** Writes an exported session next to where wright was started, never over a file. */
+export async function writeExport(name: string, content: string): Promise<string> {
+  let file = path.resolve(process.cwd(), name)
+  for (let i = 2; existsSync(file); i++) file = path.resolve(process.cwd(), name.replace(/\.md$/, `-${i}.md`))
+  writeFileSync(file, content)
+  return file
+}
+
+/** Raw mode off, bracketed paste off, cursor shown: what a crash must not leave behind. */
+export function restoreTerminal() {
+  try {
+    if (process.stdin.isTTY) process.stdin.setRawMode(false)
+  } catch {
+    // stdin may already be closed
+  }
+  if (process.stdout.isTTY) process.stdout.write("\x1b[?2004l\x1b[?25h\n")
+}
+
+export function parseModelFlag(s: string | undefined) {
+  if (!s) return undefined
+  const i = s.indexOf("/")
+  if (i <= 0 || i === s.length - 1) throw new UserError(`--model: expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${s}"`)
+  return { providerID: s.slice(0, i), modelID: s.slice(i + 1) }
+}
+
+export function requireTerminal() {
+  if (!process.stdin.isTTY || !process.stdout.isTTY)
+    throw new UserError('wright needs a terminal for the interactive UI; for one task without one use: wright run "…"')
+}

@@ -1,0 +1,117 @@
+// `wright [project]`: the main thread renders, a worker thread hosts the core. The worker is
+// started first so it boots while the UI draws its first frame; fetches and events cross over
+// RPC, and no port is opened unless --port/--hostname ask for one. Quitting shuts the worker
+// down (running sessions are settled) and restores the terminal, also after a crash.
+import { existsSync, statSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { Worker } from "node:worker_threads"
+import { createClient, type Client } from "../../sdk"
+import { createRpcClient, runTui } from "../../tui"
+import { UserError } from "../ui"
+import { parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
+
+export interface TuiArgs {
+  project?: string
+  model?: string
+  agent?: string
+  continue?: boolean
+  session?: string
+  prompt?: string
+  port?: number
+  hostname?: string
+}
+
+function workerEntry(): { url: URL; execArgv?: string[] } {
+  for (const rel of ["./tui-worker.mjs", "../tui-worker.mjs"]) {
+    const url = new URL(rel, import.meta.url)
+    if (existsSync(fileURLToPath(url))) return { url }
+  }
+  // From source (tsx): the worker needs the same loader.
+  return { url: new URL("./worker.ts", import.meta.url), execArgv: [...process.execArgv, "--import", "tsx"] }
+}
+
+export async function tui(args: TuiArgs) {
+  const directory = path.resolve(process.cwd(), args.project ?? ".")
+  if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`project: not a directory: ${directory}`)
+  const model = parseModelFlag(args.model)
+  requireTerminal()
+
+  const entry = workerEntry()
+  const worker = new Worker(entry.url, { workerData: { directory }, stdout: true, stderr: true, execArgv: entry.execArgv })
+  const logs: string[] = []
+  const keep = (d: Buffer) => {
+    logs.push(d.toString())
+    if (logs.length > 200) logs.shift()
+  }
+  worker.stdout.on("data", keep)
+  worker.stderr.on("data", keep)
+  const rpc = createRpcClient(worker)
+  let stopping = false
+  let crashed: Error | undefined
+  const died = new Promise<never>((_, reject) => {
+    worker.once("error", (e) => reject((crashed = e)))
+    worker.once("exit", (code) => !stopping && reject((crashed = new Error(`the core stopped unexpectedly (exit ${code})\n${logs.join("").slice(-2000)}`))))
+  })
+  died.catch(() => {})
+
+  const stop = async () => {
+    stopping = true
+    await Promise.race([rpc.call("shutdown").catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())])
+    await worker.terminate()
+  }
+  const onCrash = (e: unknown) => {
+    restoreTerminal()
+    process.stderr.write(`wright crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    void stop().finally(() => process.exit(1))
+  }
+  process.on("uncaughtException", onCrash)
+  process.on("unhandledRejection", onCrash)
+
+  try {
+    const client = createClient({ baseUrl: "http://wright.internal", fetch: rpc.fetch, directory })
+    const ready = Promise.race([rpc.ready, died])
+    const sessionID = await pickSession(client, args, ready)
+    const notices: string[] = []
+    if (args.port !== undefined || args.hostname !== undefined) {
+      const url = await Promise.race([rpc.call<string>("listen", { port: args.port ?? 0, hostname: args.hostname }), died])
+      notices.push(`Server listening on ${url}`)
+    }
+    const history = promptHistory()
+    await runTui({
+      client,
+      events: rpc.events,
+      directory,
+      ready,
+      sessionID,
+      prompt: args.prompt,
+      model,
+      agent: args.agent,
+      history: history.load(),
+      remember: history.save,
+      writeExport,
+      notices,
+    })
+  } finally {
+    await stop()
+    process.off("uncaughtException", onCrash)
+    process.off("unhandledRejection", onCrash)
+  }
+  if (crashed) throw crashed
+}
+
+/** -s must name a session that exists; -c picks the newest. Both wait for the core. */
+export async function pickSession(client: Client, args: { session?: string; continue?: boolean }, ready: Promise<unknown>): Promise<string | undefined> {
+  if (!args.session && !args.continue) return undefined
+  await ready
+  if (args.session) {
+    try {
+      return (await client.session.get(args.session)).id
+    } catch (e) {
+      if ((e as Error).name === "NotFoundError") throw new UserError(`--session: no session with id ${args.session} (wright -c continues the latest one)`)
+      throw e
+    }
+  }
+  const [latest] = await client.session.list({ roots: true, limit: 1 })
+  return latest?.id
+}

@@ -1,0 +1,375 @@
+// The TUI's root component. Finished blocks go to <Static> (written once, then owned by the
+// terminal's scrollback and selection); the dynamic region holds only the live tail: the
+// streaming message, running tools, dialogs, the prompt and the status line, kept shorter
+// than the screen so Ink never clears and redraws the whole terminal.
+import { Box, Static, Text, useStdout } from "ink"
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
+import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
+import type { Controller } from "./controller"
+import { emptyQuestion, filtered, permissionKey, questionKey, selectKey, type PermissionUi, type SelectUi } from "./dialog-keys"
+import * as E from "./editor"
+import { decodeKeys, type Key } from "./keys"
+import type { Store } from "./store"
+import { useRawInput } from "./use-raw-input"
+import { BlockView, type BlockOptions } from "./view/block"
+import { PermissionDialog, QuestionDialog, SelectDialog, type QuestionUi } from "./view/dialogs"
+import { PromptView, StatusLine, type Suggestion } from "./view/prompt"
+
+export interface AppProps {
+  store: Store
+  controller: Controller
+  onExit: () => void
+  history?: string[]
+  placeholder?: string
+}
+
+interface Ui {
+  editor: E.EditorState
+  histIndex: number
+  draft: string
+  select?: SelectUi
+  perm: PermissionUi
+  question: QuestionUi
+  sugSelected: number
+  sugDismissed: boolean
+  files: { query: string; items: string[] }
+}
+
+const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), sugSelected: 0, sugDismissed: false, files: { query: "", items: [] } })
+
+/** The `@word` or `/command` being typed at the cursor. */
+function completing(editor: E.EditorState): { kind: "command" | "mention"; word: string; start: number } | undefined {
+  const before = editor.text.slice(0, editor.cursor)
+  if (/^\/\S*$/.test(before) && editor.cursor === editor.text.length) return { kind: "command", word: before.slice(1), start: 0 }
+  const m = /(^|\s)@(\S*)$/.exec(before)
+  if (m) return { kind: "mention", word: m[2]!, start: before.length - m[2]!.length - 1 }
+  return undefined
+}
+
+export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)" }: AppProps) {
+  const state = useSyncExternalStore(store.subscribe, store.getState)
+  const { stdout } = useStdout()
+  const [size, setSize] = useState({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
+  useEffect(() => {
+    const onResize = () => setSize({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
+    stdout.on("resize", onResize)
+    return () => void stdout.off("resize", onResize)
+  }, [stdout])
+  const [ui, setUiState] = useState(initialUi)
+  const uiRef = useRef(ui)
+  const history = useRef<string[]>([...saved])
+  const setUi = (next: Partial<Ui>) => {
+    uiRef.current = { ...uiRef.current, ...next }
+    setUiState(uiRef.current)
+  }
+
+  const target = completing(ui.editor)
+  const suggestions: Suggestion[] = useMemo(() => {
+    if (!target || ui.sugDismissed) return []
+    if (target.kind === "command") return matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
+    const agents = state.agents.concat([{ name: "general", mode: "subagent" }, { name: "explore", mode: "subagent" }])
+      .filter((a) => a.name.startsWith(target.word))
+      .map((a) => ({ label: `@${a.name}`, detail: "agent", insert: `@${a.name} ` }))
+    const files = ui.files.query === target.word ? ui.files.items.map((f) => ({ label: `@${f}`, insert: `@${f} ` })) : []
+    return [...agents, ...files].slice(0, 8)
+  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.agents])
+
+  // File completion asks the server, a little after the typing pauses.
+  useEffect(() => {
+    if (target?.kind !== "mention" || !target.word) return
+    const word = target.word
+    const t = setTimeout(() => {
+      controller.completeFiles(word).then((items) => setUi({ files: { query: word, items: items.slice(0, 8) } }))
+    }, 80)
+    return () => clearTimeout(t)
+  }, [target?.kind, target?.word])
+
+  const run = (name: string, args: string) => {
+    const s = store.getState()
+    switch (name) {
+      case "new":
+        return controller.newSession()
+      case "exit":
+        return onExit()
+      case "help":
+        return store.print({ kind: "notice", key: `help:${Date.now()}`, text: HELP, tone: "markdown" })
+      case "thinking":
+        return store.set({ showThinking: !s.showThinking })
+      case "details":
+        return store.set({ showDetails: !s.showDetails })
+      case "history":
+        return void controller.older()
+      case "compact":
+        return void controller.compact()
+      case "export":
+        return void controller.exportSession()
+      case "redo":
+        return void controller.redo()
+      case "undo":
+        return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+      case "agents":
+        return setUi({ select: { kind: "agents", title: "Agents", items: s.agents.map((a) => ({ label: a.name, detail: a.description?.slice(0, 60), value: a.name })), filter: "", selected: 0 } })
+      case "models":
+        return void controller.models().then(
+          (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
+          () => store.notify("Models: not supported by this server yet", "error"),
+        )
+      case "sessions":
+        return void controller.sessions().then(
+          (list) =>
+            setUi({
+              select: {
+                kind: "sessions",
+                title: "Sessions",
+                items: list.map((x) => ({ label: x.title, detail: `${new Date(x.time.updated).toLocaleString()}`, value: x.id })),
+                filter: args,
+                selected: 0,
+              },
+            }),
+          () => store.notify("Sessions: could not list them", "error"),
+        )
+    }
+  }
+
+  const submit = () => {
+    const u = uiRef.current
+    const raw = E.expand(u.editor)
+    const text = raw.trim()
+    if (!text) return
+    if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
+    setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
+    if (text.startsWith("/")) {
+      const [name = "", ...rest] = text.slice(1).split(/\s+/)
+      const cmd = findCommand(name)
+      if (cmd) return run(cmd.name, rest.join(" "))
+    }
+    void controller.submit(raw)
+  }
+
+  const historyStep = (dir: 1 | -1) => {
+    const u = uiRef.current
+    const h = history.current
+    const next = u.histIndex + dir
+    if (next < 0 || next > h.length) return
+    const draft = u.histIndex === 0 ? u.editor.text : u.draft
+    const text = next === 0 ? draft : h[h.length - next]!
+    setUi({ histIndex: next, draft, editor: E.setText(text) })
+  }
+
+  const onPromptKey = (key: Key) => {
+    const u = uiRef.current
+    const ed = u.editor
+    if (suggestions.length) {
+      const sel = Math.min(u.sugSelected, suggestions.length - 1)
+      if (key.name === "up") return setUi({ sugSelected: (sel + suggestions.length - 1) % suggestions.length })
+      if (key.name === "down") return setUi({ sugSelected: (sel + 1) % suggestions.length })
+      if (key.name === "escape") return setUi({ sugDismissed: true })
+      if (key.name === "tab" || key.name === "return") {
+        const s = suggestions[sel]!
+        if (key.name === "return" && target?.kind === "command") {
+          setUi({ editor: E.emptyEditor(), sugSelected: 0 })
+          return run(findCommand(s.label.slice(1))!.name, "")
+        }
+        const t = target!
+        const text = ed.text.slice(0, t.start) + s.insert + ed.text.slice(ed.cursor)
+        return setUi({ editor: { ...ed, text, cursor: t.start + s.insert.length }, sugSelected: 0 })
+      }
+    }
+    const edit = (next: E.EditorState) => setUi({ editor: next, sugSelected: 0, sugDismissed: false })
+    switch (key.name) {
+      case "text":
+        return edit(E.insert(ed, key.text))
+      case "return":
+        if (ed.cursor > 0 && ed.text[ed.cursor - 1] === "\\") return edit(E.insert(E.backspace(ed), "\n"))
+        return submit()
+      case "newline":
+        return edit(E.insert(ed, "\n"))
+      case "backspace":
+        return edit(key.meta ? E.deleteWord(ed) : E.backspace(ed))
+      case "delete":
+        return edit(E.del(ed))
+      case "left":
+        return edit(E.left(ed))
+      case "right":
+        return edit(E.right(ed))
+      case "home":
+        return edit(E.home(ed))
+      case "end":
+        return edit(E.end(ed))
+      case "up": {
+        const next = E.up(ed)
+        return next ? edit(next) : historyStep(1)
+      }
+      case "down": {
+        const next = E.down(ed)
+        return next ? edit(next) : historyStep(-1)
+      }
+      case "tab":
+        return controller.cycleAgent(1)
+      case "backtab":
+        return controller.cycleAgent(-1)
+      case "escape":
+        if (store.getState().busy) {
+          store.notify("Interrupting…")
+          controller.abort()
+        }
+        return
+      case "ctrl":
+        switch (key.text) {
+          case "a":
+            return edit(E.home(ed))
+          case "e":
+            return edit(E.end(ed))
+          case "u":
+            return edit(E.deleteToLineStart(ed))
+          case "k":
+            return edit(E.deleteToLineEnd(ed))
+          case "w":
+            return edit(E.deleteWord(ed))
+          case "o":
+            return store.set({ showDetails: !store.getState().showDetails })
+        }
+    }
+  }
+
+  const onKey = (key: Key) => {
+    const s = store.getState()
+    const u = uiRef.current
+    if (key.name === "ctrl" && key.text === "d") return onExit()
+    if (key.name === "ctrl" && key.text === "c") {
+      if (u.select) return setUi({ select: undefined })
+      if (u.perm.message !== undefined) return setUi({ perm: { selected: 0 } })
+      if (u.editor.text) return setUi({ editor: E.emptyEditor(), histIndex: 0 })
+      return onExit()
+    }
+    const question = s.questions[0]
+    if (question) {
+      const [next, action] = questionKey(question, u.question, key)
+      setUi({ question: next })
+      if (action.type === "reply") controller.answerQuestion(question.id, action.answers)
+      if (action.type === "reject") controller.answerQuestion(question.id, undefined)
+      return
+    }
+    const perm = s.permissions[0]
+    if (perm) {
+      const [next, action] = permissionKey(u.perm, key)
+      setUi({ perm: next })
+      if (action.type === "reply") controller.replyPermission(perm.id, action.reply, action.message)
+      return
+    }
+    if (u.select) {
+      const [next, action] = selectKey(u.select, key)
+      if (action.type === "close") return setUi({ select: undefined })
+      if (action.type === "choose") {
+        setUi({ select: undefined })
+        if (next.kind === "sessions") return void controller.openSession(action.value)
+        if (next.kind === "agents") return store.set({ agent: action.value })
+        const i = action.value.indexOf("/")
+        return controller.setModel({ providerID: action.value.slice(0, i), modelID: action.value.slice(i + 1) })
+      }
+      if (action.type === "delete") {
+        void controller.deleteSession(action.value)
+        return setUi({ select: { ...next, items: next.items.filter((x) => x.value !== action.value), selected: Math.max(0, next.selected - 1) } })
+      }
+      return setUi({ select: next })
+    }
+    onPromptKey(key)
+  }
+
+  useRawInput(
+    (raw) => {
+      for (const key of decodeKeys(raw)) onKey(key)
+    },
+    (text) => {
+      const s = store.getState()
+      const u = uiRef.current
+      const oneLine = text.replace(/\r\n?|\n/g, " ")
+      if (s.questions[0] && u.question.custom !== undefined) return setUi({ question: { ...u.question, custom: u.question.custom + oneLine } })
+      if (s.permissions[0] && u.perm.message !== undefined) return setUi({ perm: { ...u.perm, message: u.perm.message + oneLine } })
+      if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
+      setUi({ editor: E.paste(u.editor, text) })
+    },
+  )
+
+  // Heights: the dynamic region must stay shorter than the screen.
+  const rows = size.rows
+  const promptLines = Math.min(ui.editor.text.split("\n").length, Math.max(3, Math.floor(rows / 4)))
+  const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
+  const question = state.questions[0]
+  const perm = state.permissions[0]
+  const dialogShown = question || perm || ui.select
+  const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
+  const liveBudget = Math.max(3, rows - fixed)
+  const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
+  const printedOpts: BlockOptions = useMemo(
+    () => ({ columns: size.columns, showThinking: state.showThinking, showDetails: state.showDetails }),
+    [size.columns, state.showThinking, state.showDetails],
+  )
+  const liveOpts: BlockOptions = { ...printedOpts, maxRows: liveRows }
+  const model = state.model ? `${state.model.providerID}/${state.model.modelID}` : undefined
+
+  return (
+    <Box flexDirection="column">
+      <Static items={state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
+      {state.route === "home" ? <Home sessions={state.sessions.slice(0, Math.max(0, Math.min(5, rows - fixed - 3)))} /> : null}
+      {state.live.map((b) => (
+        <BlockView key={b.key} block={b} opts={liveOpts} />
+      ))}
+      {question ? (
+        <QuestionDialog request={question} ui={ui.question} />
+      ) : perm ? (
+        <PermissionDialog
+          request={perm}
+          selected={ui.perm.selected}
+          message={ui.perm.message}
+          other={perm.sessionID !== state.session?.id ? perm.sessionID : undefined}
+          maxRows={dialogRows}
+        />
+      ) : ui.select ? (
+        <SelectDialog title={ui.select.title} items={filtered(ui.select)} selected={ui.select.selected} filter={ui.select.filter} maxRows={dialogRows - 3} hint={ui.select.kind === "sessions" ? "↑↓ choose · enter open · del delete · esc close" : undefined} />
+      ) : null}
+      <PromptView
+        editor={ui.editor}
+        agent={state.agent}
+        placeholder={placeholder}
+        maxLines={promptLines}
+        suggestions={suggestions}
+        selected={Math.min(ui.sugSelected, Math.max(0, suggestions.length - 1))}
+        focused={!dialogShown}
+      />
+      <StatusLine
+        agent={state.agent}
+        model={model}
+        last={state.last}
+        cost={state.cost}
+        contextLimit={state.contextLimit}
+        busy={state.busy}
+        retry={state.retry}
+        ready={state.ready}
+        notice={state.notice}
+      />
+    </Box>
+  )
+}
+
+function Home({ sessions }: { sessions: { id: string; title: string; time: { updated: number } }[] }) {
+  return (
+    <Box flexDirection="column" marginBottom={1}>
+      <Text>
+        <Text bold color="cyan">
+          wright
+        </Text>
+        <Text dimColor>{"  a terminal coding agent"}</Text>
+      </Text>
+      {sessions.length ? <Text dimColor>Recent sessions (/sessions to open one):</Text> : null}
+      {sessions.map((s) => (
+        <Text key={s.id} wrap="truncate-end">
+          {`  ${s.title}`}
+          <Text dimColor>{`  ${new Date(s.time.updated).toLocaleString()}`}</Text>
+        </Text>
+      ))}
+    </Box>
+  )
+}
+
+export { COMMANDS }

@@ -1,0 +1,45 @@
+// The built-in slash commands and their aliases (OpenCode's names where they overlap).
+
+export interface SlashCommand {
+  name: string
+  aliases?: string[]
+  description: string
+}
+
+export const COMMANDS: SlashCommand[] = [
+  { name: "new", aliases: ["clear"], description: "start a new session" },
+  { name: "sessions", aliases: ["resume", "continue"], description: "switch, search or delete sessions" },
+  { name: "models", description: "pick the provider/model" },
+  { name: "agents", description: "pick the primary agent" },
+  { name: "compact", aliases: ["summarize"], description: "summarize the session to free context" },
+  { name: "undo", description: "revert the last message (its text returns to the prompt)" },
+  { name: "redo", description: "restore what /undo reverted" },
+  { name: "history", description: "print earlier messages of this session" },
+  { name: "export", description: "write the session as Markdown" },
+  { name: "thinking", description: "show or hide reasoning" },
+  { name: "details", description: "show or hide full tool output (ctrl+o)" },
+  { name: "help", description: "keys and commands" },
+  { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
+]
+
+/** The command a typed name means, by name or alias. */
+export function findCommand(name: string): SlashCommand | undefined {
+  const n = name.toLowerCase()
+  return COMMANDS.find((c) => c.name === n || c.aliases?.includes(n))
+}
+
+export function matchCommands(prefix: string): SlashCommand[] {
+  const p = prefix.toLowerCase()
+  return COMMANDS.filter((c) => c.name.startsWith(p) || c.aliases?.some((a) => a.startsWith(p)))
+}
+
+export const HELP = `## Keys
+- **enter** send · **shift+enter**, **ctrl+j**, **alt+enter** or a trailing \`\\\` newline
+- **↑/↓** prompt history (on the first/last line) · **tab** / **shift+tab** cycle agents (build/plan)
+- **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
+- **ctrl+o** full tool output · **ctrl+w** delete word · **ctrl+u** delete to line start
+- \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
+- a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent
+
+## Commands
+${COMMANDS.map((c) => `- **/${c.name}**${c.aliases ? ` (${c.aliases.map((a) => `/${a}`).join(", ")})` : ""}: ${c.description}`).join("\n")}`

@@ -1,0 +1,229 @@
+// What the user's actions do: every call goes through the sdk (the worker's core over RPC, or
+// a remote server), and every result lands in the store. Failures become notices, never
+// crashes: the prompt stays usable.
+import type { Client } from "../sdk"
+import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session } from "../protocol"
+import { createApi, type Api } from "./api"
+import { PAGE, type Store } from "./store"
+import { toMarkdown } from "./export"
+
+export interface ControllerOptions {
+  client: Client
+  store: Store
+  directory: string
+  /** Saves a submitted prompt to the persistent history. */
+  remember?: (text: string) => void
+  /** Writes an exported session; returns where it went. */
+  writeExport?: (name: string, content: string) => Promise<string>
+}
+
+const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
+const notFound = (e: unknown) => e instanceof Error && (e as { status?: number }).status === 404
+
+export function createController(opts: ControllerOptions) {
+  const { store } = opts
+  const api: Api = createApi(opts.client)
+  // Cursor of the oldest page printed by /history.
+  let older: string | undefined
+  const fail = (what: string) => (e: unknown) => store.notify(`${what}: ${notFound(e) ? "not supported by this server yet" : errText(e)}`, "error")
+
+  async function loadBasics() {
+    const [agents, statuses, permissions, questions, sessions] = await Promise.all([
+      api.agents().catch(() => []),
+      api.statuses().catch(() => ({})),
+      api.permissions().catch(() => []),
+      api.questions().catch(() => []),
+      api.sessions().catch(() => [] as Session[]),
+    ])
+    store.setStatuses(statuses)
+    const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden)
+    const s = store.getState()
+    store.set({
+      agents: primary,
+      agent: primary.some((a) => a.name === s.agent) ? s.agent : (primary[0]?.name ?? s.agent),
+      permissions: [...s.permissions, ...permissions.filter((p) => !s.permissions.some((q) => q.id === p.id))],
+      questions: [...s.questions, ...questions.filter((p) => !s.questions.some((q) => q.id === p.id))],
+      sessions,
+      ready: true,
+    })
+    api
+      .providers()
+      .then((r) => contextFor(r.providers))
+      .catch(() => {})
+  }
+
+  let providers: Awaited<ReturnType<Api["providers"]>>["providers"] = []
+  function contextFor(list: typeof providers) {
+    providers = list
+    const m = store.getState().model ?? (store.getState().last ? { providerID: store.getState().last!.providerID, modelID: store.getState().last!.modelID } : undefined)
+    const limit = m ? list.find((p) => p.id === m.providerID)?.models[m.modelID]?.limit?.context : undefined
+    if (limit) store.set({ contextLimit: limit })
+  }
+
+  async function openSession(id: string) {
+    const [session, page] = await Promise.all([api.session(id), api.messages(id, { limit: PAGE })])
+    older = undefined
+    store.open(session, page, page.length >= PAGE)
+    api.statuses().then((s) => store.setStatuses(s), () => {})
+    if (!store.getState().contextLimit && providers.length) contextFor(providers)
+  }
+
+  async function ensureSession(): Promise<string> {
+    const s = store.getState().session
+    if (s) return s.id
+    const created = await api.createSession()
+    store.open(created, [], false)
+    return created.id
+  }
+
+  /** Parts of a prompt: the text, plus a file part per `@path` and an agent part per `@agent`. */
+  function partsOf(text: string): PartInput[] {
+    const parts: PartInput[] = [{ type: "text", text }]
+    const agents = new Set(store.getState().agents.map((a) => a.name).concat(["general", "explore"]))
+    const seen = new Set<string>()
+    for (const m of text.matchAll(/(?:^|\s)@([\w./~-][^\s]*)/g)) {
+      const ref = m[1]!.replace(/[.,;:!?)]+$/, "")
+      if (seen.has(ref)) continue
+      seen.add(ref)
+      const start = m.index + m[0].indexOf("@")
+      const source = { value: `@${ref}`, start, end: start + ref.length + 1 }
+      if (agents.has(ref)) parts.push({ type: "agent", name: ref, source })
+      else {
+        const abs = ref.startsWith("/") ? ref : `${opts.directory.replace(/\/+$/, "")}/${ref.replace(/^\.\//, "")}`
+        parts.push({ type: "file", mime: ref.endsWith("/") ? "application/x-directory" : "text/plain", filename: ref, url: `file://${encodeURI(abs)}` })
+      }
+    }
+    return parts
+  }
+
+  async function prompt(text: string) {
+    const id = await ensureSession()
+    const s = store.getState()
+    store.setStatuses({ [id]: { type: "busy" } })
+    api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), parts: partsOf(text) }).catch((e) => {
+      if ((e as Error).name !== "AbortError") fail("The prompt failed")(e)
+    })
+  }
+
+  async function shell(command: string) {
+    const id = await ensureSession()
+    const s = store.getState()
+    await api.shell(id, { agent: s.agent, command, ...(s.model ? { model: s.model } : {}) }).catch(fail("!shell"))
+  }
+
+  return {
+    api,
+    boot: () => loadBasics().catch(fail("Loading")),
+    openSession: (id: string) => openSession(id).catch(fail("Opening the session")),
+    /** Validated resume: throws a clear error for an unknown id. */
+    resume: openSession,
+    async submit(raw: string) {
+      const text = raw.trim()
+      if (!text) return
+      opts.remember?.(raw)
+      if (text.startsWith("!")) return shell(text.slice(1).trim())
+      return prompt(raw).catch(fail("The prompt failed"))
+    },
+    abort() {
+      const id = store.getState().session?.id
+      if (id) api.abort(id).catch(fail("Interrupt"))
+    },
+    newSession() {
+      store.home()
+    },
+    cycleAgent(step = 1) {
+      const s = store.getState()
+      const names = s.agents.length ? s.agents.map((a) => a.name) : ["build", "plan"]
+      const i = names.indexOf(s.agent)
+      store.set({ agent: names[(i + step + names.length) % names.length]! })
+    },
+    setModel(model: ModelRef) {
+      store.set({ model })
+      contextFor(providers)
+    },
+    async models(): Promise<{ label: string; value: string }[]> {
+      const r = await api.providers()
+      providers = r.providers
+      return r.providers.flatMap((p) => Object.keys(p.models).map((m) => ({ label: `${p.id}/${m}`, value: `${p.id}/${m}` })))
+    },
+    async older() {
+      const s = store.getState()
+      const id = s.session?.id
+      if (!id) return store.notify("No session is open")
+      if (!s.hasOlder) return store.notify("No earlier messages")
+      const before = older ?? store.oldest()
+      const page = await api.messages(id, { limit: PAGE, before }).catch((e) => (fail("History")(e), [] as MessageWithParts[]))
+      older = page[0]?.info.id ?? before
+      store.printOlder(page, page.length >= PAGE)
+    },
+    async compact() {
+      const s = store.getState()
+      const id = s.session?.id
+      if (!id) return store.notify("No session to compact")
+      const m = s.model ?? (s.last ? { providerID: s.last.providerID, modelID: s.last.modelID } : undefined)
+      if (!m) return store.notify("Pick a model first (/models)")
+      store.notify("Compacting…")
+      await api.summarize(id, { providerID: m.providerID, modelID: m.modelID }).catch(fail("Compact"))
+    },
+    /** Reverts the last user message; resolves with its text for the prompt. */
+    async undo(): Promise<string | undefined> {
+      const s = store.getState()
+      const id = s.session?.id
+      if (!id) return void store.notify("No session to undo in")
+      const revertAt = s.session?.revert?.messageID
+      const users = store.messages().filter((m) => m.info.role === "user" && (!revertAt || m.info.id < revertAt))
+      const last = users[users.length - 1]
+      if (!last) return void store.notify("Nothing to undo")
+      if (s.busy) await api.abort(id).catch(() => {})
+      const ok = await api.revert(id, last.info.id).then(
+        () => true,
+        (e) => (fail("Undo")(e), false),
+      )
+      if (!ok) return undefined
+      const text = last.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => (p as { text: string }).text).join("\n")
+      store.print({ kind: "notice", key: `undo:${last.info.id}:${Date.now()}`, text: `↶ undone: ${text.split("\n")[0]!.slice(0, 80)} (/redo restores)`, tone: "dim" })
+      return text
+    },
+    async redo() {
+      const id = store.getState().session?.id
+      if (!id) return store.notify("No session")
+      const ok = await api.unrevert(id).then(
+        () => true,
+        (e) => (fail("Redo")(e), false),
+      )
+      if (ok) await openSession(id).catch(fail("Reload"))
+    },
+    async exportSession() {
+      const s = store.getState().session
+      if (!s) return store.notify("No session to export")
+      const all = await api.messages(s.id).catch((e) => (fail("Export")(e), undefined))
+      if (!all) return
+      const content = toMarkdown(s, all)
+      if (!opts.writeExport) return store.print({ kind: "notice", key: `export:${Date.now()}`, text: content, tone: "markdown" })
+      const where = await opts.writeExport(`${s.slug || s.id}.md`, content).catch((e) => (fail("Export")(e), undefined))
+      if (where) store.print({ kind: "notice", key: `export:${Date.now()}`, text: `Exported to ${where}`, tone: "info" })
+    },
+    async sessions(search?: string) {
+      return api.sessions(search ? { search } : {})
+    },
+    async deleteSession(id: string) {
+      await api.deleteSession(id).catch(fail("Delete"))
+      store.set({ sessions: store.getState().sessions.filter((x) => x.id !== id) })
+      if (store.getState().session?.id === id) store.home()
+    },
+    replyPermission(requestID: string, reply: PermissionReply, message?: string) {
+      store.set({ permissions: store.getState().permissions.filter((p) => p.id !== requestID) })
+      api.replyPermission(requestID, reply, message).catch(fail("Permission reply"))
+    },
+    answerQuestion(requestID: string, answers: string[][] | undefined) {
+      store.set({ questions: store.getState().questions.filter((q) => q.id !== requestID) })
+      const call = answers ? api.replyQuestion(requestID, answers) : api.rejectQuestion(requestID)
+      call.catch(fail("Question"))
+    },
+    async completeFiles(query: string) {
+      return api.findFiles(query).catch(() => [] as string[])
+    },
+  }
+}
+
+export type Controller = ReturnType<typeof createController>

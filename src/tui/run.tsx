@@ -1,0 +1,79 @@
+// Mounts the TUI on a terminal and resolves when the user quits. The caller (the cli) owns
+// the core: it passes an sdk client and an event source, and shuts the core down after.
+import { render } from "ink"
+import type { Client } from "../sdk"
+import type { ModelRef } from "../protocol"
+import { App } from "./app"
+import { createController } from "./controller"
+import type { EventSource } from "./rpc"
+import { createStore } from "./store"
+
+export interface TuiOptions {
+  client: Client
+  events: EventSource
+  directory: string
+  /** Resolves when the core can answer (the worker booted); rejects with its boot error. */
+  ready?: Promise<void>
+  /** A session to open at once (already checked to exist). */
+  sessionID?: string
+  /** Sent as the first prompt once ready. */
+  prompt?: string
+  model?: ModelRef
+  agent?: string
+  /** Earlier prompts, oldest first, for Up/Down. */
+  history?: string[]
+  remember?: (text: string) => void
+  writeExport?: (name: string, content: string) => Promise<string>
+  /** Lines printed above the UI at start (e.g. the URL the server listens on). */
+  notices?: string[]
+  stdin?: NodeJS.ReadStream
+  stdout?: NodeJS.WriteStream
+}
+
+const BRACKETED_PASTE_ON = "\x1b[?2004h"
+const BRACKETED_PASTE_OFF = "\x1b[?2004l"
+
+export async function runTui(opts: TuiOptions): Promise<void> {
+  const stdout = opts.stdout ?? process.stdout
+  const store = createStore()
+  store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}) })
+  const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
+  const unsubscribe = opts.events.subscribe(store.apply)
+  for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
+
+  let quit!: () => void
+  const quitting = new Promise<void>((resolve) => (quit = resolve))
+  let fatal: unknown
+  if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
+  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} />, {
+    stdout,
+    // An explicit `stdin: undefined` would replace Ink's default.
+    ...(opts.stdin ? { stdin: opts.stdin } : {}),
+    exitOnCtrlC: false,
+    patchConsole: true,
+    maxFps: 30,
+    incrementalRendering: false,
+  })
+
+  ;(opts.ready ?? Promise.resolve()).then(
+    async () => {
+      await controller.boot()
+      if (opts.sessionID) await controller.openSession(opts.sessionID)
+      if (opts.prompt) await controller.submit(opts.prompt)
+    },
+    (e) => {
+      fatal = e
+      quit()
+    },
+  )
+
+  try {
+    await quitting
+  } finally {
+    unsubscribe()
+    store.flush()
+    ink.unmount()
+    if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF)
+  }
+  if (fatal) throw fatal
+}

@@ -1,0 +1,47 @@
+// Raw input from Ink's stdin pipeline (already split into one escape sequence or one run of
+// text per call), with bracketed paste gathered into one string. Ink's `useInput` would turn
+// a paste into keys and loses Alt+Enter and the paste markers.
+import { useStdin } from "ink"
+import { useEffect, useRef } from "react"
+
+interface InkStdin {
+  isRawModeSupported: boolean
+  setRawMode(on: boolean): void
+  internal_eventEmitter?: { on(e: "input", fn: (s: string) => void): void; removeListener(e: "input", fn: (s: string) => void): void }
+}
+
+export const PASTE_START = "\x1b[200~"
+export const PASTE_END = "\x1b[201~"
+
+export function useRawInput(onInput: (raw: string) => void, onPaste: (text: string) => void) {
+  const stdin = useStdin() as unknown as InkStdin
+  const handlers = useRef({ onInput, onPaste })
+  handlers.current = { onInput, onPaste }
+  useEffect(() => {
+    if (stdin.isRawModeSupported) stdin.setRawMode(true)
+    let pasting: string | undefined
+    const listener = (raw: string): void => {
+      if (pasting !== undefined) {
+        const end = raw.indexOf(PASTE_END)
+        if (end === -1) return void (pasting += raw)
+        const text = pasting + raw.slice(0, end)
+        pasting = undefined
+        return handlers.current.onPaste(text)
+      }
+      if (raw.startsWith(PASTE_START)) {
+        pasting = ""
+        const rest = raw.slice(PASTE_START.length)
+        return rest ? listener(rest) : undefined
+      }
+      // A multi-line run without paste markers is a paste from a terminal that does not
+      // bracket it; "text\r" alone is fast typing followed by Enter.
+      if (!raw.startsWith("\x1b") && raw.length > 2 && /[\r\n]/.test(raw.replace(/\r$/, ""))) return handlers.current.onPaste(raw)
+      handlers.current.onInput(raw)
+    }
+    stdin.internal_eventEmitter?.on("input", listener)
+    return () => {
+      stdin.internal_eventEmitter?.removeListener("input", listener)
+      if (stdin.isRawModeSupported) stdin.setRawMode(false)
+    }
+  }, [stdin])
+}

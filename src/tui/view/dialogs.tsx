@@ -1,0 +1,117 @@
+// Dialogs drawn above the prompt: a filterable list (sessions, models, agents), the
+// permission ask, and the question tool's questions.
+import { Box, Text } from "ink"
+import type { PermissionRequest, QuestionRequest } from "../../protocol"
+import { Diff } from "./text"
+
+export interface SelectItem {
+  label: string
+  detail?: string
+  value: string
+}
+
+export function SelectDialog(props: { title: string; items: SelectItem[]; selected: number; filter: string; maxRows: number; hint?: string }) {
+  const rows = Math.max(3, props.maxRows)
+  const start = Math.max(0, Math.min(props.selected - Math.floor(rows / 2), props.items.length - rows))
+  const shown = props.items.slice(start, start + rows)
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text>
+        <Text bold>{props.title}</Text>
+        <Text dimColor>{props.filter ? `  search: ${props.filter}` : "  type to search"}</Text>
+      </Text>
+      {shown.length === 0 ? <Text dimColor>nothing matches</Text> : null}
+      {shown.map((item, i) => (
+        <Text key={item.value} inverse={start + i === props.selected} wrap="truncate-end">
+          {item.label}
+          {item.detail ? <Text dimColor>{`  ${item.detail}`}</Text> : null}
+        </Text>
+      ))}
+      <Text dimColor>{props.hint ?? "↑↓ choose · enter select · esc close"}</Text>
+    </Box>
+  )
+}
+
+export const PERMISSION_OPTIONS = ["Allow once", "Allow always", "Reject", "Reject with message"] as const
+
+export function PermissionDialog(props: { request: PermissionRequest; selected: number; message?: string; other?: string; maxRows: number }) {
+  const r = props.request
+  const meta = r.metadata as Record<string, unknown>
+  const diff = typeof meta.diff === "string" ? meta.diff : undefined
+  const command = typeof meta.command === "string" ? meta.command : undefined
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text>
+        <Text color="yellow" bold>
+          {"Permission required: "}
+        </Text>
+        <Text bold>{r.permission}</Text>
+        {props.other ? <Text dimColor>{`  (session: ${props.other})`}</Text> : null}
+      </Text>
+      {command ? <Text>{`$ ${command}`}</Text> : null}
+      {r.patterns.length ? <Text>{r.patterns.slice(0, 5).join("\n")}</Text> : null}
+      {diff ? <Diff diff={diff} maxLines={Math.max(3, props.maxRows - 8)} /> : null}
+      {props.message !== undefined ? (
+        <Text>
+          <Text dimColor>{"Tell the model what to do instead: "}</Text>
+          {props.message}
+          <Text inverse> </Text>
+        </Text>
+      ) : (
+        <Box gap={2}>
+          {PERMISSION_OPTIONS.map((o, i) => (
+            <Text key={o} inverse={i === props.selected} color={i >= 2 ? "red" : "green"}>
+              {` ${i + 1} ${o} `}
+            </Text>
+          ))}
+        </Box>
+      )}
+      {r.always.length && props.message === undefined ? <Text dimColor>{`always applies to: ${r.always.join(", ")}`}</Text> : null}
+      <Text dimColor>{props.message !== undefined ? "enter send · esc back" : "←→ choose · enter confirm · 1-4 shortcut"}</Text>
+    </Box>
+  )
+}
+
+export interface QuestionUi {
+  step: number
+  selected: number
+  picks: number[]
+  custom?: string
+  answers: string[][]
+}
+
+export function QuestionDialog(props: { request: QuestionRequest; ui: QuestionUi }) {
+  const q = props.request.questions[props.ui.step]
+  if (!q) return null
+  const allowCustom = q.custom !== false
+  const options = [...q.options.map((o) => o.label), ...(allowCustom ? ["Type your own answer"] : [])]
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+      <Text>
+        <Text color="magenta" bold>
+          {q.header || "Question"}
+        </Text>
+        {props.request.questions.length > 1 ? <Text dimColor>{`  ${props.ui.step + 1}/${props.request.questions.length}`}</Text> : null}
+      </Text>
+      <Text>{q.question}</Text>
+      {options.map((label, i) => {
+        const desc = q.options[i]?.description
+        const mark = q.multiple ? (props.ui.picks.includes(i) ? "[x] " : "[ ] ") : ""
+        return (
+          <Text key={i} inverse={i === props.ui.selected}>
+            {`${i + 1}. ${mark}${label}`}
+            {desc ? <Text dimColor>{`  ${desc}`}</Text> : null}
+          </Text>
+        )
+      })}
+      {props.ui.custom !== undefined ? (
+        <Text>
+          {"> "}
+          {props.ui.custom}
+          <Text inverse> </Text>
+        </Text>
+      ) : null}
+      <Text dimColor>{q.multiple ? "↑↓ choose · space toggle · enter confirm · esc dismiss" : "↑↓ choose · enter confirm · esc dismiss"}</Text>
+    </Box>
+  )
+}

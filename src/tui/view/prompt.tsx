@@ -1,0 +1,114 @@
+// The prompt box (multi-line, with a drawn cursor), the completion list under it, and the
+// status line.
+import { Box, Text } from "ink"
+import { memo } from "react"
+import type { AssistantMessage } from "../../protocol"
+import { cursorPosition, type EditorState } from "../editor"
+import { spinnerFrame, useNow } from "./text"
+
+export interface Suggestion {
+  label: string
+  detail?: string
+  /** Text that replaces the word being completed. */
+  insert: string
+}
+
+export const agentColor = (name: string) => (name === "plan" ? "magenta" : name === "build" ? "blue" : "green")
+
+export const PromptView = memo(function PromptView(props: {
+  editor: EditorState
+  agent: string
+  placeholder: string
+  maxLines: number
+  suggestions: Suggestion[]
+  selected: number
+  focused: boolean
+}) {
+  const { lines, row, col } = cursorPosition(props.editor)
+  const empty = props.editor.text === ""
+  // Keep the cursor's line in view when the text is taller than the box may be.
+  const first = Math.max(0, Math.min(row - props.maxLines + 1, lines.length - props.maxLines))
+  const shown = lines.slice(first, first + props.maxLines)
+  return (
+    <Box flexDirection="column">
+      <Box borderStyle="round" borderColor={agentColor(props.agent)} paddingX={1} flexDirection="column">
+        {empty ? (
+          <Text>
+            {props.focused ? <Text inverse>{props.placeholder[0] ?? " "}</Text> : null}
+            <Text dimColor>{props.focused ? props.placeholder.slice(1) : props.placeholder}</Text>
+          </Text>
+        ) : (
+          shown.map((line, i) => {
+            const r = i + first
+            if (r !== row || !props.focused) return <Text key={r}>{line || " "}</Text>
+            const at = [...line.slice(col)][0] ?? " "
+            return (
+              <Text key={r}>
+                {line.slice(0, col)}
+                <Text inverse>{at}</Text>
+                {line.slice(col + at.length)}
+              </Text>
+            )
+          })
+        )}
+      </Box>
+      {props.suggestions.length > 0 ? (
+        <Box flexDirection="column" paddingX={2}>
+          {props.suggestions.map((s, i) => (
+            <Text key={s.label} inverse={i === props.selected}>
+              <Text bold>{s.label}</Text>
+              {s.detail ? <Text dimColor>{`  ${s.detail}`}</Text> : null}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
+    </Box>
+  )
+})
+
+const fmt = (n: number) => (n >= 1_000_000 ? `${(n / 1_000_000).toFixed(1)}M` : n >= 1000 ? `${(n / 1000).toFixed(1)}K` : String(n))
+
+export const StatusLine = memo(function StatusLine(props: {
+  agent: string
+  model?: string
+  last?: AssistantMessage
+  cost: number
+  contextLimit?: number
+  busy: boolean
+  retry?: { attempt: number; message: string; next: number }
+  ready: boolean
+  notice?: { text: string; tone: "info" | "error" }
+}) {
+  const now = useNow(props.busy || !props.ready)
+  const t = props.last?.tokens
+  const used = t ? t.input + t.output + t.reasoning + t.cache.read + t.cache.write : 0
+  const model = props.model ?? (props.last ? `${props.last.providerID}/${props.last.modelID}` : "default model")
+  return (
+    <Box flexDirection="column">
+      {props.notice ? <Text color={props.notice.tone === "error" ? "red" : "yellow"}>{props.notice.text}</Text> : null}
+      <Box justifyContent="space-between">
+        <Text>
+          <Text color={agentColor(props.agent)} bold>
+            {props.agent}
+          </Text>
+          <Text dimColor>{` · ${model}`}</Text>
+          {used ? <Text dimColor>{` · ${fmt(used)} tokens`}</Text> : null}
+          {used && props.contextLimit ? <Text dimColor>{` · ${Math.round((used / props.contextLimit) * 100)}% context`}</Text> : null}
+          {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
+        </Text>
+        <Text>
+          {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}
+          {props.retry ? <Text color="yellow">{`retry ${props.retry.attempt}: ${props.retry.message.slice(0, 40)} `}</Text> : null}
+          {props.busy ? (
+            <Text color="yellow">
+              {`${spinnerFrame(now)} working `}
+              <Text dimColor>esc to interrupt</Text>
+            </Text>
+          ) : props.ready ? (
+            <Text dimColor>tab agents · /help</Text>
+          ) : null}
+        </Text>
+      </Box>
+    </Box>
+  )
+})
