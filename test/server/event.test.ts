@@ -2,7 +2,7 @@ import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest"
 import type { BusEvent, GlobalEvent } from "../../src/protocol"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { tempDir } from "../lib/tool-context"
 import { BASE, collect, raw, startServer, type Harness } from "./harness"
 
@@ -35,7 +35,7 @@ test("event - /event starts with server.connected, sends no-buffering headers, t
   const stream = collect(h.client.event.subscribe({ signal: controller.signal }), controller)
   await stream.wait((e) => e.type === "server.connected")
   const s = await h.client.session.create()
-  llm.script(text(["Hel", "lo ", "there"]))
+  llm.script({ text: ["Hel", "lo ", "there"] })
   await h.client.session.prompt(s.id, { parts: [{ type: "text", text: "hi" }] })
   await stream.wait((e) => e.type === "session.idle" && e.properties.sessionID === s.id)
   const types = stream.events.map((e) => e.type)

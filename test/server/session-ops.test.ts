@@ -28,7 +28,7 @@ async function conversation(client: Client, turns: string[]) {
   return { session: s, messages: await client.session.messages(s.id) }
 }
 
-const textOf = (m: { parts: { type: string }[] }) => m.parts.filter((p) => p.type === "text").map((p) => (p as { text: string }).text).join("")
+const textOf = (m: { parts: { type: string }[] }) => m.parts.map((p) => (p.type === "text" ? (p as unknown as { text: string }).text : "")).join("")
 
 test("fork - copies messages up to and including the chosen one into a new session with new ids", async () => {
   const { session, messages } = await conversation(h.client, ["one", "two"])
