@@ -308,7 +308,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     },
     /** Prints an older page above nothing: it lands below, under its own header. */
     printOlder(page: MessageWithParts[], hasOlder: boolean) {
-      print({ kind: "header", key: `older:${page[0]?.info.id ?? now()}`, title: `Earlier messages (${page.length})`, detail: hasOlder ? "more: /history" : undefined })
+      print({ kind: "header", key: `older-header:${page[0]?.info.id ?? now()}`, title: `Earlier messages (${page.length})`, detail: hasOlder ? "more: /history" : undefined })
       let userCreated: number | undefined
       for (let i = 0; i < page.length; i++) {
         const m = page[i]!
