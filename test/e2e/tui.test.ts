@@ -38,7 +38,7 @@ const PROMPT_READY = "tab agents"
 describe("tui - in a terminal", () => {
   test("tui - a typed prompt streams the answer; quitting restores the terminal and -c resumes the saved session", async () => {
     const box = project()
-    server.script(text(["The answer ", "streams in ", "**piece by piece**."], { delayMs: 20 }))
+    server.script({ text: ["The answer ", "streams in ", "**piece by piece**."], delayMs: 20 })
     const pane = open(box)
     await pane.waitFor(PROMPT_READY)
     pane.type("what is up?")
