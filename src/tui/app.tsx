@@ -67,12 +67,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const suggestions: Suggestion[] = useMemo(() => {
     if (!target || ui.sugDismissed) return []
     if (target.kind === "command") return matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
-    const agents = state.agents.concat([{ name: "general", mode: "subagent" }, { name: "explore", mode: "subagent" }])
-      .filter((a) => a.name.startsWith(target.word))
-      .map((a) => ({ label: `@${a.name}`, detail: "agent", insert: `@${a.name} ` }))
+    const agents = state.mentions.filter((a) => a.startsWith(target.word)).map((a) => ({ label: `@${a}`, detail: "agent", insert: `@${a} ` }))
     const files = ui.files.query === target.word ? ui.files.items.map((f) => ({ label: `@${f}`, insert: `@${f} ` })) : []
     return [...agents, ...files].slice(0, 8)
-  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.agents])
+  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.mentions])
 
   // File completion asks the server, a little after the typing pauses.
   useEffect(() => {

@@ -40,6 +40,7 @@ export function createController(opts: ControllerOptions) {
     const s = store.getState()
     store.set({
       agents: primary,
+      mentions: agents.filter((a) => !a.hidden).map((a) => a.name),
       agent: primary.some((a) => a.name === s.agent) ? s.agent : (primary[0]?.name ?? s.agent),
       permissions: [...s.permissions, ...permissions.filter((p) => !s.permissions.some((q) => q.id === p.id))],
       questions: [...s.questions, ...questions.filter((p) => !s.questions.some((q) => q.id === p.id))],
@@ -79,7 +80,7 @@ export function createController(opts: ControllerOptions) {
   /** Parts of a prompt: the text, plus a file part per `@path` and an agent part per `@agent`. */
   function partsOf(text: string): PartInput[] {
     const parts: PartInput[] = [{ type: "text", text }]
-    const agents = new Set(store.getState().agents.map((a) => a.name).concat(["general", "explore"]))
+    const agents = new Set(store.getState().mentions)
     const seen = new Set<string>()
     for (const m of text.matchAll(/(?:^|\s)@([\w./~-][^\s]*)/g)) {
       const ref = m[1]!.replace(/[.,;:!?)]+$/, "")
@@ -100,8 +101,9 @@ export function createController(opts: ControllerOptions) {
     const id = await ensureSession()
     const s = store.getState()
     store.setStatuses({ [id]: { type: "busy" } })
-    api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), parts: partsOf(text) }).catch((e) => {
-      if ((e as Error).name !== "AbortError") fail("The prompt failed")(e)
+    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), parts: partsOf(text) }).catch((e) => {
+      store.setStatuses({ [id]: { type: "idle" } })
+      fail("The prompt failed")(e)
     })
   }
 

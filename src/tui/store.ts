@@ -29,7 +29,10 @@ export interface StoreState {
   retry?: { attempt: number; message: string; next: number }
   permissions: PermissionRequest[]
   questions: QuestionRequest[]
+  /** Primary agents (Tab cycles them). */
   agents: AgentInfo[]
+  /** Every agent an `@name` mention may name. */
+  mentions: string[]
   agent: string
   model?: ModelRef
   last?: AssistantMessage
@@ -58,6 +61,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     permissions: [],
     questions: [],
     agents: [],
+    mentions: [],
     agent: "build",
     cost: 0,
     hasOlder: false,

@@ -161,7 +161,7 @@ test("tui view - typing: Enter sends the prompt, Ctrl+J makes a newline, Up reca
   expect(ui.lastFrame()).toContain("second line")
   ui.stdin.write("\r")
   await tick(100)
-  const prompt = stub.requests.find((r) => r.path === "/session/ses_1/message")
+  const prompt = stub.requests.find((r) => r.path === "/session/ses_1/prompt_async")
   expect(prompt?.body).toMatchObject({ agent: "build", parts: [{ type: "text", text: "first line\nsecond line" }] })
   ui.stdin.write("\x1b[A")
   await tick()
