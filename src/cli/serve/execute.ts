@@ -9,6 +9,9 @@ import type { ServeArgs } from "../args"
 import { startCore } from "../core"
 import { UserError, yellow } from "../ui"
 
+/** How long running sessions get to stop after Ctrl+C / SIGTERM. */
+const SHUTDOWN_GRACE_MS = 10_000
+
 export function isLoopback(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, "").toLowerCase()
   return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h)
@@ -56,6 +59,14 @@ export async function serve(args: ServeArgs) {
     process.once("SIGINT", stop)
     process.once("SIGTERM", stop)
   })
+  // A second signal, or a shutdown stuck on something, must not leave the process running.
+  const force = () => {
+    process.stderr.write("wright serve: forced exit before a clean shutdown\n")
+    process.exit(1)
+  }
+  process.once("SIGINT", force)
+  process.once("SIGTERM", force)
+  setTimeout(force, SHUTDOWN_GRACE_MS).unref()
   core.server.dispose()
   const closed = new Promise<void>((resolve) => server.close(() => resolve()))
   ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
