@@ -72,6 +72,8 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   } finally {
     unsubscribe()
     store.flush()
+    // On a boot failure the half-started UI is wiped, so only the error remains.
+    if (fatal) ink.clear()
     ink.unmount()
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF)
   }

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
+import { BIN, providerConfig, sandbox, spawnWright, waitForOutput, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
 
 let server: LLMServer
@@ -165,6 +165,66 @@ describe("tui - in a terminal", () => {
     const screen = await pane.waitFor("[exited 1]")
     expect(screen).toContain("--session: no session with id ses_doesnotexist")
     expect(screen).not.toContain(PROMPT_READY)
+  })
+})
+
+describe("tui - server, attach and failures", () => {
+  test("tui - --port also serves the HTTP API and shows its URL", async () => {
+    const box = project()
+    const pane = open(box, ["--port", "0"])
+    const screen = await pane.waitFor(/Server listening on http:\/\/127\.0\.0\.1:\d+/)
+    const url = /Server listening on (http:\/\/\S+)/.exec(screen)![1]!
+    const res = await fetch(`${url}/session`)
+    expect(res.status).toBe(200)
+    expect(Array.isArray(await res.json())).toBe(true)
+  })
+
+  test("tui - attach runs the same UI against a running wright serve, with its password", async () => {
+    const box = project()
+    server.script(text("Answered by the served core."))
+    const env = { ...box.env, WRIGHT_SERVER_PASSWORD: "s3cret" }
+    const serve = spawnWright(["serve", "--port", "0"], { cwd: box.project, env })
+    try {
+      await waitForOutput(serve, (o) => /listening on http:\/\/\S+/.test(o.stdout))
+      const url = /listening on (http:\/\/\S+)/.exec(serve.output.stdout)![1]!
+      const wrong = open(box, ["attach", url, "-p", "nope"])
+      expect(await wrong.waitFor("[exited 1]")).toContain("wrong or missing password")
+      const pane = open(box, ["attach", url, "-p", "s3cret"])
+      await pane.waitFor(PROMPT_READY)
+      pane.type("hello server")
+      pane.keys("Enter")
+      await pane.waitFor("Answered by the served core.")
+    } finally {
+      serve.kill("SIGTERM")
+    }
+  })
+
+  test("tui - a broken config ends the UI with an error naming the file, and leaves the terminal as it was", async () => {
+    const box = sandbox()
+    writeFileSync(path.join(box.project, "wright.json"), '{ "model": 42 }')
+    const pane = open(box)
+    const screen = await pane.waitFor("[exited 1]")
+    expect(screen).toContain("wright.json")
+    expect(screen).toMatch(/\bicanon\b/)
+    expect(screen).not.toContain("Ask anything")
+  })
+
+  test("tui - !command runs in the shell and its output shows under it; /undo puts the last prompt back", async () => {
+    const box = project()
+    server.script(text("Sure."))
+    const pane = open(box)
+    await pane.waitFor(PROMPT_READY)
+    pane.type("!echo shell-said-hi")
+    pane.keys("Enter")
+    const shell = await pane.waitFor("✓ bash echo shell-said-hi")
+    expect(shell).toMatch(/^\s+shell-said-hi$/m)
+    pane.type("a prompt to take back")
+    pane.keys("Enter")
+    await pane.waitFor("Sure.")
+    pane.type("/undo")
+    pane.keys("Enter")
+    const undone = await pane.waitFor("undone: a prompt to take back")
+    expect(undone).toMatch(/│ a prompt to take back\s+│/)
   })
 })
 
