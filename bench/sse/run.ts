@@ -1,0 +1,134 @@
+// 20 SSE clients on one busy session, over real TCP: the server (App + SQLite + HTTP on
+// 127.0.0.1) streams one answer of many text deltas; every client must receive every event
+// of that session, in the same order, and the deltas must rebuild the answer. Reports the
+// events each client got and the events per second the server delivered (all clients).
+// Run: npx tsx bench/sse/run.ts
+import { serve } from "@hono/node-server"
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
+import { register } from "node:module"
+import type { AddressInfo } from "node:net"
+import os from "node:os"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { startLLMServer } from "../../test/lib/llm-server"
+
+export const CLIENTS = 20
+export const DELTAS = 5_000
+
+export interface SseBench {
+  clients: number
+  /** Events of the session each client received (from the prompt to session.idle). */
+  events: number
+  /** Event deliveries per second across all clients, prompt sent → last client saw idle. */
+  eventsPerSecond: number
+  /** Every client got the same events in the same order, and the deltas rebuild the answer. */
+  inOrder: boolean
+  seconds: number
+}
+
+let hooked = false
+
+/** A lean SSE reader: keeps each event's raw JSON; stops after `session.idle` of the session. */
+async function readStream(url: string, sessionOf: () => string | undefined, onConnected: () => void, signal: AbortSignal): Promise<{ events: string[]; endAt: number }> {
+  const res = await fetch(url, { signal })
+  const decoder = new TextDecoder()
+  const events: string[] = []
+  let buffer = ""
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    buffer += decoder.decode(chunk, { stream: true })
+    let end: number
+    while ((end = buffer.indexOf("\n\n")) !== -1) {
+      const data = buffer.slice(6, end)
+      buffer = buffer.slice(end + 2)
+      if (data.startsWith('{"type":"server.connected"')) {
+        onConnected()
+        continue
+      }
+      const id = sessionOf()
+      if (!id || !data.includes(id)) continue
+      events.push(data)
+      if (data.startsWith('{"type":"session.idle"')) return { events, endAt: performance.now() }
+    }
+  }
+  throw new Error("stream ended before session.idle")
+}
+
+export async function runSseBench(opts: { clients?: number; deltas?: number } = {}): Promise<SseBench> {
+  const CLIENTS_N = opts.clients ?? CLIENTS
+  const DELTAS_N = opts.deltas ?? DELTAS
+  if (!hooked) {
+    register("../grep/txt-loader.mjs", import.meta.url)
+    hooked = true
+  }
+  const { createApp } = await import("../../src/session")
+  const { openStore } = await import("../../src/storage")
+  const { createServer } = await import("../../src/server")
+  const { createClient } = await import("../../src/sdk")
+
+  const chunks = Array.from({ length: DELTAS_N }, (_, i) => `w${i} `)
+  const llm = await startLLMServer({ strict: false, fallback: () => ({ text: chunks }) })
+  const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wright-bench-sse-")))
+  const project = path.join(home, "project")
+  mkdirSync(project)
+  const store = openStore(path.join(home, "wright.db"))
+  const app = await createApp({
+    directory: project,
+    store,
+    env: { PATH: process.env.PATH, HOME: home, XDG_CONFIG_HOME: path.join(home, "config"), XDG_DATA_HOME: path.join(home, "data") },
+    home,
+    version: "bench",
+    overrides: {
+      model: "fake/chat-model",
+      small_model: "fake/chat-model",
+      provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${llm.url}/v1`, apiKey: "bench" }, models: { "chat-model": { limit: { context: 200_000, output: 8_000 } } } } },
+    },
+  })
+  const server = createServer({ directory: project, getApp: async () => app, version: "bench" })
+  const http = serve({ fetch: server.fetch, port: 0, hostname: "127.0.0.1" })
+  await new Promise<void>((r) => http.once("listening", () => r()))
+  const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`
+  const client = createClient({ baseUrl: base, directory: project })
+
+  try {
+    const session = await client.session.create({ title: "bench" })
+    const controller = new AbortController()
+    let connected = 0
+    let allConnected!: () => void
+    const ready = new Promise<void>((r) => (allConnected = r))
+    const readers = Array.from({ length: CLIENTS_N }, () =>
+      readStream(`${base}/event`, () => session.id, () => ++connected === CLIENTS_N && allConnected(), controller.signal),
+    )
+    await ready
+    const start = performance.now()
+    await client.session.prompt(session.id, { parts: [{ type: "text", text: "stream a long answer" }] })
+    const results = await Promise.all(readers)
+    controller.abort()
+    const seconds = (Math.max(...results.map((r) => r.endAt)) - start) / 1000
+
+    const reference = results[0]!.events
+    const same = results.every((r) => r.events.length === reference.length && r.events.every((e, i) => e === reference[i]))
+    const deltas = reference.filter((e) => e.startsWith('{"type":"message.part.delta"')).map((e) => JSON.parse(e).properties.delta as string)
+    const inOrder = same && deltas.length === DELTAS_N && deltas.join("") === chunks.join("")
+    const total = results.reduce((n, r) => n + r.events.length, 0)
+    return { clients: CLIENTS_N, events: reference.length, eventsPerSecond: Math.round(total / seconds), inOrder, seconds: Number(seconds.toFixed(3)) }
+  } finally {
+    server.dispose()
+    ;(http as { closeAllConnections?: () => void }).closeAllConnections?.()
+    http.close()
+    await app.dispose()
+    store.close()
+    await llm.close()
+    rmSync(home, { recursive: true, force: true })
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  await runSseBench({ clients: 2, deltas: 500 }) // warm-up: provider package load, JIT
+  const baseline = await runSseBench({ clients: 1 })
+  const r = await runSseBench()
+  console.log(`sse: ${r.clients} clients × ${r.events} events of one busy session (${DELTAS} text deltas)`)
+  console.log(`  every client got every event in the same order: ${r.inOrder ? "yes" : "NO"}`)
+  console.log(`  ${r.eventsPerSecond.toLocaleString("en-US")} events/s delivered (${Math.round(r.eventsPerSecond / r.clients).toLocaleString("en-US")} per client), ${r.seconds} s`)
+  console.log(`  one client alone: ${baseline.eventsPerSecond.toLocaleString("en-US")} events/s, ${baseline.seconds} s (the model stream's own pace)`)
+  if (!r.inOrder || !baseline.inOrder) process.exitCode = 1
+}
