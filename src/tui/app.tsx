@@ -66,11 +66,17 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const target = completing(ui.editor)
   const suggestions: Suggestion[] = useMemo(() => {
     if (!target || ui.sugDismissed) return []
-    if (target.kind === "command") return matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
+    if (target.kind === "command") {
+      const own = matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
+      const server = state.commands
+        .filter((c) => c.name.startsWith(target.word) && !findCommand(c.name))
+        .map((c) => ({ label: `/${c.name}`, detail: c.description?.slice(0, 70), insert: `/${c.name} ` }))
+      return [...own, ...server].slice(0, 10)
+    }
     const agents = state.mentions.filter((a) => a.startsWith(target.word)).map((a) => ({ label: `@${a}`, detail: "agent", insert: `@${a} ` }))
     const files = ui.files.query === target.word ? ui.files.items.map((f) => ({ label: `@${f}`, insert: `@${f} ` })) : []
     return [...agents, ...files].slice(0, 8)
-  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.mentions])
+  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.mentions, state.commands])
 
   // File completion asks the server, a little after the typing pauses.
   useEffect(() => {
@@ -140,6 +146,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       const [name = "", ...rest] = text.slice(1).split(/\s+/)
       const cmd = findCommand(name)
       if (cmd) return run(cmd.name, rest.join(" "))
+      if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2))
     }
     void controller.submit(raw)
   }
@@ -164,9 +171,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (key.name === "escape") return setUi({ sugDismissed: true })
       if (key.name === "tab" || key.name === "return") {
         const s = suggestions[sel]!
-        if (key.name === "return" && target?.kind === "command") {
+        const own = findCommand(s.label.slice(1))
+        if (key.name === "return" && target?.kind === "command" && own) {
           setUi({ editor: E.emptyEditor(), sugSelected: 0 })
-          return run(findCommand(s.label.slice(1))!.name, "")
+          return run(own.name, "")
         }
         const t = target!
         const text = ed.text.slice(0, t.start) + s.insert + ed.text.slice(ed.cursor)

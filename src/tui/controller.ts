@@ -28,12 +28,13 @@ export function createController(opts: ControllerOptions) {
   const fail = (what: string) => (e: unknown) => store.notify(`${what}: ${notFound(e) ? "not supported by this server yet" : errText(e)}`, "error")
 
   async function loadBasics() {
-    const [agents, statuses, permissions, questions, sessions] = await Promise.all([
+    const [agents, statuses, permissions, questions, sessions, commands] = await Promise.all([
       api.agents().catch(() => []),
       api.statuses().catch(() => ({})),
       api.permissions().catch(() => []),
       api.questions().catch(() => []),
       api.sessions().catch(() => [] as Session[]),
+      api.commands().catch(() => []),
     ])
     store.setStatuses(statuses)
     const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden)
@@ -45,6 +46,7 @@ export function createController(opts: ControllerOptions) {
       permissions: [...s.permissions, ...permissions.filter((p) => !s.permissions.some((q) => q.id === p.id))],
       questions: [...s.questions, ...questions.filter((p) => !s.questions.some((q) => q.id === p.id))],
       sessions,
+      commands: commands.map((c) => ({ name: c.name, description: c.description })),
       ready: true,
     })
     api
@@ -125,6 +127,16 @@ export function createController(opts: ControllerOptions) {
       opts.remember?.(raw)
       if (text.startsWith("!")) return shell(text.slice(1).trim())
       return prompt(raw).catch(fail("The prompt failed"))
+    },
+    /** Runs a server-side slash command (e.g. /init, /review, a config or Markdown command). */
+    async command(name: string, args: string) {
+      const id = await ensureSession()
+      const s = store.getState()
+      store.setStatuses({ [id]: { type: "busy" } })
+      api.command(id, { command: name, arguments: args, agent: s.agent, ...(s.model ? { model: `${s.model.providerID}/${s.model.modelID}` } : {}) }).catch((e) => {
+        store.setStatuses({ [id]: { type: "idle" } })
+        fail(`/${name}`)(e)
+      })
     },
     abort() {
       const id = store.getState().session?.id

@@ -33,6 +33,8 @@ export interface StoreState {
   agents: AgentInfo[]
   /** Every agent an `@name` mention may name. */
   mentions: string[]
+  /** Slash commands the server defines (config, Markdown, MCP prompts, skills). */
+  commands: { name: string; description?: string }[]
   agent: string
   model?: ModelRef
   last?: AssistantMessage
@@ -62,6 +64,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     questions: [],
     agents: [],
     mentions: [],
+    commands: [],
     agent: "build",
     cost: 0,
     hasOlder: false,
@@ -80,6 +83,8 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
   let lastFlush = 0
   let noticeTimer: ReturnType<typeof setTimeout> | undefined
   let patch: Partial<StoreState> = {}
+  let pendingErrors: { name: string; data: Record<string, unknown> }[] = []
+  let errorSeq = 0
 
   function schedule() {
     if (timer) return
@@ -94,6 +99,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     lastFlush = now()
     const printed = [...state.printed]
     const live = settle(printed)
+    printErrors(printed)
     const id = state.session?.id
     const status = id ? statuses.get(id) : undefined
     state = {
@@ -137,6 +143,20 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       if (!blocked && i === settledIndex && finished) settledIndex = i + 1
     }
     return live
+  }
+
+  function printErrors(printed: Printed[]) {
+    if (!pendingErrors.length) return
+    const id = state.session?.id
+    const status = id ? statuses.get(id) : undefined
+    if (status && status.type !== "idle") return
+    const last = messages[messages.length - 1]?.info
+    for (const err of pendingErrors) {
+      if (last?.role === "assistant" && last.error?.name === err.name) continue
+      const message = typeof err.data?.message === "string" ? err.data.message : err.name
+      printed.push({ id: `${epoch}:error:${++errorSeq}`, block: { kind: "notice", key: `error:${errorSeq}`, text: `${err.name}: ${message}`, tone: "error" } })
+    }
+    pendingErrors = []
   }
 
   function lastAssistant(): AssistantMessage | undefined {
@@ -202,8 +222,8 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
         const err = e.properties.error
         if (!err || err.name === "MessageAbortedError") break
         if (e.properties.sessionID && e.properties.sessionID !== current) break
-        const message = typeof err.data?.message === "string" ? err.data.message : err.name
-        print({ kind: "notice", key: `error:${now()}:${Math.random()}`, text: `${err.name}: ${message}`, tone: "error" })
+        // Shown once the turn settles, unless the failed step's footer already shows it.
+        pendingErrors.push(err)
         break
       }
       case "message.updated":
@@ -299,6 +319,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       messages = []
       byId.clear()
       settledIndex = 0
+      pendingErrors = []
       patch.session = session
       patch.route = "session"
       patch.hasOlder = hasOlder

@@ -214,3 +214,58 @@ test("tui view - a 2,000-message session prints only its newest page; /history p
   expect(ui.lastFrame()).toContain("question 950")
   expect(ui.lastFrame()).not.toContain("question 949")
 })
+
+test("tui view - a failed step shows its error once, in the turn's footer", async () => {
+  const stub = stubServer()
+  const ui = await openSession(stub)
+  const error = { name: "APIError", data: { message: "rate limited", statusCode: 429, isRetryable: false } }
+  stub.emit({ type: "session.error", properties: { sessionID: "ses_1", error } })
+  stub.emit({ type: "message.updated", properties: { sessionID: "ses_1", info: { ...assistant("msg_2", "msg_1", 3000), error } as AssistantMessage } })
+  stub.emit({ type: "session.status", properties: { sessionID: "ses_1", status: { type: "idle" } } })
+  await tick()
+  const frame = ui.lastFrame()!
+  expect(frame.match(/rate limited/g)).toHaveLength(1)
+  expect(frame).toContain("✗ APIError: rate limited")
+})
+
+test("tui view - an error before any answer (no assistant message) is printed as a notice", async () => {
+  const stub = stubServer()
+  const ui = mount(stub)
+  await ui.controller.openSession("ses_1")
+  stub.emit({ type: "session.error", properties: { sessionID: "ses_1", error: { name: "ProviderAuthError", data: { message: "no API key for fake" } } } })
+  await tick()
+  expect(ui.lastFrame()).toContain("ProviderAuthError: no API key for fake")
+})
+
+test("tui view - a server command completes after / and runs in the session with its arguments", async () => {
+  const stub = stubServer({ commands: [{ name: "review", description: "review the changes" }] })
+  const ui = mount(stub)
+  await ui.controller.boot()
+  await tick()
+  ui.stdin.write("/rev")
+  await tick()
+  expect(ui.lastFrame()).toContain("review the changes")
+  ui.stdin.write("\t")
+  await tick()
+  ui.stdin.write("src/a.ts")
+  await tick()
+  ui.stdin.write("\r")
+  await tick(100)
+  expect(stub.requests.find((r) => r.path === "/session/ses_1/command")?.body).toMatchObject({ command: "review", arguments: "src/a.ts", agent: "build" })
+})
+
+test("tui view - todowrite shows the list with each item's state", async () => {
+  const stub = stubServer()
+  const ui = await openSession(stub)
+  const todos = [
+    { content: "write the parser", status: "completed", priority: "high" },
+    { content: "test it", status: "in_progress", priority: "high" },
+    { content: "ship", status: "pending", priority: "low" },
+  ]
+  stub.emit(part({ id: "prt_9", type: "tool", callID: "c9", tool: "todowrite", state: { status: "completed", input: { todos }, output: "", title: "2 todos", metadata: { todos }, time: { start: 1, end: 2 } } }))
+  await tick()
+  const frame = ui.lastFrame()!
+  expect(frame).toContain("☑ write the parser")
+  expect(frame).toContain("▶ test it")
+  expect(frame).toContain("☐ ship")
+})

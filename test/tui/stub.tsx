@@ -18,7 +18,7 @@ export function session(id = "ses_1", title = "Test session"): Session {
   return { id, slug: "test", projectID: "p", directory: "/tmp/project", title, version: "0", time: { created: 1, updated: 1 } }
 }
 
-export function stubServer(data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]> } = {}) {
+export function stubServer(data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[] } = {}) {
   const requests: Recorded[] = []
   const sessions = data.sessions ?? [session()]
   const fetch = async (req: Request): Promise<Response> => {
@@ -29,6 +29,7 @@ export function stubServer(data: { sessions?: Session[]; messages?: Record<strin
     const p = url.pathname
     if (p === "/agent") return json([{ name: "build", mode: "primary" }, { name: "plan", mode: "primary" }, { name: "general", mode: "subagent" }])
     if (p === "/session/status") return json({})
+    if (p === "/command") return json(data.commands ?? [])
     if (p === "/permission" || p === "/question") return json([])
     if (p === "/session" && req.method === "GET") return json(sessions)
     if (p === "/session" && req.method === "POST") return json(sessions[0])

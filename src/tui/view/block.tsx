@@ -116,6 +116,8 @@ export function toolSummary(part: ToolPart): string {
       return `${str(input.pattern) ?? ""}${str(input.path) ? ` in ${input.path}` : ""}`
     case "list":
       return str(input.path) ?? "."
+    case "todowrite":
+      return ""
     case "webfetch":
       return str(input.url) ?? ""
     case "task":
@@ -138,6 +140,7 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
   const diff = str(meta.diff)
   const output = s.status === "completed" ? s.output : s.status === "running" ? str(meta.output) : undefined
   const detailLines = opts.showDetails ? 200 : 6
+  const todos = Array.isArray(meta.todos) ? (meta.todos as { content: string; status: string }[]) : undefined
   return (
     <Box flexDirection="column" marginTop={0}>
       <Text>
@@ -148,6 +151,15 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
         {start && elapsed >= 500 ? <Text dimColor>{` ${seconds(elapsed)}`}</Text> : null}
       </Text>
       {s.status === "error" ? <Text color="red">{`  ${s.error.split("\n").slice(0, opts.showDetails ? 50 : 3).join("\n  ")}`}</Text> : null}
+ {todos ? (
+        <Box paddingLeft={2} flexDirection="column">
+          {todos.slice(0, opts.maxRows ?? todos.length).map((t, i) => (
+            <Text key={i} dimColor={t.status === "completed" || t.status === "cancelled"} strikethrough={t.status === "cancelled"}>
+              {`${t.status === "completed" ? "☑" : t.status === "in_progress" ? "▶" : "☐"} ${t.content}`}
+            </Text>
+          ))}
+        </Box>
+      ) : null}
       {diff && (part.tool === "edit" || part.tool === "write" || part.tool === "apply_patch") ? (
         <Box paddingLeft={2}>
           <Diff diff={diff} maxLines={opts.showDetails ? 400 : Math.min(12, opts.maxRows ?? 12)} />
