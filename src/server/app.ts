@@ -60,7 +60,11 @@ export function createServer(opts: ServerOptions) {
     },
     reloadApp: opts.reloadApp
       ? async (directory) => {
-          for (const app of known) if (app.directory === path.resolve(directory)) known.delete(app)
+          for (const app of known) {
+            if (app.directory !== path.resolve(directory)) continue
+            known.delete(app)
+            app.bus.publish("server.instance.disposed", { directory: app.directory })
+          }
           await opts.reloadApp!(directory)
         }
       : undefined,

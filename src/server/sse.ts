@@ -24,9 +24,10 @@ export interface SseOptions {
 
 /**
  * An SSE response fed by `subscribe`: `server.connected` first, a `server.heartbeat` every
- * 10 s, then whatever `subscribe` sends. It ends when the client goes away or `signal` aborts.
+ * 10 s, then whatever `subscribe` sends. It ends when the client goes away, `signal` aborts,
+ * or `subscribe` calls `end`.
  */
-export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void) => () => void, opts: SseOptions = {}): Response {
+export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void) => () => void, opts: SseOptions = {}): Response {
   const format = opts.format ?? eventJson
   let cleanup = () => {}
   const stream = new ReadableStream<Uint8Array>({
@@ -55,7 +56,7 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         }
       }
       send({ type: "server.connected", properties: {} })
-      unsubscribe = subscribe(send)
+      unsubscribe = subscribe(send, () => close())
       heartbeat = setInterval(() => send({ type: "server.heartbeat", properties: {} }), opts.heartbeatMs ?? HEARTBEAT_MS)
       heartbeat.unref?.()
       cleanup = close

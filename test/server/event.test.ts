@@ -2,6 +2,8 @@ import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest"
 import type { BusEvent, GlobalEvent } from "../../src/protocol"
+import { HEARTBEAT_MS } from "../../src/server"
+import { sseResponse } from "../../src/server/sse"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { tempDir } from "../lib/tool-context"
 import { BASE, collect, raw, startServer, type Harness } from "./harness"
@@ -110,4 +112,30 @@ test("event - disposing the server ends open event streams", async () => {
   let done = false
   for (let i = 0; i < 10 && !done; i++) done = (await reader.read()).done
   expect(done).toBe(true)
+})
+
+test("event - a heartbeat follows server.connected every HEARTBEAT_MS (10 s)", async () => {
+  expect(HEARTBEAT_MS).toBe(10_000)
+  const controller = new AbortController()
+  const res = sseResponse(controller.signal, () => () => {}, { heartbeatMs: 15 })
+  const reader = res.body!.getReader()
+  let received = ""
+  while ((received.match(/server\.heartbeat/g) ?? []).length < 2) received += new TextDecoder().decode((await reader.read()).value)
+  expect(received.startsWith('data: {"type":"server.connected","properties":{}}\n\n')).toBe(true)
+  expect(received).toContain('data: {"type":"server.heartbeat","properties":{}}\n\n')
+  controller.abort()
+  expect((await reader.read()).done).toBe(true)
+})
+
+test("event - reloading a project (PATCH /config) sends server.instance.disposed and ends its streams; the SDK reconnects", async () => {
+  const controller = new AbortController()
+  const stream = collect(h.client.event.subscribe({ signal: controller.signal, maxBackoffMs: 50 }), controller)
+  await stream.wait((e) => e.type === "server.connected")
+  await h.client.config.update({ username: "reloaded" })
+  await stream.wait((e) => e.type === "server.instance.disposed")
+  // After the drop the client is connected to the new App and sees its events.
+  await stream.wait((e) => e.type === "server.connected" && stream.events.indexOf(e) > 0)
+  const s = await h.client.session.create({ title: "after reload" })
+  await stream.wait((e) => e.type === "session.created" && e.properties.sessionID === s.id)
+  stream.stop()
 })

@@ -50,9 +50,16 @@ export const eventRoutes = [
     method: "get",
     path: "/event",
     operationId: "event.subscribe",
-    summary: "Server-sent events of one project: server.connected first, then every bus event, heartbeats every 10 s",
+    summary: "Server-sent events of one project: server.connected first, then every bus event, heartbeats every 10 s; ends after server.instance.disposed",
     tags: ["event"],
     response: EventEnvelope,
-    handler: ({ app, c, server }) => sseResponse(AbortSignal.any([c.req.raw.signal, server.signal]), (send) => app.bus.subscribeAll(send)),
+    handler: ({ app, c, server }) =>
+      sseResponse(AbortSignal.any([c.req.raw.signal, server.signal]), (send, end) =>
+        app.bus.subscribeAll((event) => {
+          send(event)
+          // The project was reloaded: this App publishes no more; the client reconnects to the new one.
+          if (event.type === "server.instance.disposed") end()
+        }),
+      ),
   }),
 ]
