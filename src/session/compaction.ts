@@ -85,21 +85,34 @@ export function filterCompacted(history: MessageWithParts[]): MessageWithParts[]
   return history
 }
 
-/** Picks the newest messages to keep verbatim within the token budget; returns the first kept id. */
+/**
+ * Picks the newest messages to keep verbatim within the token budget; returns the first kept
+ * id. The tail starts at a user turn when it holds one (a half turn would lose its request),
+ * and never covers everything (then there would be nothing to summarise).
+ */
 export function chooseTail(candidates: MessageWithParts[], budget: number, maxTurns?: number): string | undefined {
   if (maxTurns !== undefined && maxTurns <= 0) return undefined
   let used = 0
-  let start: string | undefined
+  let first = candidates.length
   let turns = 0
   for (let k = candidates.length - 1; k >= 0; k--) {
     const m = candidates[k]!
     const cost = estimateTokens([m])
     if (used + cost > budget) break
     used += cost
-    start = m.info.id
+    first = k
     if (m.info.role === "user" && ++turns >= (maxTurns ?? Infinity)) break
   }
-  return start
+  if (first >= candidates.length) return undefined
+  const firstUser = candidates.findIndex((m, i) => i >= first && m.info.role === "user")
+  if (candidates[first]!.info.role !== "user" && firstUser !== -1) first = firstUser
+  if (first === 0) {
+    // Everything fits: keep from the second user turn on, so the oldest turn is summarised.
+    const second = candidates.findIndex((m, i) => i > 0 && m.info.role === "user")
+    if (second === -1) return undefined
+    first = second
+  }
+  return candidates[first]!.info.id
 }
 
 export async function processCompaction(

@@ -32,7 +32,7 @@ test("permission loop - a denied bash command reaches the model as a tool error 
   const result = await core.client.session.prompt(session.id, prompt("clean up"))
   const [part] = toolParts(core, session.id)
   expect(part?.type === "tool" && part.state.status).toBe("error")
-  expect(part?.type === "tool" && part.state.status === "error" && part.state.error).toMatch(/rule which prevents you/)
+  expect(part?.type === "tool" && part.state.status === "error" && part.state.error).toMatch(/A permission rule forbids this call/)
   // The loop stopped after the denial: one request only, no further step.
   expect(llm.requests).toHaveLength(1)
   expect(result.info.role === "assistant" && result.info.finish).toBe("tool-calls")
@@ -60,7 +60,7 @@ test("permission loop - a plain reject stops the loop", async () => {
   await core.client.session.prompt(session.id, prompt("deploy"))
   expect(llm.requests).toHaveLength(1)
   const [part] = toolParts(core, session.id)
-  expect(part?.type === "tool" && part.state.status === "error" && part.state.error).toMatch(/rejected permission/)
+  expect(part?.type === "tool" && part.state.status === "error" && part.state.error).toMatch(/The user rejected this tool call/)
   await core.close()
 })
 

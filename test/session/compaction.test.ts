@@ -30,7 +30,7 @@ test("compaction - a session that overflows a small context compacts and the nex
   const core = await testCore({
     llm,
     config: SMALL(llm.url),
-    files: { "AGENTS.md": "Always run the linter before committing. (project rule R-17)\n", "big.txt": "lorem ipsum ".repeat(4000) },
+    files: { "AGENTS.md": "Always run the linter before committing. (project rule R-17)\n", "big.txt": "lorem ipsum dolor sit amet, consectetur adipiscing\n".repeat(1500) },
   })
   const session = await core.client.session.create()
   // Turn 1: a cheap exchange.
@@ -116,4 +116,18 @@ test("compaction - a provider 'context too long' error triggers compaction inste
   expect(answerText(result)).toBe("recovered")
   expect(result.info.role === "assistant" && result.info.error).toBeFalsy()
   await core.close()
+})
+
+test("compaction - the kept tail starts at a user turn and never swallows the whole history", async () => {
+  const { chooseTail } = await import("../../src/session/compaction")
+  const msg = (id: string, role: "user" | "assistant", chars: number) =>
+    ({ info: { id, role }, parts: [{ type: "text", text: "x".repeat(chars) }] }) as never
+  const history = [msg("m1", "user", 400), msg("m2", "assistant", 400), msg("m3", "user", 400), msg("m4", "assistant", 400)]
+  // Budget for everything: the oldest turn is still left to summarise.
+  expect(chooseTail(history, 10_000)).toBe("m3")
+  // Budget that ends mid-turn: the partial turn is dropped, the tail starts at a user message.
+  expect(chooseTail([msg("a", "user", 40_000), msg("b", "assistant", 400), msg("c", "user", 400), msg("d", "assistant", 400)], 250)).toBe("c")
+  // One huge current turn: keep its newest step rather than nothing.
+  expect(chooseTail([msg("a", "user", 400), msg("b", "assistant", 40_000), msg("c", "assistant", 400)], 200)).toBe("c")
+  expect(chooseTail(history, 10_000, 0)).toBeUndefined()
 })
