@@ -168,7 +168,8 @@ export async function createApp(opts: AppOptions) {
         if (user.format?.type !== "json_schema") return undefined
         if (step.structured !== undefined) {
           assistant.structured = step.structured
-          assistant.finish = assistant.finish ?? "stop"
+          // The answer is complete even though the provider ended the step on a tool call.
+          assistant.finish = "stop"
           history.putMessage(assistant)
           return "break"
         }
