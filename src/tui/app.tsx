@@ -312,7 +312,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     [size.columns, state.showThinking, state.showDetails],
   )
   const liveOpts: BlockOptions = { ...printedOpts, maxRows: liveRows }
-  const model = state.model ? `${state.model.providerID}/${state.model.modelID}` : undefined
+  const model = state.model ? `${state.model.providerID}/${state.model.modelID}` : state.last ? undefined : state.defaultModel
 
   return (
     <Box flexDirection="column">

@@ -36,6 +36,7 @@ export function createController(opts: ControllerOptions) {
       api.sessions().catch(() => [] as Session[]),
       api.commands().catch(() => []),
     ])
+    opts.client.config.get().then((c) => typeof c.model === "string" && store.set({ defaultModel: c.model }), () => {})
     store.setStatuses(statuses)
     const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden)
     const s = store.getState()
@@ -75,7 +76,7 @@ export function createController(opts: ControllerOptions) {
     const s = store.getState().session
     if (s) return s.id
     const created = await api.createSession()
-    store.open(created, [], false)
+    store.open(created, [], false, true)
     return created.id
   }
 

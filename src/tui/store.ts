@@ -37,6 +37,8 @@ export interface StoreState {
   commands: { name: string; description?: string }[]
   agent: string
   model?: ModelRef
+  /** The configured model (`model` in the config), shown until one is picked or answers. */
+  defaultModel?: string
   last?: AssistantMessage
   cost: number
   notice?: Notice
@@ -129,6 +131,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       const m = messages[i]!
       if (revertAt && m.info.id >= revertAt) continue
       if (m.info.role === "user") userCreated = m.info.time.created
+      else userCreated = byId.get(m.info.parentID)?.info.time.created ?? userCreated
       for (const { block, settled } of messageBlocks(m, { later: i < messages.length - 1, idle, userCreated })) {
         if (printedKeys.has(block.key)) continue
         if (!blocked && settled) {
@@ -313,7 +316,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       schedule()
     },
     /** Shows a session: a header, then its newest messages (already loaded) in scrollback. */
-    open(session: Session, loaded: MessageWithParts[], hasOlder: boolean) {
+    open(session: Session, loaded: MessageWithParts[], hasOlder: boolean, fresh = false) {
       epoch++
       printedKeys = new Set()
       messages = []
@@ -324,7 +327,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       patch.route = "session"
       patch.hasOlder = hasOlder
       state = { ...state, session }
-      print({ kind: "header", key: `header:${session.id}`, title: session.title, detail: hasOlder ? "older messages: /history" : undefined })
+      print({ kind: "header", key: `header:${session.id}`, title: fresh ? "New session" : session.title, detail: hasOlder ? "older messages: /history" : undefined })
       for (const m of loaded) {
         upsertMessage(m.info)
         for (const p of m.parts) upsertPart(p)

@@ -35,6 +35,9 @@ function project(extra: Record<string, unknown> = {}) {
 
 const PROMPT_READY = "tab agents"
 
+/** After wright exits, the pane prints its exit code and then the terminal's line mode. */
+const exited = (pane: Tmux, code: number) => pane.waitFor(new RegExp(`\\[exited ${code}\\]\\s*\\n\\s*-?icanon -?echo`))
+
 describe("tui - in a terminal", () => {
   test("tui - a typed prompt streams the answer; quitting restores the terminal and -c resumes the saved session", async () => {
     const box = project()
@@ -49,7 +52,7 @@ describe("tui - in a terminal", () => {
     await pane.waitFor("▣ build · chat-model")
 
     pane.keys("C-d")
-    const after = await pane.waitFor("[exited 0]")
+    const after = await exited(pane, 0)
     // Raw mode is off again: the shell's line discipline is back.
     expect(after).toMatch(/\bicanon\b/)
     expect(after).toMatch(/\becho\b/)
@@ -144,6 +147,21 @@ describe("tui - in a terminal", () => {
     await pane.waitFor(PROMPT_READY)
   })
 
+  test("tui - @file completes from the project and the file goes to the model", async () => {
+    const box = project()
+    writeFileSync(path.join(box.project, "notes-for-the-model.txt"), "the secret word is pelican\n")
+    server.script(text("Read it."))
+    const pane = open(box)
+    await pane.waitFor(PROMPT_READY)
+    pane.type("summarize @notes-for")
+    await pane.waitFor("@notes-for-the-model.txt")
+    pane.keys("Tab")
+    await pane.waitFor("summarize @notes-for-the-model.txt ")
+    pane.keys("Enter")
+    await pane.waitFor("Read it.")
+    expect(JSON.stringify(server.requests[0]!.body)).toContain("the secret word is pelican")
+  })
+
   test("tui - a large paste becomes one block and is sent whole", async () => {
     const box = project()
     server.script(text("Got your lines."))
@@ -203,7 +221,7 @@ describe("tui - server, attach and failures", () => {
     const box = sandbox()
     writeFileSync(path.join(box.project, "wright.json"), '{ "model": 42 }')
     const pane = open(box)
-    const screen = await pane.waitFor("[exited 1]")
+    const screen = await exited(pane, 1)
     expect(screen).toContain("wright.json")
     expect(screen).toMatch(/\bicanon\b/)
     expect(screen).not.toContain("Ask anything")
