@@ -9,7 +9,7 @@ import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, type Config } from "../config"
 import { createProviders, type ModelInfo } from "../llm"
-import { createPermissions, merge } from "../permission"
+import { createPermissions, disabledTools, merge } from "../permission"
 import { NamedError, StructuredOutputError, toErrorObject, type MessageError, type Tokens } from "../protocol"
 import type { Store } from "../storage"
 import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type Tool, type ToolContext, type ToolServices } from "../tool"
@@ -25,7 +25,7 @@ import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
 import { createStructuredOutputTool } from "./structured"
 import { runSubtask } from "./subtask"
-import { buildSystem, environment } from "./system"
+import { buildSystem, environment, skillsPrompt } from "./system"
 import { createTaskTool } from "./task"
 import { generateTitle } from "./title"
 
@@ -61,6 +61,7 @@ export async function createApp(opts: AppOptions) {
   const configDirs = [...loaded.dirs]
   const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home })
   const skills = discoverSkills(configDirs)
+  const skillsBlock = skillsPrompt(skills)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   const history = createHistory({ store, bus })
   const status = createStatus(bus)
@@ -145,10 +146,12 @@ export async function createApp(opts: AppOptions) {
     hooks: {
       async system({ agent, model, user, session }) {
         const pieces = await runPieces(session.id, model.info)
+        const skillDenied = disabledTools(["skill"], merge(agent.permission, session.permission ?? [])).has("skill")
         return buildSystem({
           agent,
           environment: pieces.env,
           instructions: pieces.instructions,
+          skills: skillDenied ? undefined : skillsBlock,
           userSystem: user.system,
           structuredOutput: user.format?.type === "json_schema",
         })

@@ -152,7 +152,8 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
 
     const system = await hooks.system({ agent, model, user, session })
-    const messages = withReminders(toModelMessages(visible.filter((m) => m.info.id !== assistant.id), { providerID: model.info.providerID, modelID: model.info.id }), agent, msgs)
+    const earlier = visible.filter((m) => m.info.id !== assistant.id)
+    const messages = withReminders(toModelMessages(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const result = await processStep(deps, {

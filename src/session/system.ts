@@ -44,6 +44,18 @@ function gitStatus(cwd: string): string | undefined {
   }
 }
 
+/** The skills the model may load with the skill tool, for the system prompt. */
+export function skillsPrompt(skills: { name: string; description: string }[]): string | undefined {
+  if (skills.length === 0) return undefined
+  const lines = skills.map((s) => `- ${s.name}: ${s.description}`)
+  return [
+    "Skills provide specialized instructions and workflows for specific tasks. When a task matches a skill's description, load it with the skill tool before you start, and follow it.",
+    "<available_skills>",
+    ...lines,
+    "</available_skills>",
+  ].join("\n")
+}
+
 export interface SystemInput {
   agent: Agent
   environment: string

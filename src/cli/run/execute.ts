@@ -59,6 +59,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const stdout = (s: string) => void process.stdout.write(s)
   const stderr = (s: string) => void process.stderr.write(s)
 
+  if (args.agent) await checkAgent(client, args.agent)
   const session = await resolveSession(client, args)
   const sessions = new Set([session.id])
   // With --schema, stdout carries the JSON result alone; the streamed text is not printed.
@@ -187,6 +188,15 @@ function readSchema(file: string, directory: string): Record<string, unknown> {
 function within(p: Promise<unknown>, ms: number) {
   let timer: NodeJS.Timeout | undefined
   return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer))
+}
+
+/** `--agent` must name a primary agent: subagents only run inside a task. */
+async function checkAgent(client: Client, name: string) {
+  const agents = await client.agent.list()
+  const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden).map((a) => a.name)
+  const agent = agents.find((a) => a.name === name)
+  if (!agent || agent.hidden) throw new UserError(`--agent: no agent named "${name}". Available: ${primary.join(", ")}`)
+  if (agent.mode === "subagent") throw new UserError(`--agent: "${name}" is a subagent and cannot be the primary agent of run. Use one of: ${primary.join(", ")}`)
 }
 
 async function resolveSession(client: Client, args: RunArgs) {
