@@ -32,10 +32,7 @@ function lastUserText(body: { messages: { role: string; content: unknown }[] }):
   return (user.content as { text?: string }[]).map((c) => c.text ?? "").join("\n")
 }
 
-// Needs the server route POST /session/:id/command and the runner wired into the App
-// (`command: createCommandRunner(...)` in createSessionService's deps). Until both land the
-// run fails with a 404; un-skip this block then.
-describe.skip("run --command", () => {
+describe("run --command", () => {
   test("run --command - a Markdown command with arguments reaches the model expanded", async () => {
     const box = project()
     server.script(text("Hello Ada, and hello to the whole team!"))
