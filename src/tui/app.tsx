@@ -232,8 +232,13 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return edit(E.deleteToLineEnd(ed))
           case "w":
             return edit(E.deleteWord(ed))
-          case "o":
-            return store.set({ showDetails: !store.getState().showDetails })
+          case "o": {
+            // Live and later tool calls follow the toggle; the last finished one is printed again in full.
+            const on = !store.getState().showDetails
+            store.set({ showDetails: on })
+            if (on && !store.getState().live.some((b) => b.kind === "tool")) store.expandLast()
+            return
+          }
         }
     }
   }

@@ -7,7 +7,7 @@ export type Block =
   | { kind: "user"; key: string; message: UserMessage; parts: Part[] }
   | { kind: "text"; key: string; part: TextPart }
   | { kind: "reasoning"; key: string; part: ReasoningPart }
-  | { kind: "tool"; key: string; part: ToolPart }
+  | { kind: "tool"; key: string; part: ToolPart; expanded?: boolean }
   | { kind: "footer"; key: string; message: AssistantMessage; started?: number }
   | { kind: "notice"; key: string; text: string; tone: "info" | "error" | "dim" | "markdown" }
   | { kind: "header"; key: string; title: string; detail?: string }

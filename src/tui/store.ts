@@ -357,6 +357,18 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       state = { ...state, session: undefined }
       flush()
     },
+    /** Prints the newest tool call of the open session again, with its whole output. */
+    expandLast(): boolean {
+      for (let i = state.printed.length - 1; i >= 0; i--) {
+        const p = state.printed[i]!
+        if (!p.id.startsWith(`${epoch}:`)) break
+        if (p.block.kind === "tool") {
+          print({ ...p.block, key: `${p.block.key}:expanded:${now()}`, expanded: true })
+          return true
+        }
+      }
+      return false
+    },
     /** The oldest loaded message id of the open session (cursor for older pages). */
     oldest: () => messages[0]?.info.id,
     messages: () => messages,

@@ -162,6 +162,24 @@ describe("tui - in a terminal", () => {
     expect(JSON.stringify(server.requests[0]!.body)).toContain("the secret word is pelican")
   })
 
+  test("tui - quitting while the agent works settles the running step and saves it", async () => {
+    const box = project()
+    server.script(text("half an answer", { hang: 2 }))
+    const pane = open(box)
+    await pane.waitFor(PROMPT_READY)
+    pane.type("work forever")
+    pane.keys("Enter")
+    await pane.waitFor("esc to interrupt")
+    pane.keys("C-d")
+    await exited(pane, 0)
+    const db = new Database(box.dbPath, { readonly: true })
+    const messages = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((r) => JSON.parse(r.data))
+    db.close()
+    expect(messages.map((m) => m.role)).toEqual(["user", "assistant"])
+    expect(messages[1].time.completed).toBeGreaterThan(0)
+    expect(messages[1].error?.name).toBe("MessageAbortedError")
+  })
+
   test("tui - a large paste becomes one block and is sent whole", async () => {
     const box = project()
     server.script(text("Got your lines."))

@@ -60,7 +60,7 @@ export const BlockView = memo(function BlockView({ block, opts }: { block: Block
     case "reasoning":
       return <Reasoning text={block.part.text} start={block.part.time.start} end={block.part.time.end} opts={opts} />
     case "tool":
-      return <ToolView part={block.part} opts={opts} />
+      return <ToolView part={block.part} opts={block.expanded ? { ...opts, showDetails: true } : opts} />
     case "footer": {
       const m = block.message
       const took = m.time.completed && block.started ? ` · ${seconds(m.time.completed - block.started)}` : ""
