@@ -28,6 +28,8 @@ export interface TuiOptions {
   notices?: string[]
   stdin?: NodeJS.ReadStream
   stdout?: NodeJS.WriteStream
+  /** Quits the UI as if the user did (e.g. on SIGTERM/SIGHUP). */
+  signal?: AbortSignal
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h"
@@ -67,6 +69,16 @@ export async function runTui(opts: TuiOptions): Promise<void> {
     },
   )
 
+  opts.signal?.addEventListener("abort", () => quit(), { once: true })
+  if (opts.signal?.aborted) quit()
+  // A render error ends Ink on its own (it shows the error): that is a quit too.
+  const inkEnded = ink.waitUntilExit().then(
+    () => quit(),
+    (e) => {
+      fatal = e
+      quit()
+    },
+  )
   try {
     await quitting
   } finally {
@@ -75,6 +87,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
     // On a boot failure the half-started UI is wiped, so only the error remains.
     if (fatal) ink.clear()
     ink.unmount()
+    await inkEnded
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF)
   }
   if (fatal) throw fatal

@@ -162,7 +162,7 @@ describe("tui - in a terminal", () => {
     expect(JSON.stringify(server.requests[0]!.body)).toContain("the secret word is pelican")
   })
 
-  test("tui - quitting while the agent works settles the running step and saves it", async () => {
+  test.each([["Ctrl+D", "keys"], ["SIGTERM", "signal"]] as const)("tui - quitting with %s while the agent works settles the running step and saves it", async (_name, how) => {
     const box = project()
     server.script(text("half an answer", { hang: 2 }))
     const pane = open(box)
@@ -170,7 +170,8 @@ describe("tui - in a terminal", () => {
     pane.type("work forever")
     pane.keys("Enter")
     await pane.waitFor("esc to interrupt")
-    pane.keys("C-d")
+    if (how === "keys") pane.keys("C-d")
+    else pane.signal("SIGTERM")
     await exited(pane, 0)
     const db = new Database(box.dbPath, { readonly: true })
     const messages = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((r) => JSON.parse(r.data))

@@ -44,6 +44,13 @@ export class Tmux {
     this.tmux(["paste-buffer", "-p", "-b", "p", "-t", "t"])
   }
 
+  /** Sends a signal to the program running in the pane (the child of the pane's shell). */
+  signal(sig: NodeJS.Signals) {
+    const shell = this.tmux(["list-panes", "-t", "t", "-F", "#{pane_pid}"]).trim()
+    const pid = execFileSync("ps", ["-o", "pid=", "--ppid", shell], { encoding: "utf8" }).trim().split(/\s+/)[0]
+    process.kill(Number(pid), sig)
+  }
+
   /** The visible screen. */
   screen(): string {
     return this.tmux(["capture-pane", "-p", "-t", "t"])

@@ -57,6 +57,10 @@ export async function attach(args: AttachArgs) {
     },
   }
   const history = promptHistory()
+  const hangup = new AbortController()
+  const onSignal = () => hangup.abort()
+  process.on("SIGTERM", onSignal)
+  process.on("SIGHUP", onSignal)
   try {
     await runTui({
       client,
@@ -69,8 +73,11 @@ export async function attach(args: AttachArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
+      signal: hangup.signal,
     })
   } finally {
     stream.abort()
+    process.off("SIGTERM", onSignal)
+    process.off("SIGHUP", onSignal)
   }
 }

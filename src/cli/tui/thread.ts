@@ -67,6 +67,11 @@ export async function tui(args: TuiArgs) {
   }
   process.on("uncaughtException", onCrash)
   process.on("unhandledRejection", onCrash)
+  // A closed terminal or a kill quits like the user would: the core settles its sessions.
+  const hangup = new AbortController()
+  const onSignal = () => hangup.abort()
+  process.on("SIGTERM", onSignal)
+  process.on("SIGHUP", onSignal)
 
   try {
     const client = createClient({ baseUrl: "http://wright.internal", fetch: rpc.fetch, directory })
@@ -91,11 +96,14 @@ export async function tui(args: TuiArgs) {
       remember: history.save,
       writeExport,
       notices,
+      signal: hangup.signal,
     })
   } finally {
     await stop()
     process.off("uncaughtException", onCrash)
     process.off("unhandledRejection", onCrash)
+    process.off("SIGTERM", onSignal)
+    process.off("SIGHUP", onSignal)
   }
   if (crashed) throw crashed
 }
