@@ -322,7 +322,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   return (
     <Box flexDirection="column">
       <Static items={state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
-      {state.route === "home" ? <Home sessions={state.sessions.slice(0, Math.max(0, Math.min(5, rows - fixed - 3)))} /> : null}
+      {state.route === "home" && !dialogShown ? <Home sessions={state.sessions.slice(0, Math.max(0, Math.min(5, rows - fixed - 3)))} /> : null}
       {state.live.map((b) => (
         <BlockView key={b.key} block={b} opts={liveOpts} />
       ))}
