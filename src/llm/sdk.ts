@@ -1,10 +1,10 @@
 // Turns a provider record into an AI SDK provider, chosen by its npm package. Packages load on
 // first use so a run that talks to one provider never parses the others.
-import type { LanguageModel } from "ai"
+import type { LanguageModelV3 } from "@ai-sdk/provider"
 import { timeoutFetch, userAgent } from "./fetch"
 import type { ProviderRecord } from "./registry"
 
-export type ModelFactory = (apiID: string) => LanguageModel
+export type ModelFactory = (apiID: string) => LanguageModelV3
 
 /** Options wright reads itself; everything else goes to the SDK factory untouched, as in OpenCode. */
 const OWN_OPTIONS = new Set(["baseURL", "apiKey", "headers", "headerTimeout", "chunkTimeout", "timeout", "chatCompletions"])

@@ -2,7 +2,9 @@
 // `maxRetries: 0`, one step, and tools WITHOUT `execute`: the stream ends after the model's
 // tool calls (finish reason `tool-calls`) and the processor runs them itself. The stream never
 // throws: failures arrive as `error` parts (classify them with classifyError), aborts as `abort`.
-import { jsonSchema, stepCountIs, streamText, tool, type JSONSchema7, type ModelMessage, type SystemModelMessage, type TextStreamPart, type ToolCallRepairFunction, type ToolSet } from "ai"
+import type { LanguageModelV3 } from "@ai-sdk/provider"
+import { convertToLanguageModelPrompt } from "ai/internal"
+import { jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel, type JSONSchema7, type ModelMessage, type SystemModelMessage, type TextStreamPart, type ToolCallRepairFunction, type ToolSet } from "ai"
 import { maxOutputTokens } from "./cost"
 import type { ModelInfo, ResolvedModel } from "./types"
 
@@ -40,9 +42,9 @@ export function stream(input: StreamInput): AsyncIterable<TextStreamPart<any>> {
   const system: SystemModelMessage[] = input.system.filter((s) => s !== "").map((content) => ({ role: "system", content }))
   const cached = cacheBreakpoints(info, system, input.messages)
   const result = streamText({
-    model: language,
-    system: cached.system.length ? cached.system : undefined,
-    messages: cached.messages,
+    model: withPrompt(language, cached.system, cached.messages),
+    // The real prompt is put in place by withPrompt; this stand-in only satisfies the SDK.
+    messages: [{ role: "user", content: "." }],
     tools,
     toolChoice: tools ? input.toolChoice : undefined,
     abortSignal: input.abort,
@@ -58,6 +60,26 @@ export function stream(input: StreamInput): AsyncIterable<TextStreamPart<any>> {
     onError: () => {},
   })
   return rerouteInvalid(result.fullStream)
+}
+
+/**
+ * streamText validates every message with zod on every call: 100-300 ms for a session of a
+ * few thousand messages, paid again at each step. Our history was built from validated parts,
+ * so the prompt is converted with the SDK's own converter, without validation, and handed to
+ * the model through a middleware.
+ */
+function withPrompt(language: LanguageModelV3, system: SystemModelMessage[], messages: ModelMessage[]): LanguageModelV3 {
+  const prompt = convertToLanguageModelPrompt({
+    prompt: { system: system.length ? system : undefined, messages },
+    supportedUrls: {},
+    download: undefined,
+  })
+  // Conversion errors surface through the stream like any provider error.
+  prompt.catch(() => {})
+  return wrapLanguageModel({
+    model: language,
+    middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt: await prompt }) },
+  })
 }
 
 function toToolSet(schemas: Record<string, ToolSchema>): ToolSet | undefined {

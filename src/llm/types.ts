@@ -1,4 +1,4 @@
-import type { LanguageModel } from "ai"
+import type { LanguageModelV3 } from "@ai-sdk/provider"
 
 /**
  * One entry of config `provider` (OpenCode's form), declared structurally so that config's
@@ -96,7 +96,7 @@ export interface ProviderInfo {
 
 export interface ResolvedModel {
   info: ModelInfo
-  language: LanguageModel
+  language: LanguageModelV3
 }
 
 export interface ModelRef {

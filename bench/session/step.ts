@@ -1,0 +1,90 @@
+// How long it takes to start step N+1 of a session: from the prompt call to the moment wright
+// hands the model request to the network (its fetch is called), for a session of 2,000
+// messages vs one of 20. Serialising the request body is included; the wire and the fake
+// model's own parsing are not. The live history is
+// kept in memory and written through to SQLite, so a long session must not cost a full
+// reload per step. Run: npx tsx bench/session/step.ts
+import { register } from "node:module"
+import { performance } from "node:perf_hooks"
+import { pathToFileURL } from "node:url"
+import { providerConfig, sandbox, writeConfig } from "../../test/lib/e2e"
+import { startLLMServer } from "../../test/lib/llm-server"
+
+// Tool descriptions are .txt imports: teach Node to load them before the core is imported.
+register("../grep/txt-loader.mjs", import.meta.url)
+const { createApp } = await import("../../src/session")
+const { openStore } = await import("../../src/storage")
+const { Id } = await import("../../src/util")
+
+const RUNS = 15
+
+async function timeStepStart(messages: number, llm: Awaited<ReturnType<typeof startLLMServer>>, arrivals: number[]) {
+  const box = sandbox()
+  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  const store = openStore(":memory:")
+  const sent: typeof fetch = (input, init) => {
+    if (!(init?.headers && JSON.stringify(init.headers).includes("x-wright-request"))) arrivals.push(performance.now())
+    return fetch(input, init)
+  }
+  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "bench", fetch: sent })
+  const session = app.sessions.create()
+  seed(app, session.id, messages)
+  // Warm up once (module caches, provider construction), then measure fresh steps.
+  await app.sessions.prompt(session.id, { parts: [{ type: "text", text: "warm up" }] })
+  const samples: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    arrivals.length = 0
+    const start = performance.now()
+    await app.sessions.prompt(session.id, { parts: [{ type: "text", text: `question ${i}` }] })
+    samples.push(arrivals[0]! - start)
+  }
+  await app.dispose()
+  store.close()
+  return median(samples)
+}
+
+/** Fills a session with realistic turns: a question, a tool step with output, an answer. */
+function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, count: number) {
+  const model = { providerID: "fake", modelID: "chat-model" }
+  const base = { parentID: "", mode: "build", agent: "build", modelID: "chat-model", providerID: "fake", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 100, output: 20, reasoning: 0, cache: { read: 0, write: 0 } } }
+  let lastUser = ""
+  for (let i = 0; i < count; i++) {
+    const id = Id.ascending("msg")
+    if (i % 3 === 0) {
+      lastUser = id
+      app.history.putMessage({ id, sessionID, role: "user", time: { created: Date.now() }, agent: "build", model })
+      app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: id, type: "text", text: `Please look at module ${i} and fix the bug in it.` })
+    } else {
+      const finish = i % 3 === 1 ? "tool-calls" : "stop"
+      app.history.putMessage({ ...base, id, sessionID, role: "assistant", parentID: lastUser, finish, time: { created: Date.now(), completed: Date.now() } })
+      if (finish === "tool-calls")
+        app.history.putPart({
+          id: Id.ascending("prt"), sessionID, messageID: id, type: "tool", callID: `call_${i}`, tool: "read",
+          state: { status: "completed", input: { filePath: `src/m${i}.ts` }, output: `1: export const value${i} = ${i}\n`.repeat(20), title: `src/m${i}.ts`, metadata: {}, time: { start: 1, end: 2 } },
+        })
+      else app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: id, type: "text", text: `Fixed module ${i}: the off-by-one in the loop.` })
+    }
+  }
+}
+
+function median(xs: number[]) {
+  const s = [...xs].sort((a, b) => a - b)
+  return s[Math.floor(s.length / 2)]!
+}
+
+export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number }> {
+  const arrivals: number[] = []
+  const llm = await startLLMServer({ strict: false, fallback: () => ({ text: "ok" }) })
+  try {
+    const smallMs = await timeStepStart(20, llm, arrivals)
+    const largeMs = await timeStepStart(2000, llm, arrivals)
+    return { smallMs, largeMs, ratio: largeMs / smallMs }
+  } finally {
+    await llm.close()
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
+  const r = await runStepBench()
+  console.log(`step N+1 start: 20 messages ${r.smallMs.toFixed(1)} ms, 2000 messages ${r.largeMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}x (target <= 2x)`)
+}
