@@ -3,6 +3,7 @@
 import yargs, { type Argv } from "yargs"
 import { hideBin } from "yargs/helpers"
 import { attachCommand } from "./cmd/attach"
+import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
 import { tuiCommand } from "./cmd/tui"
@@ -21,6 +22,10 @@ async function main() {
     .command(serveCommand)
     .command(tuiCommand)
     .command(attachCommand)
+    .command(modelsCommand)
+    .command(sessionCommand)
+    .command(exportCommand)
+    .command(agentCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

@@ -83,7 +83,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
   })().catch(() => {})
 
+  let headerShown = args.format === "json"
   function handle(e: BusEvent) {
+    // The header names what actually answers: the first step's agent and model.
+    if (!headerShown && e.type === "message.updated" && e.properties.info.role === "assistant" && e.properties.sessionID === session.id) {
+      headerShown = true
+      stderr(header(e.properties.info.agent, `${e.properties.info.providerID}/${e.properties.info.modelID}`))
+    }
     if (e.type === "session.created" && e.properties.info.parentID && sessions.has(e.properties.info.parentID)) sessions.add(e.properties.info.id)
     if (e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type !== "idle") sawBusy = true
     if (e.type === "session.idle" && e.properties.sessionID === session.id && sawBusy) idle()
@@ -111,7 +117,6 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   process.on("SIGINT", onSigint)
 
   try {
-    if (args.format !== "json") stderr(header(args.agent ?? "build", input.model ? `${input.model.providerID}/${input.model.modelID}` : "default model"))
     // Events published before the subscription is live would be lost: wait for it.
     await within(subscribed, 5000)
     let result: MessageWithParts
