@@ -28,6 +28,13 @@ export async function serve(args: ServeArgs) {
     )
   }
 
+  // Listen for the stop signals before anyone can learn the URL: a signal that arrives
+  // before a listener exists kills the process without the clean shutdown below.
+  const stopRequested = new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve())
+    process.once("SIGTERM", () => resolve())
+  })
+
   const core = await startCore({ directory })
   const cors = [...(args.cors ?? []), ...(core.app.config.server?.cors ?? [])]
   const server = listen({ fetch: secure(core.server.fetch, { ...auth, cors }), port: args.port, hostname: args.hostname })
@@ -54,11 +61,7 @@ export async function serve(args: ServeArgs) {
   if (!auth.password) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
   process.stdout.write(`wright server listening on http://${host}:${port}\n`)
 
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve()
-    process.once("SIGINT", stop)
-    process.once("SIGTERM", stop)
-  })
+  await stopRequested
   // A second signal, or a shutdown stuck on something, must not leave the process running.
   const force = () => {
     process.stderr.write("wright serve: forced exit before a clean shutdown\n")
