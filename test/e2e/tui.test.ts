@@ -3,10 +3,13 @@
 import Database from "better-sqlite3"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, spawnWright, waitForOutput, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// Each test drives a real process in a terminal; a loaded machine can make that slow.
+vi.setConfig({ testTimeout: 120_000 })
 
 let server: LLMServer
 const panes: Tmux[] = []
@@ -26,6 +29,9 @@ function open(box: Sandbox, args: string[] = []) {
   pane.start([process.execPath, BIN, ...args], { cwd: box.project, env: box.env })
   return pane
 }
+
+/** Every request body the model received, as one string (a title request may come in between). */
+const sentToModel = () => server.requests.map((r) => JSON.stringify(r.body)).join("\n")
 
 function project(extra: Record<string, unknown> = {}) {
   const box = sandbox()
@@ -106,7 +112,7 @@ describe("tui - in a terminal", () => {
     pane.type("keep the build folder")
     pane.keys("Enter")
     await pane.waitFor("Understood, I will not delete it.")
-    expect(JSON.stringify(server.requests[1]!.body)).toContain("keep the build folder")
+    expect(sentToModel()).toContain("keep the build folder")
   })
 
   test("tui - /sessions switches to another session", async () => {
@@ -159,10 +165,14 @@ describe("tui - in a terminal", () => {
     await pane.waitFor("summarize @notes-for-the-model.txt ")
     pane.keys("Enter")
     await pane.waitFor("Read it.")
-    expect(JSON.stringify(server.requests[0]!.body)).toContain("the secret word is pelican")
+    expect(sentToModel()).toContain("the secret word is pelican")
   })
 
-  test.each([["Ctrl+D", "keys"], ["SIGTERM", "signal"]] as const)("tui - quitting with %s while the agent works settles the running step and saves it", async (_name, how) => {
+  test.each([
+    ["Ctrl+D", 0],
+    ["SIGTERM", 0],
+    ["SIGHUP", 129],
+  ] as const)("tui - quitting with %s while the agent works settles the running step and saves it", async (how, code) => {
     const box = project()
     server.script(text("half an answer", { hang: 2 }))
     const pane = open(box)
@@ -170,9 +180,9 @@ describe("tui - in a terminal", () => {
     pane.type("work forever")
     pane.keys("Enter")
     await pane.waitFor("esc to interrupt")
-    if (how === "keys") pane.keys("C-d")
-    else pane.signal("SIGTERM")
-    await exited(pane, 0)
+    if (how === "Ctrl+D") pane.keys("C-d")
+    else pane.signal(how)
+    await exited(pane, code)
     const db = new Database(box.dbPath, { readonly: true })
     const messages = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((r) => JSON.parse(r.data))
     db.close()
@@ -191,9 +201,18 @@ describe("tui - in a terminal", () => {
     await pane.waitFor("[Pasted 30 lines #1]")
     pane.keys("Enter")
     await pane.waitFor("Got your lines.")
-    const sent = JSON.stringify(server.requests[0]!.body)
+    const sent = sentToModel()
     expect(sent).toContain("line 1\\nline 2")
     expect(sent).toContain("line 30")
+  })
+
+  test("tui - --prompt is sent at start with --agent and --model", async () => {
+    const box = project()
+    server.script(text("Planned."))
+    const pane = open(box, ["--prompt", "plan the work", "--agent", "plan", "--model", "fake/chat-model"])
+    const screen = await pane.waitFor("▣ plan · chat-model")
+    expect(screen).toContain("❯ plan the work")
+    expect(screen).toContain("Planned.")
   })
 
   test("tui - -s with an unknown id fails with a clear error before the UI starts", async () => {

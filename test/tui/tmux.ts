@@ -63,7 +63,7 @@ export class Tmux {
 
   async waitFor(what: string | RegExp | ((screen: string) => boolean), opts: { timeoutMs?: number; all?: boolean } = {}): Promise<string> {
     const test = typeof what === "function" ? what : (s: string) => (typeof what === "string" ? s.includes(what) : what.test(s))
-    const deadline = Date.now() + (opts.timeoutMs ?? 20_000)
+    const deadline = Date.now() + (opts.timeoutMs ?? 60_000)
     let last = ""
     while (Date.now() < deadline) {
       last = opts.all ? this.all() : this.screen()

@@ -57,10 +57,14 @@ export async function attach(args: AttachArgs) {
     },
   }
   const history = promptHistory()
-  const hangup = new AbortController()
-  const onSignal = () => hangup.abort()
-  process.on("SIGTERM", onSignal)
-  process.on("SIGHUP", onSignal)
+  const quit = new AbortController()
+  const onTerm = () => quit.abort()
+  // The terminal is gone: nothing to draw or restore; the server keeps the sessions.
+  const onHangup = () => process.exit(129)
+  process.on("SIGTERM", onTerm)
+  process.on("SIGHUP", onHangup)
+  process.stdout.on("error", onHangup)
+  process.stdin.on("error", onHangup)
   try {
     await runTui({
       client,
@@ -73,11 +77,11 @@ export async function attach(args: AttachArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
-      signal: hangup.signal,
+      signal: quit.signal,
     })
   } finally {
     stream.abort()
-    process.off("SIGTERM", onSignal)
-    process.off("SIGHUP", onSignal)
+    process.off("SIGTERM", onTerm)
+    process.off("SIGHUP", onHangup)
   }
 }

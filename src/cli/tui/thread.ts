@@ -60,18 +60,35 @@ export async function tui(args: TuiArgs) {
     await Promise.race([rpc.call("shutdown").catch(() => {}), new Promise((r) => setTimeout(r, 5000).unref())])
     await worker.terminate()
   }
-  const onCrash = (e: unknown) => {
-    restoreTerminal()
-    process.stderr.write(`wright crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
-    void stop().finally(() => process.exit(1))
+  let ending = false
+  /** Ends the process once: the core is shut down (sessions settled), then exit. */
+  const end = (code: number) => {
+    if (ending) return
+    ending = true
+    setTimeout(() => process.exit(code), 8000).unref()
+    void stop().finally(() => process.exit(code))
   }
+  const onCrash = (e: unknown) => {
+    if (ending) return
+    try {
+      restoreTerminal()
+      process.stderr.write(`wright crashed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`)
+    } catch {
+      // the terminal may be gone
+    }
+    end(1)
+  }
+  // The terminal is gone (hangup, or writes fail): nothing to draw or restore, just settle and go.
+  const onHangup = () => end(129)
+  // A kill quits like the user would: the UI closes, the core settles its sessions.
+  const quit = new AbortController()
+  const onTerm = () => quit.abort()
   process.on("uncaughtException", onCrash)
   process.on("unhandledRejection", onCrash)
-  // A closed terminal or a kill quits like the user would: the core settles its sessions.
-  const hangup = new AbortController()
-  const onSignal = () => hangup.abort()
-  process.on("SIGTERM", onSignal)
-  process.on("SIGHUP", onSignal)
+  process.on("SIGTERM", onTerm)
+  process.on("SIGHUP", onHangup)
+  process.stdout.on("error", onHangup)
+  process.stdin.on("error", onHangup)
 
   try {
     const client = createClient({ baseUrl: "http://wright.internal", fetch: rpc.fetch, directory })
@@ -96,14 +113,14 @@ export async function tui(args: TuiArgs) {
       remember: history.save,
       writeExport,
       notices,
-      signal: hangup.signal,
+      signal: quit.signal,
     })
   } finally {
     await stop()
     process.off("uncaughtException", onCrash)
     process.off("unhandledRejection", onCrash)
-    process.off("SIGTERM", onSignal)
-    process.off("SIGHUP", onSignal)
+    process.off("SIGTERM", onTerm)
+    process.off("SIGHUP", onHangup)
   }
   if (crashed) throw crashed
 }
