@@ -192,9 +192,35 @@ test("session - abort stops a streaming answer; the assistant message carries Me
   expect(await h.client.session.abort(s.id)).toBe(false)
 })
 
-test("session - summarize and command reach the session service", async () => {
+test("session - summarize compacts through the route; a busy session answers 409", async () => {
   const s = await h.client.session.create()
-  const command = await failure(h.client.session.command(s.id, { command: "no-such-command" }))
-  expect(command.status).toBe(400)
-  expect(command.message).toContain("no-such-command")
+  llm.script(text("first answer"))
+  await h.client.session.prompt(s.id, { parts: [{ type: "text", text: "one" }] })
+  llm.script(text("Summary: the user said one."))
+  expect(await h.client.session.summarize(s.id, {})).toBe(true)
+  const messages = await h.client.session.messages(s.id)
+  expect(messages.some((m) => m.parts.some((p) => p.type === "compaction"))).toBe(true)
+  expect(messages.some((m) => m.info.role === "assistant" && m.info.summary === true)).toBe(true)
+
+  llm.script({ text: ["slow"], hang: "after-headers" })
+  const pending = h.client.session.prompt(s.id, { parts: [{ type: "text", text: "two" }] }).catch(() => undefined)
+  for (let i = 0; i < 400 && llm.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 10))
+  const busy = await failure(h.client.session.summarize(s.id, {}))
+  expect([busy.status, busy.name]).toEqual([409, "BusyError"])
+  await h.client.session.abort(s.id)
+  await pending
+})
+
+test("session - command runs a slash command through the route; an unknown one is a 400 listing the commands", async () => {
+  h.server.dispose()
+  await h.close()
+  h = await startServer({ llm, config: { command: { greet: { template: "Say hello to $1" } } } })
+  const s = await h.client.session.create()
+  llm.script(text("Hello, Ada!"))
+  const answer = await h.client.session.command(s.id, { command: "greet", arguments: "Ada" })
+  expect(answer.info.role).toBe("assistant")
+  expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain("Say hello to Ada")
+  const unknown = await failure(h.client.session.command(s.id, { command: "no-such-command" }))
+  expect(unknown.status).toBe(400)
+  expect(unknown.message).toContain("greet")
 })
