@@ -2,14 +2,19 @@
 // `await import()`, and code splitting keeps those in separate chunks, so
 // `wright --version` and `--help` load almost nothing.
 import { build } from "esbuild"
-import { readFileSync, rmSync } from "node:fs"
+import { existsSync, readFileSync, renameSync, rmSync } from "node:fs"
+import { fileURLToPath } from "node:url"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
-rmSync(new URL("../dist", import.meta.url), { recursive: true, force: true })
+// Build beside dist/ and swap it in at the end, so a wright started while the build runs
+// (a test, a second terminal) never finds dist/ half written.
+const finalDir = fileURLToPath(new URL("../dist", import.meta.url))
+const outdir = `${finalDir}.build-${process.pid}`
+rmSync(outdir, { recursive: true, force: true })
 
 await build({
   entryPoints: { wright: "src/cli/main.ts", "tui-worker": "src/cli/tui/worker.ts" },
-  outdir: "dist",
+  outdir,
   bundle: true,
   splitting: true,
   format: "esm",
@@ -35,7 +40,7 @@ await build({
 // The scripted model server behind the offline demo and the benchmarks.
 await build({
   entryPoints: { "llm-server": "test/lib/llm-server/index.ts" },
-  outdir: "dist",
+  outdir,
   bundle: true,
   format: "esm",
   platform: "node",
@@ -43,3 +48,8 @@ await build({
   outExtension: { ".js": ".mjs" },
   logLevel: "warning",
 })
+
+const old = `${finalDir}.old-${process.pid}`
+if (existsSync(finalDir)) renameSync(finalDir, old)
+renameSync(outdir, finalDir)
+rmSync(old, { recursive: true, force: true })

@@ -26,7 +26,14 @@ export async function startCore(opts: { directory: string; overrides?: Partial<C
   const directory = path.resolve(opts.directory)
   // Fail fast on config errors, before any command output.
   const app = await getApp(directory)
-  const server = createServer({ directory, getApp, version: VERSION })
+  // PATCH /config: forget the project's App so the next request builds it with the new config.
+  const reloadApp = async (d: string) => {
+    const dir = path.resolve(d)
+    const old = apps.get(dir)
+    apps.delete(dir)
+    await (await old?.catch(() => undefined))?.dispose()
+  }
+  const server = createServer({ directory, getApp, version: VERSION, reloadApp })
   return {
     app,
     server,

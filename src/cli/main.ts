@@ -12,7 +12,7 @@ import { fail, VERSION } from "./ui"
 async function main() {
   const cli = yargs(hideBin(process.argv))
     .scriptName("wright")
-    .usage("$0 [command]\n\nA terminal coding agent. Run `wright run \"…\"` for one task, or `wright serve` for the HTTP API.")
+    .usage("$0 [command]\n\nA terminal coding agent. `wright` opens the interactive UI in the current project; `wright run \"…\"` does one task and exits; `wright serve` serves the HTTP API.")
     .version(VERSION)
     .alias("v", "version")
     .help()

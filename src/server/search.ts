@@ -1,50 +1,15 @@
 // Searches behind `/find` (text, through ripgrep's JSON output) and `/find/file` (fuzzy
 // file and directory names over `rg --files`). Both honour .gitignore, include hidden files
 // and skip `.git`, like the tools the model uses.
-import { spawn } from "node:child_process"
-import { existsSync } from "node:fs"
 import { BadRequestError, type FindMatch } from "../protocol"
+import { RIPGREP_FLAGS, ripgrep } from "../tool"
 
-const FLAGS = ["--no-config", "--hidden", "--no-require-git", "--no-messages", "--glob=!.git"]
 /** More files than this are not considered by the fuzzy finder. */
 const MAX_FILES = 100_000
 
-let binary: Promise<string> | undefined
-function rgBinary(): Promise<string> {
-  binary ??= import("@vscode/ripgrep").then((m) => (existsSync(m.rgPath) ? m.rgPath : "rg"), () => "rg")
-  return binary
-}
-
-/** Runs rg, handing each output line to `onLine` until it returns false. Rejects with rg's complaint on a bad pattern. */
+/** Runs rg (the tools' runner), handing each output line to `onLine` until it returns false. */
 async function rg(cwd: string, args: string[], onLine: (line: string) => boolean | void): Promise<void> {
-  const bin = await rgBinary()
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(bin, args, { cwd, stdio: ["ignore", "pipe", "pipe"] })
-    let rest = ""
-    let stderr = ""
-    let stopped = false
-    child.stdout.setEncoding("utf8")
-    child.stdout.on("data", (chunk: string) => {
-      if (stopped) return
-      const lines = (rest + chunk).split("\n")
-      rest = lines.pop()!
-      for (const line of lines) {
-        if (onLine(line) === false) {
-          stopped = true
-          child.kill()
-          return
-        }
-      }
-    })
-    child.stderr.setEncoding("utf8")
-    child.stderr.on("data", (d: string) => void (stderr.length < 4096 && (stderr += d)))
-    child.on("error", (e) => reject(new Error(`Could not run ripgrep (${bin}): ${e.message}`)))
-    child.on("close", (code) => {
-      if (!stopped && rest) onLine(rest)
-      if (stopped || code === 0 || code === 1 || (code === 2 && !stderr.trim())) resolve()
-      else reject(Object.assign(new Error(stderr.trim() || `ripgrep exited with code ${code}`), { rgComplaint: code === 2 }))
-    })
-  })
+  await ripgrep({ cwd, args, signal: new AbortController().signal, onLine: (line) => onLine(line) !== false })
 }
 
 type RgText = { text?: string; bytes?: string }
@@ -54,7 +19,7 @@ const decode = (v: RgText | undefined) => (v ? (v.text ?? Buffer.from(v.bytes ??
 export async function findText(cwd: string, pattern: string, limit: number): Promise<FindMatch[]> {
   const out: FindMatch[] = []
   try {
-    await rg(cwd, ["--json", ...FLAGS, "--", pattern], (line) => {
+    await rg(cwd, ["--json", ...RIPGREP_FLAGS, "--", pattern], (line) => {
       if (!line.startsWith('{"type":"match"')) return
       const data = JSON.parse(line).data as {
         path: RgText
@@ -73,7 +38,7 @@ export async function findText(cwd: string, pattern: string, limit: number): Pro
       return out.length < limit
     })
   } catch (e) {
-    if (!(e as { rgComplaint?: boolean }).rgComplaint) throw e
+    if (!(e as Error).message.startsWith("ripgrep failed")) throw e
     const message = `not a valid search pattern: ${(e as Error).message.split("\n").slice(-3).join(" ").trim()}`
     throw new BadRequestError({ message: `Invalid request: query.pattern: ${message}`, issues: [{ path: "query.pattern", message }] })
   }
@@ -90,7 +55,7 @@ export interface FindFilesInput {
 /** Paths under `cwd` (relative, `/`-separated) that fuzzily match the query, best first. */
 export async function findFiles(cwd: string, input: FindFilesInput): Promise<string[]> {
   const files: string[] = []
-  await rg(cwd, ["--files", ...FLAGS], (line) => {
+  await rg(cwd, ["--files", ...RIPGREP_FLAGS], (line) => {
     if (line) files.push(line.replace(/^\.\//, ""))
     return files.length < MAX_FILES
   })

@@ -7,9 +7,20 @@ import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { PartInput } from "../protocol"
-import type { CommandInfo } from "./command"
 import { runSnippet } from "./command-shell"
 import { mimeOf } from "./user-message"
+
+export interface CommandInfo {
+  name: string
+  description?: string
+  template: string
+  agent?: string
+  /** "provider/model" */
+  model?: string
+  variant?: string
+  subtask?: boolean
+  source: "config" | "markdown" | "builtin"
+}
 
 export interface ExpandedCommand {
   parts: PartInput[]

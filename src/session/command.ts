@@ -3,6 +3,7 @@
 // command expands its template (command-expand.ts) and sends the result to the session as an
 // ordinary prompt, or as a subtask part the loop hands to the task tool. It never talks to
 // the model itself.
+import type { CommandInfo } from "./command-expand"
 import { readdirSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import type { Agents } from "../agent"
@@ -14,19 +15,8 @@ import { expandCommand, parseModel } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
 import type { CommandInput, SessionService } from "./service"
 
-export { expandCommand, splitArguments, substituteArguments, type ExpandContext, type ExpandedCommand } from "./command-expand"
+export { expandCommand, splitArguments, substituteArguments, type CommandInfo, type ExpandContext, type ExpandedCommand } from "./command-expand"
 
-export interface CommandInfo {
-  name: string
-  description?: string
-  template: string
-  agent?: string
-  /** "provider/model" */
-  model?: string
-  variant?: string
-  subtask?: boolean
-  source: "config" | "markdown" | "builtin"
-}
 
 const BUILTINS: CommandInfo[] = [
   { name: "init", description: "create/update AGENTS.md", template: initTemplate.trim(), source: "builtin" },

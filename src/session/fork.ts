@@ -18,7 +18,11 @@ export function forkTitle(title: string): string {
   return m ? `${m[1]} (fork #${Number(m[2]) + 1})` : `${title} (fork #1)`
 }
 
-/** Copies the visible messages of `sessionID` up to and including `messageID` (all without it) into a new session. */
+/**
+ * Copies the visible messages of `sessionID` that come before `messageID` (all of them
+ * without it) into a new session, as OpenCode does: forking "at" a message lets the user
+ * take that turn again differently.
+ */
 export function fork(deps: ForkDeps, sessionID: string, input: { messageID?: string } = {}): Session {
   const source = deps.sessions.get(sessionID)
   const messages = visibleMessages(source, deps.history.messages(sessionID))
@@ -26,7 +30,7 @@ export function fork(deps: ForkDeps, sessionID: string, input: { messageID?: str
   if (input.messageID) {
     const at = messages.findIndex((m) => m.info.id === input.messageID)
     if (at === -1) throw new NotFoundError({ message: `Message not found in session ${sessionID}: ${input.messageID}` })
-    end = at + 1
+    end = at
   }
 
   const created = deps.sessions.create({ title: forkTitle(source.title), ...(source.permission ? { permission: source.permission } : {}) })

@@ -18,6 +18,7 @@ import type { Tool, ToolContext } from "../tool"
 import { Id, slug } from "../util"
 import type { History } from "./history"
 import type { Runner, Status } from "./runner"
+import { cleanupRevert } from "./revert"
 import { buildUserMessage } from "./user-message"
 
 export interface SessionServiceDeps {
@@ -96,7 +97,9 @@ export function createSessionService(deps: SessionServiceDeps) {
       )
     },
     list(query: Omit<SessionQuery, "projectID"> = {}): Session[] {
-      return store.sessions.list({ ...query, projectID: deps.projectID })
+      // Outside git every project is "global" (as in OpenCode): list by directory instead.
+      const scope = deps.projectID === "global" ? { projectID: "global", directory: deps.directory } : { projectID: deps.projectID }
+      return store.sessions.list({ ...query, ...scope })
     },
     children: (id: string) => (get(id), store.sessions.children(id)),
     update(id: string, patch: { title?: string; permission?: Ruleset; time?: { archived?: number } }): Session {
@@ -150,6 +153,8 @@ export function createSessionService(deps: SessionServiceDeps) {
     /** Stores the user's message without running the loop. */
     async enqueue(sessionID: string, input: PromptInput): Promise<MessageWithParts> {
       const session = get(sessionID)
+      // A new prompt after /undo makes the revert final: the hidden messages go for good.
+      cleanupRevert(deps, sessionID)
       const agent = input.agent ? deps.agents.require(input.agent) : deps.agents.defaultAgent()
       const model = input.model ?? agent.model ?? lastUserModel(sessionID) ?? deps.providers.defaultModel(deps.config.model)
       const { info, parts } = await buildUserMessage({

@@ -3,6 +3,7 @@ import type { DB } from "./database"
 
 export interface SessionQuery {
   projectID?: string
+  directory?: string
   parentID?: string | null
   /** Only sessions without a parent. */
   roots?: boolean
@@ -69,6 +70,7 @@ export function createStore(db: DB) {
       const where: string[] = []
       const args: unknown[] = []
       if (query.projectID !== undefined) where.push("project_id = ?"), args.push(query.projectID)
+      if (query.directory !== undefined) where.push("directory = ?"), args.push(query.directory)
       if (query.parentID) where.push("parent_id = ?"), args.push(query.parentID)
       if (query.roots || query.parentID === null) where.push("parent_id IS NULL")
       if (query.search) where.push("title LIKE ? ESCAPE '\\'"), args.push(`%${query.search.replace(/[\\%_]/g, "\\$&")}%`)

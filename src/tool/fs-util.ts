@@ -2,7 +2,7 @@
 // binary sniffing, mime types, BOM and line endings, diffs, and output truncation.
 import { open, readdir, stat } from "node:fs/promises"
 import path from "node:path"
-import { createTwoFilesPatch, structuredPatch } from "diff"
+import { lazyModule } from "../util"
 import { externalDirectoryAsk, resolveReal } from "../permission"
 import type { ToolContext } from "./tool"
 import { truncateOutput } from "./truncate"
@@ -15,6 +15,8 @@ export interface Target {
   /** With symlinks resolved: the key of the per-file lock. */
   real: string
 }
+
+const jsdiff = lazyModule<typeof import("diff")>("diff")
 
 export function resolveTarget(ctx: ToolContext, p: string): Target {
   const abs = path.resolve(ctx.directory, p)
@@ -127,6 +129,7 @@ export interface FileDiff {
 export function fileDiff(file: string, before: string, after: string): FileDiff {
   const a = forDiff(before)
   const b = forDiff(after)
+  const { createTwoFilesPatch, structuredPatch } = jsdiff()
   const diff = createTwoFilesPatch(file, file, a, b)
   let additions = 0
   let deletions = 0

@@ -25,3 +25,4 @@ export { readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatch
 export function fileTools(): Tool[] {
   return [readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatchTool]
 }
+export { ripgrep, ripgrepBinary, BASE_FLAGS as RIPGREP_FLAGS } from "./ripgrep"

@@ -1,4 +1,7 @@
-import TurndownService from "turndown"
+import type TurndownService from "turndown"
+import { lazyModule } from "../util"
+
+const Turndown = lazyModule<typeof TurndownService>("turndown")
 import { z } from "zod"
 import DESCRIPTION from "./webfetch.txt"
 import { defineTool, type ToolResult } from "./tool"
@@ -125,7 +128,7 @@ function decode(body: Buffer, contentType: string): string {
 const DROPPED = ["script", "style", "noscript", "iframe", "object", "embed"]
 
 export function htmlToMarkdown(html: string): string {
-  const service = new TurndownService({
+  const service = new (Turndown())({
     headingStyle: "atx",
     hr: "---",
     bulletListMarker: "-",

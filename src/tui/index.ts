@@ -9,6 +9,22 @@ export type { TuiOptions } from "./run"
 export { createRpcClient, serveRpc, type EventSource, type Port, type RpcClient, type RpcHandlers, type MainToWorker, type WorkerToMain } from "./rpc"
 
 export async function runTui(opts: TuiOptions): Promise<void> {
-  const { runTui: run } = await import("./run")
+  const { runTui: run } = await loadInk()
   return run(opts)
+}
+
+/**
+ * Ink decides once, when it loads, whether it runs in CI (any CI / CI_* variable), and then
+ * draws only the last frame. The UI only starts on a real terminal, so a CI variable left in
+ * the user's shell must not break it: hide those variables while Ink loads, then restore them.
+ */
+async function loadInk() {
+  const hidden = Object.keys(process.env).filter((k) => k === "CI" || k === "CONTINUOUS_INTEGRATION" || k.startsWith("CI_"))
+  const saved = hidden.map((k) => [k, process.env[k]] as const)
+  for (const k of hidden) delete process.env[k]
+  try {
+    return await import("./run")
+  } finally {
+    for (const [k, v] of saved) process.env[k] = v
+  }
 }

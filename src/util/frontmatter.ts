@@ -1,4 +1,6 @@
-import { parse } from "yaml"
+import { lazyModule } from "./lazy"
+
+const yaml = lazyModule<typeof import("yaml")>("yaml")
 
 /** Splits a Markdown file into its YAML frontmatter (between `---` lines) and body. */
 export function parseFrontmatter(text: string, file: string): { data: Record<string, unknown>; body: string } {
@@ -6,7 +8,7 @@ export function parseFrontmatter(text: string, file: string): { data: Record<str
   if (!match) return { data: {}, body: text.trim() }
   let data: unknown
   try {
-    data = parse(match[1]!) ?? {}
+    data = yaml().parse(match[1]!) ?? {}
   } catch (e) {
     throw new Error(`Invalid frontmatter in ${file}: ${(e as Error).message}`)
   }

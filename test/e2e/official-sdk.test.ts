@@ -121,7 +121,8 @@ describe.each([
     const messages = await client.messages(session.id)
     expect(messages.map((m) => m.info.role)).toEqual(["user", "assistant", "assistant"])
 
-    const forked = await client.fork(session.id, messages[1]!.info.id)
+    // Forking at the second answer keeps what came before it.
+    const forked = await client.fork(session.id, messages[2]!.info.id)
     expect(forked.title).toBe("official client (fork #1)")
     expect((await client.messages(forked.id)).map((m) => m.info.role)).toEqual(["user", "assistant"])
 

@@ -30,9 +30,10 @@ async function conversation(client: Client, turns: string[]) {
 
 const textOf = (m: { parts: { type: string }[] }) => m.parts.map((p) => (p.type === "text" ? (p as unknown as { text: string }).text : "")).join("")
 
-test("fork - copies messages up to and including the chosen one into a new session with new ids", async () => {
+test("fork - at a message copies the messages before it (as OpenCode does) into a new session with new ids", async () => {
   const { session, messages } = await conversation(h.client, ["one", "two"])
-  const forked = await h.client.session.fork(session.id, { messageID: messages[1]!.info.id })
+  // Forking at the second question lets the user ask it again differently.
+  const forked = await h.client.session.fork(session.id, { messageID: messages[2]!.info.id })
   expect(forked.id).not.toBe(session.id)
   expect(forked.title).toBe("Refactor (fork #1)")
   expect(forked.parentID).toBeUndefined()
