@@ -1,0 +1,200 @@
+// `npm run bench`: every benchmark, one after another, as a table and bench/results.json.
+// Figures are medians; each ratio is against a baseline measured in the same run, because
+// this machine is shared and noisy. Exit code 1 when a target is missed or a bench fails.
+// Run some (printed only, results.json untouched): node bench/run.mjs grep edit
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import os from "node:os"
+import path from "node:path"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
+const TSX = import.meta.resolve("tsx")
+const TIMEOUT_MS = 5 * 60_000
+
+const ms = (x) => `${x.toFixed(1)} ms`
+const mb = (x) => `${x.toFixed(1)} MB`
+const times = (x) => `${x.toFixed(2)}×`
+/** A row of the table: `ok` is true/false against a target, null when there is none. */
+const row = (metric, value, extra = {}) => ({ metric, value, baseline: "", target: "", ok: null, ...extra })
+const check = (ok, target) => ({ ok: Boolean(ok), target })
+
+/**
+ * The benchmarks. A TypeScript bench is `{ name, file | dir, fn, rows? }`: `fn` is an exported
+ * (async) function returning a JSON-able result; `dir` means the first .ts file in it that
+ * exports `fn`; a missing file is skipped with a note. `rows(result)` picks what the table
+ * shows; without it, every top-level number and boolean is shown. Adding a bench is one line.
+ */
+const BENCHES = [
+  { name: "foundation", run: async () => (await import("./foundation/cli.mjs")).runCliBench(), rows: foundationRows },
+  { name: "deltas", file: "bench/foundation/deltas.ts", fn: "runDeltaBench", rows: deltaRows },
+  { name: "edit", file: "bench/edit/run.ts", fn: "runEditBench", rows: editRows },
+  { name: "grep", file: "bench/grep/run.ts", fn: "runGrepBench", rows: grepRows },
+  { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
+  { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
+  { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+]
+
+function foundationRows(r) {
+  const rss = (x) => (r.rssMeasured ? { value: mb(x.rssMB), baseline: mb(x.baselineRssMB) } : { value: "n/a (no /usr/bin/time)" })
+  return [
+    row("--version wall", ms(r.version.medianMs), { baseline: ms(r.version.baselineMs) }),
+    row("--version / node -e 0", times(r.version.ratio), check(r.version.ratio <= 1.2, "≤ 1.2×")),
+    row('run "hi" wall', ms(r.hi.medianMs), { baseline: ms(r.hi.baselineMs), ...check(r.hi.medianMs < 500, "< 500 ms") }),
+    row('run "hi" peak RSS', rss(r.hi).value, { baseline: rss(r.hi).baseline ?? "", ...(r.rssMeasured ? check(r.hi.rssMB < 120, "< 120 MB") : {}) }),
+    row(`${r.loop.steps}-step tool loop wall`, ms(r.loop.medianMs), { baseline: ms(r.loop.baselineMs), ...check(r.loop.medianMs < 1500, "< 1500 ms") }),
+    row(`${r.loop.steps}-step tool loop peak RSS`, rss(r.loop).value, { baseline: rss(r.loop).baseline ?? "" }),
+    row(`${r.deltas.deltas} deltas wall`, ms(r.deltas.medianMs), { baseline: ms(r.deltas.baselineMs), ...check(r.deltas.medianMs < 1000, "< 1000 ms") }),
+    row(`${r.deltas.deltas} deltas all on stdout`, r.deltas.streamedIntact ? "true" : `false (as few as ${r.deltas.fewestStdoutChars} of ${r.deltas.sentChars} chars)`, check(r.deltas.streamedIntact, "true")),
+    row(`${r.deltas.deltas} deltas stored intact`, String(r.deltas.storedIntact), check(r.deltas.storedIntact, "true")),
+  ]
+}
+
+function deltaRows(r) {
+  return [
+    row(`${r.deltas} deltas in-process, prompt`, ms(r.promptMs), { baseline: `${ms(r.sdkMs)} (AI SDK alone)` }),
+    row("in-process / AI SDK alone", times(r.ratio)),
+    row("every delta on bus and /event", String(r.allDelivered), check(r.allDelivered, "true")),
+    row("stored text intact", String(r.storedIntact), check(r.storedIntact, "true")),
+  ]
+}
+
+function editRows(r) {
+  return [
+    row("cases passed", `${r.passed}/${r.total}`, check(r.passed === r.total, `${r.total}/${r.total}`)),
+    row("wrong-span edits", String(r.wrongSpan), check(r.wrongSpan === 0, "0")),
+  ]
+}
+
+function grepRows(r) {
+  return [row("grep tool", ms(r.toolMs), { baseline: `${ms(r.rgMs)} (rg)` }), row("grep tool / rg", times(r.ratio), check(r.ratio <= 1.5, "≤ 1.5×"))]
+}
+
+function sseRows(r) {
+  return [
+    row(`${r.clients} clients × ${r.events} events`, `${Math.round(r.eventsPerSecond).toLocaleString("en-US")} events/s`),
+    row("every client, every event, in order", String(r.inOrder), check(r.inOrder, "true")),
+  ]
+}
+
+function tuiRows(r) {
+  return [
+    row("launch to prompt", ms(r.launchMs), { baseline: `${ms(r.nodeMs)} (node -e 0)`, ...check(r.launchMs < 600, "< 600 ms") }),
+    row("core ready", ms(r.coreReadyMs)),
+    row("keystroke to screen p50", ms(r.keystrokeP50Ms)),
+    row("keystroke to screen p99", ms(r.keystrokeP99Ms), check(r.keystrokeP99Ms < 50, "< 50 ms")),
+    row("RSS, 2,000-message session", mb(r.rssMb)),
+  ]
+}
+
+function sessionRows(r) {
+  return [
+    row("step N+1 start, 2,000 messages", ms(r.largeMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
+    row("2,000 / 20 messages", times(r.ratio), check(r.ratio <= 2, "≤ 2×")),
+  ]
+}
+
+function defaultRows(r) {
+  if (!r || typeof r !== "object") return [row("result", JSON.stringify(r))]
+  return Object.entries(r)
+    .filter(([, v]) => typeof v === "number" || typeof v === "boolean")
+    .map(([k, v]) => row(k, typeof v === "number" ? String(Number.isInteger(v) ? v : Number(v.toFixed(2))) : String(v)))
+}
+
+/** The module a TypeScript bench lives in, or undefined when it does not exist (yet). */
+function locate(b) {
+  if (b.file) return existsSync(path.join(ROOT, b.file)) ? b.file : undefined
+  const dir = path.join(ROOT, b.dir)
+  if (!existsSync(dir)) return undefined
+  const exports = new RegExp(`export\\s+(async\\s+)?function\\s+${b.fn}\\b|export\\s+const\\s+${b.fn}\\b`)
+  const found = readdirSync(dir)
+    .filter((f) => f.endsWith(".ts"))
+    .sort()
+    .find((f) => exports.test(readFileSync(path.join(dir, f), "utf8")))
+  return found ? path.join(b.dir, found) : undefined
+}
+
+/** Runs `fn` of a TypeScript bench in its own process under tsx; resolves with its result. */
+function runTs(file, fn) {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), "wright-bench-result-"))
+  const out = path.join(tmp, "result.json")
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", TSX, "bench/foundation/call.ts", file, fn, out], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] })
+    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS)
+    child.on("error", reject)
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      try {
+        if (code !== 0) return reject(new Error(`${file} ${fn}() failed (${signal ?? `exit ${code}`})`))
+        resolve(JSON.parse(readFileSync(out, "utf8")))
+      } finally {
+        rmSync(tmp, { recursive: true, force: true })
+      }
+    })
+  })
+}
+
+function printTable(rows) {
+  const head = ["bench", "metric", "median / value", "baseline (same run)", "target", ""]
+  const body = rows.map((r) => [r.bench, r.metric, r.value, r.baseline, r.target, r.ok === null ? "" : r.ok ? "ok" : "MISS"])
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)))
+  const line = (cells) => cells.map((c, i) => c.padEnd(widths[i])).join("  ").trimEnd()
+  console.log(line(head))
+  console.log(widths.map((w) => "-".repeat(w)).join("  "))
+  for (const b of body) console.log(line(b))
+}
+
+const only = process.argv.slice(2)
+const unknown = only.filter((n) => !BENCHES.some((b) => b.name === n))
+if (unknown.length) {
+  console.error(`unknown bench ${unknown.join(", ")}; choose from: ${BENCHES.map((b) => b.name).join(", ")}`)
+  process.exit(2)
+}
+
+const started = Date.now()
+const results = {}
+const rows = []
+for (const b of BENCHES.filter((b) => only.length === 0 || only.includes(b.name))) {
+  const file = b.run ? undefined : locate(b)
+  if (!b.run && !file) {
+    const where = b.file ?? `${b.dir}/*.ts exporting ${b.fn}`
+    results[b.name] = { skipped: `${where} not found` }
+    rows.push({ bench: b.name, ...row("skipped", `${where} not found`) })
+    continue
+  }
+  process.stderr.write(`bench: ${b.name}${file ? ` (${file} ${b.fn})` : ""}…\n`)
+  const t0 = Date.now()
+  try {
+    const result = b.run ? await b.run() : await runTs(file, b.fn)
+    results[b.name] = { seconds: (Date.now() - t0) / 1000, result }
+    for (const r of (b.rows ?? defaultRows)(result)) rows.push({ bench: b.name, ...r })
+  } catch (e) {
+    results[b.name] = { error: String(e?.stack ?? e) }
+    rows.push({ bench: b.name, ...row("error", String(e?.message ?? e).split("\n")[0], { ok: false }) })
+  }
+}
+
+console.log(`\nwright benchmarks · node ${process.version} · ${os.cpus().length} cores · load ${os.loadavg().map((l) => l.toFixed(2)).join(" ")} · ${((Date.now() - started) / 1000).toFixed(0)} s\n`)
+printTable(rows)
+const missed = rows.filter((r) => r.ok === false)
+console.log(missed.length ? `\n${missed.length} target(s) missed: ${missed.map((r) => `${r.bench}: ${r.metric}`).join("; ")}` : "\nall targets met")
+
+// Only a full run replaces bench/results.json, so the file always holds one complete run.
+if (only.length === 0) writeFileSync(
+  path.join(ROOT, "bench/results.json"),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: os.cpus().length,
+      loadavg: os.loadavg(),
+      seconds: (Date.now() - started) / 1000,
+      table: rows,
+      missed: missed.map((r) => `${r.bench}: ${r.metric}`),
+      benches: results,
+    },
+    null,
+    2,
+  ) + "\n",
+)
+process.exitCode = missed.length ? 1 : 0
