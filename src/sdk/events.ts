@@ -24,15 +24,23 @@ export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): Asy
   let backoff = 100
   while (!outer?.aborted) {
     const controller = new AbortController()
-    const onAbort = () => controller.abort(outer?.reason)
+    let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
+    // Cancel the body ourselves: with an in-process fetch nothing else ends the stream when
+    // the request's signal aborts (and a collected Request no longer forwards its abort).
+    const onAbort = () => {
+      controller.abort(outer?.reason)
+      reader?.cancel().catch(() => {})
+    }
     outer?.addEventListener("abort", onAbort, { once: true })
     try {
       const res = await opts.open(controller.signal)
       if (FINAL.has(res.status)) throw Object.assign(await toApiError(res), { final: true })
       if (!res.ok || !res.body) throw new Error(`event stream answered HTTP ${res.status}`)
+      reader = res.body.getReader()
+      if (outer?.aborted) onAbort()
       opts.onConnect?.()
       backoff = 100
-      for await (const event of parse<T>(res.body)) yield event
+      for await (const event of parse<T>(reader)) yield event
       opts.onDrop?.(new Error("event stream ended"))
     } catch (e) {
       if (outer?.aborted) return
@@ -41,6 +49,7 @@ export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): Asy
     } finally {
       outer?.removeEventListener("abort", onAbort)
       controller.abort()
+      reader?.cancel().catch(() => {})
     }
     if (outer?.aborted) return
     await new Promise((r) => setTimeout(r, backoff))
@@ -48,11 +57,13 @@ export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): Asy
   }
 }
 
-async function* parse<T>(body: ReadableStream<Uint8Array>): AsyncGenerator<T> {
+async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<T> {
   const decoder = new TextDecoder()
   let buffer = ""
-  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true })
+  while (true) {
+    const { done, value } = await reader.read()
+    if (done) return
+    buffer += decoder.decode(value, { stream: true })
     let end: number
     while ((end = buffer.indexOf("\n\n")) !== -1) {
       const block = buffer.slice(0, end)

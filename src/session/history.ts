@@ -23,8 +23,36 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
       const list = store.messages.list(sessionID)
       entry = { list, byId: new Map(list.map((m) => [m.info.id, m])) }
       cache.set(sessionID, entry)
+      settleInterrupted(list)
     }
     return entry
+  }
+
+  /**
+   * A step still open when its session is first loaded was cut off by a process that died
+   * (a crash, SIGKILL): close it as aborted so no client waits on it and the loop moves on.
+   */
+  function settleInterrupted(list: MessageWithParts[]) {
+    const end = now()
+    for (const msg of list) {
+      if (msg.info.role !== "assistant" || msg.info.time.completed) continue
+      for (const part of msg.parts) {
+        if (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) {
+          const start = part.state.status === "running" ? part.state.time.start : end
+          part.state = { status: "error", input: part.state.input, error: "Tool execution aborted", metadata: { interrupted: true }, time: { start, end } }
+          store.parts.put(part)
+        } else if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {
+          part.time = { ...part.time, end }
+          store.parts.put(part)
+        }
+      }
+      msg.info = {
+        ...msg.info,
+        time: { ...msg.info.time, completed: end },
+        error: msg.info.error ?? { name: "MessageAbortedError", data: { message: "Interrupted: wright stopped before this step finished." } },
+      }
+      store.messages.put(msg.info)
+    }
   }
 
   function flush() {

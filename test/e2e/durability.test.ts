@@ -99,6 +99,9 @@ test("durability - SIGKILL mid-answer keeps what was persisted, and run -c conti
   const final = snapshot(box)
   expect(final.sessions).toHaveLength(1)
   expect(final.messages.map((m) => m.role)).toEqual(["user", "assistant", "user", "assistant"])
+  // The step cut off by the kill is closed as interrupted, not left running for ever.
+  expect(final.messages[1].time.completed).toBeGreaterThan(0)
+  expect(final.messages[1].error?.name).toBe("MessageAbortedError")
   const last = final.messages[3]
   expect(last.finish).toBe("stop")
   expect(last.error).toBeUndefined()
@@ -126,21 +129,29 @@ test("durability - a SIGKILL before any answer leaves a database that the next r
 })
 
 test("durability - the whole answer reaches stdout even when the reader is slow", async () => {
-  // More than a pipe buffer (64 KiB) of answer, read only after wright has exited.
+  // More than a pipe buffer (64 KiB) of answer, read slowly: wright must wait for the pipe
+  // to drain before it exits, never drop the tail.
   const box = sandbox()
   writeConfig(box.project, providerConfig(server, "openai-chat"))
   const chunks = Array.from({ length: 200 }, (_, i) => `${String(i).padStart(4, "0")}:${"x".repeat(995)}\n`)
   server.script({ text: chunks })
   const child = spawnWright(["run", "print a lot"], { cwd: box.project, env: box.env })
+  child.stdout!.removeAllListeners("data")
   child.stdout!.pause()
   let stdout = ""
-  child.stdout!.removeAllListeners("data")
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  const code = await exit
-  child.stdout!.on("data", (d) => (stdout += d))
-  child.stdout!.resume()
-  await new Promise((resolve) => child.stdout!.on("end", resolve))
-  expect(code).toBe(0)
+  // Start reading only after the answer has filled the pipe, then take a chunk every 5 ms.
+  await new Promise((r) => setTimeout(r, 500))
+  await new Promise<void>((resolve) => {
+    child.stdout!.on("data", (d) => {
+      stdout += d
+      child.stdout!.pause()
+      setTimeout(() => child.stdout!.resume(), 5)
+    })
+    child.stdout!.on("end", () => resolve())
+    child.stdout!.resume()
+  })
+  expect(await exit).toBe(0)
   const sent = chunks.join("").trimEnd()
   const got = stdout.trimEnd()
   // Compared as a summary: a 200 KB diff helps nobody.

@@ -26,7 +26,13 @@ export const runCommand: CommandModule<object, RunArgs> = {
   handler: async (args) => {
     const { run } = await import("../run/execute")
     await run(args)
-    // Idle keep-alive sockets and background timers must not hold the finished run open.
+    // Idle keep-alive sockets and background timers must not hold the finished run open,
+    // but everything written must reach a pipe first, however slowly it is read.
+    await Promise.all([drained(process.stdout), drained(process.stderr)])
     process.exit(process.exitCode ?? 0)
   },
+}
+
+function drained(stream: NodeJS.WriteStream): Promise<void> {
+  return new Promise((resolve) => stream.write("", () => resolve()))
 }

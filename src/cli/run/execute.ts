@@ -139,7 +139,9 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
           })
     } catch (e) {
       const error = e as Error & { body?: { name: string; data: Record<string, unknown> } }
-      renderer.error(session.id, error.body ?? { name: error.name, data: { message: error.message } })
+      // The session.error event may show it too: let the stream catch up, then print it once.
+      await within(idleSeen, 500)
+      if (!failed) renderer.error(session.id, error.body ?? { name: error.name, data: { message: error.message } })
       return 1
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
@@ -167,7 +169,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   } finally {
     process.off("SIGINT", onSigint)
     events.abort()
-    await pump
+    await within(pump, 1000)
   }
 }
 
