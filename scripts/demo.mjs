@@ -79,7 +79,7 @@ const env = {
   XDG_CACHE_HOME: path.join(home, "cache"),
   XDG_STATE_HOME: path.join(home, "state"),
 }
-const child = spawn(process.execPath, [path.join(root, "bin/wright.mjs"), "run", "npm test fails, fix it"], { cwd: project, env, stdio: "inherit" })
+const child = spawn(process.execPath, [path.join(root, "bin/wright.cjs"), "run", "npm test fails, fix it"], { cwd: project, env, stdio: "inherit" })
 const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c ?? 1)))
 await llm.close()
 

@@ -11,7 +11,7 @@ import { startLLMServer } from "../../dist/llm-server.mjs"
 import { HAVE_TIME, interleaved, measure, median, providerConfig, sandbox } from "./measure.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const BIN = path.join(ROOT, "bin/wright.mjs")
+const BIN = path.join(ROOT, "bin/wright.cjs")
 const NODE = process.execPath
 
 export const LOOP_STEPS = 20

@@ -14,7 +14,7 @@ import { databasePath, openStore } from "../../src/storage"
 import { Id } from "../../src/util"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
-const BIN = path.join(ROOT, "bin/wright.mjs")
+const BIN = path.join(ROOT, "bin/wright.cjs")
 const MESSAGES = 2000
 const LAUNCHES = 5
 const KEYS = 150

@@ -34,6 +34,10 @@ async function main() {
       process.stderr.write(`\n${msg}\n`)
       process.exit(1)
     })
+  // yargs renders and caches a command's whole help text as its handler starts (~25 ms on this
+  // machine), to show it should the handler fail through yargs; ours report their own errors.
+  const usage = (cli as unknown as { getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } } }).getInternalMethods?.().getUsageInstance?.()
+  if (usage?.cacheHelpMessage) usage.cacheHelpMessage = () => {}
   await cli.parseAsync()
 }
 

@@ -17,7 +17,7 @@ export type {
 } from "./types"
 export { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
 export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
-export { stream, INVALID_TOOL, type StreamInput, type ToolSchema } from "./stream"
+export { stream, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
 export { classifyError } from "./error"
 export { computeCost, maxOutputTokens, usageToTokens, OUTPUT_TOKEN_MAX, type TokenUsage } from "./cost"
 export { ProviderTimeoutError, DEFAULT_CHUNK_TIMEOUT, DEFAULT_HEADER_TIMEOUT, userAgent } from "./fetch"

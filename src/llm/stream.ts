@@ -1,10 +1,13 @@
-// One LLM step over the AI SDK. The loop owns steps and retries, so the SDK gets
-// `maxRetries: 0`, one step, and tools WITHOUT `execute`: the stream ends after the model's
-// tool calls (finish reason `tool-calls`) and the processor runs them itself. The stream never
-// throws: failures arrive as `error` parts (classify them with classifyError), aborts as `abort`.
-import type { LanguageModelV3 } from "@ai-sdk/provider"
-import { convertToLanguageModelPrompt } from "ai/internal"
-import { jsonSchema, stepCountIs, streamText, tool, wrapLanguageModel, type JSONSchema7, type ModelMessage, type SystemModelMessage, type TextStreamPart, type ToolCallRepairFunction, type ToolSet } from "ai"
+// One LLM step, straight on the provider model (LanguageModelV3.doStream). The loop owns steps,
+// retries and tool execution, so the SDK's streamText (multi-step orchestration, tool running,
+// several stream transforms, zod validation of the whole prompt) is not used: it cost about
+// 25 µs per streamed chunk and 100-300 ms per step of a long session. The SDK's own helpers
+// still build the prompt, the call settings and the usage, and the provider packages still do
+// all of the wire work. The stream never throws: failures arrive as `error` events (classify
+// them with classifyError), aborts as `abort`.
+import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, SharedV3ProviderMetadata } from "@ai-sdk/provider"
+import type { FinishReason, LanguageModelUsage, ModelMessage, SystemModelMessage } from "ai"
+import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings } from "ai/internal"
 import { maxOutputTokens } from "./cost"
 import type { ModelInfo, ResolvedModel } from "./types"
 
@@ -36,96 +39,129 @@ export interface StreamInput {
   modelOptions?: Record<string, unknown>
 }
 
-export function stream(input: StreamInput): AsyncIterable<TextStreamPart<any>> {
+type Meta = { providerMetadata?: SharedV3ProviderMetadata }
+
+/** What one step streams to the processor (field names follow the AI SDK's stream parts). */
+export type StreamEvent =
+  | { type: "start-step" }
+  | ({ type: "text-start" | "text-end" | "reasoning-start" | "reasoning-end"; id: string } & Meta)
+  | ({ type: "text-delta" | "reasoning-delta"; id: string; text: string } & Meta)
+  | ({ type: "tool-input-start"; id: string; toolName: string } & Meta)
+  | { type: "tool-input-delta"; id: string; delta: string }
+  | { type: "tool-input-end"; id: string }
+  | ({ type: "tool-call"; toolCallId: string; toolName: string; input: unknown; providerExecuted?: boolean } & Meta)
+  | ({ type: "finish-step"; finishReason: FinishReason; rawFinishReason?: string; usage: LanguageModelUsage } & Meta)
+  | { type: "finish"; finishReason: FinishReason; totalUsage: LanguageModelUsage }
+  | { type: "error"; error: unknown }
+  | { type: "abort" }
+
+export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
   const { info, language } = input.model
-  const tools = toToolSet(input.tools)
-  const system: SystemModelMessage[] = input.system.filter((s) => s !== "").map((content) => ({ role: "system", content }))
-  const cached = cacheBreakpoints(info, system, input.messages)
-  const result = streamText({
-    model: withPrompt(language, cached.system, cached.messages),
-    // The real prompt is put in place by withPrompt; this stand-in only satisfies the SDK.
-    messages: [{ role: "user", content: "." }],
-    tools,
-    toolChoice: tools ? input.toolChoice : undefined,
-    abortSignal: input.abort,
-    maxRetries: 0,
-    stopWhen: stepCountIs(1),
-    temperature: info.capabilities.temperature ? input.temperature : undefined,
-    topP: input.topP,
-    maxOutputTokens: input.maxOutputTokens ?? maxOutputTokens(info),
-    headers: { ...info.headers, ...input.headers },
-    providerOptions: providerOptions(info, input.providerOptions, input.modelOptions),
-    experimental_repairToolCall: repairCase,
-    // Errors arrive as `error` parts for the processor; do not also print them.
-    onError: () => {},
-  })
-  return rerouteInvalid(result.fullStream)
-}
-
-/**
- * streamText validates every message with zod on every call: 100-300 ms for a session of a
- * few thousand messages, paid again at each step. Our history was built from validated parts,
- * so the prompt is converted with the SDK's own converter, without validation, and handed to
- * the model through a middleware.
- */
-function withPrompt(language: LanguageModelV3, system: SystemModelMessage[], messages: ModelMessage[]): LanguageModelV3 {
-  const prompt = convertToLanguageModelPrompt({
-    prompt: { system: system.length ? system : undefined, messages },
-    supportedUrls: {},
-    download: undefined,
-  })
-  // Conversion errors surface through the stream like any provider error.
-  prompt.catch(() => {})
-  return wrapLanguageModel({
-    model: language,
-    middleware: { specificationVersion: "v3", transformParams: async ({ params }) => ({ ...params, prompt: await prompt }) },
-  })
-}
-
-function toToolSet(schemas: Record<string, ToolSchema>): ToolSet | undefined {
-  const entries = Object.entries(schemas).filter(([name]) => name !== INVALID_TOOL)
-  if (entries.length === 0) return undefined
-  return Object.fromEntries(
-    entries.map(([name, s]) => [name, tool({ description: s.description, inputSchema: jsonSchema(s.inputSchema as JSONSchema7) })]),
-  )
-}
-
-/** Models sometimes capitalise a tool name ("Read"); a name that matches once lowercased is fixed. */
-const repairCase: ToolCallRepairFunction<ToolSet> = async ({ toolCall, tools }) => {
-  const lower = toolCall.toolName.toLowerCase()
-  if (lower !== toolCall.toolName && lower in tools) return { ...toolCall, toolName: lower }
-  return null
-}
-
-/**
- * A call the SDK could not parse (unknown tool, malformed input) becomes a call to `invalid`
- * with `{tool, error}`, so the processor answers it like any tool and the model can correct
- * itself; the SDK's own `tool-error` for it is dropped. A stream that breaks after output began
- * makes the SDK throw instead of emitting an `error` part; that becomes an `error` part too, so
- * every provider failure reaches the processor the same way.
- */
-async function* rerouteInvalid(parts: AsyncIterable<TextStreamPart<ToolSet>>): AsyncIterable<TextStreamPart<any>> {
-  const rerouted = new Set<string>()
+  const offered = Object.entries(input.tools).filter(([name]) => name !== INVALID_TOOL)
+  const names = new Set(offered.map(([name]) => name))
   try {
-    for await (const part of parts) {
-      if (part.type === "tool-call" && part.invalid) {
-        rerouted.add(part.toolCallId)
-        const error = part.error instanceof Error ? part.error.message : String(part.error)
-        yield {
-          type: "tool-call",
-          toolCallId: part.toolCallId,
-          toolName: INVALID_TOOL,
-          input: { tool: part.toolName, error },
-          dynamic: true,
-          providerMetadata: part.providerMetadata,
-        }
-        continue
-      }
-      if (part.type === "tool-error" && rerouted.has(part.toolCallId)) continue
-      yield part
+    const system: SystemModelMessage[] = input.system.filter((s) => s !== "").map((content) => ({ role: "system", content }))
+    const cached = cacheBreakpoints(info, system, input.messages)
+    // Our history was built from validated parts, so it is converted without the SDK's
+    // per-call zod validation of every message.
+    const prompt = await convertToLanguageModelPrompt({
+      prompt: { system: cached.system.length ? cached.system : undefined, messages: cached.messages },
+      supportedUrls: {},
+      download: undefined,
+    })
+    const tools: LanguageModelV3FunctionTool[] | undefined = offered.length
+      ? offered.map(([name, t]) => ({ type: "function", name, description: t.description, inputSchema: t.inputSchema as LanguageModelV3FunctionTool["inputSchema"] }))
+      : undefined
+    const options: LanguageModelV3CallOptions = {
+      ...prepareCallSettings({
+        maxOutputTokens: input.maxOutputTokens ?? maxOutputTokens(info),
+        temperature: info.capabilities.temperature ? input.temperature : undefined,
+        topP: input.topP,
+      }),
+      prompt,
+      tools,
+      toolChoice: tools ? { type: input.toolChoice ?? "auto" } : undefined,
+      abortSignal: input.abort,
+      headers: { ...info.headers, ...input.headers },
+      providerOptions: providerOptions(info, input.providerOptions, input.modelOptions),
     }
+    const { stream: parts } = await language.doStream(options)
+    yield { type: "start-step" }
+    const reader = parts.getReader()
+    try {
+      while (true) {
+        const { done, value } = await reader.read()
+        if (done) break
+        const event = translate(value, names)
+        if (event) yield event
+        if (value.type === "finish") {
+          const usage = asLanguageModelUsage(value.usage)
+          yield { type: "finish", finishReason: value.finishReason.unified, totalUsage: usage }
+        }
+      }
+    } finally {
+      reader.releaseLock()
+    }
+    if (input.abort.aborted) yield { type: "abort" }
   } catch (error) {
-    yield { type: "error", error }
+    yield input.abort.aborted ? { type: "abort" } : { type: "error", error }
+  }
+}
+
+/** One provider stream part as the processor's event; parts it has no use for are dropped. */
+function translate(part: LanguageModelV3StreamPart, tools: Set<string>): StreamEvent | undefined {
+  switch (part.type) {
+    case "text-start":
+    case "text-end":
+    case "reasoning-start":
+    case "reasoning-end":
+      return { type: part.type, id: part.id, providerMetadata: part.providerMetadata }
+    case "text-delta":
+    case "reasoning-delta":
+      return { type: part.type, id: part.id, text: part.delta, providerMetadata: part.providerMetadata }
+    case "tool-input-start":
+      return { type: "tool-input-start", id: part.id, toolName: part.toolName, providerMetadata: part.providerMetadata }
+    case "tool-input-delta":
+      return { type: "tool-input-delta", id: part.id, delta: part.delta }
+    case "tool-input-end":
+      return { type: "tool-input-end", id: part.id }
+    case "tool-call":
+      return toolCall(part, tools)
+    case "finish":
+      return {
+        type: "finish-step",
+        finishReason: part.finishReason.unified,
+        rawFinishReason: part.finishReason.raw,
+        usage: asLanguageModelUsage(part.usage),
+        providerMetadata: part.providerMetadata,
+      }
+    case "error":
+      return { type: "error", error: part.error }
+    default:
+      return undefined
+  }
+}
+
+/**
+ * The model's call, with its JSON input parsed. Models sometimes capitalise a tool name
+ * ("Read"): a name that matches once lowercased is fixed. A call to a tool that was not
+ * offered, or with input that is not JSON, becomes a call to `invalid` with `{tool, error}`,
+ * so the model is told what went wrong and the loop goes on.
+ */
+function toolCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }>, tools: Set<string>): StreamEvent {
+  const base = { type: "tool-call" as const, toolCallId: part.toolCallId, providerMetadata: part.providerMetadata, providerExecuted: part.providerExecuted }
+  let name = part.toolName
+  if (!tools.has(name) && tools.has(name.toLowerCase())) name = name.toLowerCase()
+  if (!tools.has(name)) {
+    const available = [...tools].join(", ") || "none"
+    return { ...base, toolName: INVALID_TOOL, input: { tool: part.toolName, error: `Model tried to call unavailable tool '${part.toolName}'. Available tools: ${available}.` } }
+  }
+  const raw = part.input.trim()
+  if (raw === "") return { ...base, toolName: name, input: {} }
+  try {
+    return { ...base, toolName: name, input: JSON.parse(raw) }
+  } catch (e) {
+    return { ...base, toolName: INVALID_TOOL, input: { tool: name, error: `JSON parsing failed for the arguments of '${name}': ${(e as Error).message}. Text: ${raw.slice(0, 500)}` } }
   }
 }
 

@@ -64,15 +64,12 @@ async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>): Async
     const { done, value } = await reader.read()
     if (done) return
     buffer += decoder.decode(value, { stream: true })
+    // Scan with an index and cut the buffer once per chunk: a chunk may hold thousands of events.
+    let from = 0
     let end: number
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const block = buffer.slice(0, end)
-      buffer = buffer.slice(end + 2)
-      const data = block
-        .split("\n")
-        .filter((l) => l.startsWith("data:"))
-        .map((l) => l.slice(l.startsWith("data: ") ? 6 : 5))
-        .join("\n")
+    while ((end = buffer.indexOf("\n\n", from)) !== -1) {
+      const data = dataOf(buffer, from, end)
+      from = end + 2
       if (!data) continue
       try {
         yield JSON.parse(data) as T
@@ -80,5 +77,18 @@ async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>): Async
         // a malformed event is skipped, the stream goes on
       }
     }
+    if (from > 0) buffer = buffer.slice(from)
   }
+}
+
+/** The `data:` payload of the event in buffer[from, end); multi-line data is joined. */
+function dataOf(buffer: string, from: number, end: number): string {
+  // The common case: one `data: …` line.
+  if (buffer.startsWith("data: ", from) && buffer.indexOf("\n", from) === end) return buffer.slice(from + 6, end)
+  return buffer
+    .slice(from, end)
+    .split("\n")
+    .filter((l) => l.startsWith("data:"))
+    .map((l) => l.slice(l.startsWith("data: ") ? 6 : 5))
+    .join("\n")
 }

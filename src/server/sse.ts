@@ -35,16 +35,27 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       let closed = false
       let heartbeat: ReturnType<typeof setInterval> | undefined
       let unsubscribe = () => {}
-      const send = (event: object) => {
-        if (closed) return
+      // Events published in one turn of the event loop (a burst of streamed deltas) go out
+      // as one chunk: far fewer stream reads and wake-ups for every client.
+      let pending: string[] = []
+      const flush = () => {
+        if (closed || pending.length === 0) return
+        const text = pending.join("")
+        pending = []
         try {
-          controller.enqueue(encoder.encode(`data: ${format(event)}\n\n`))
+          controller.enqueue(encoder.encode(text))
         } catch {
           close()
         }
       }
+      const send = (event: object) => {
+        if (closed) return
+        if (pending.length === 0) setImmediate(flush)
+        pending.push(`data: ${format(event)}\n\n`)
+      }
       const close = () => {
         if (closed) return
+        flush()
         closed = true
         clearInterval(heartbeat)
         unsubscribe()

@@ -3,7 +3,7 @@
 // parts as they settle, runs tools as their calls arrive, retries retryable provider
 // errors, and answers the outer loop with "continue", "stop" or "compact". It never decides
 // whether the conversation is over; the outer loop does.
-import type { ModelMessage, TextStreamPart } from "ai"
+import type { ModelMessage } from "ai"
 import { classifyError, stream, type ResolvedModel } from "../llm"
 import {
   MessageAbortedError,
@@ -74,7 +74,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         modelOptions: input.modelOptions,
       })
       const open = new Map<string, TextPart | ReasoningPart>()
-      for await (const event of parts as AsyncIterable<TextStreamPart<any>>) {
+      for await (const event of parts) {
         if (abort.aborted) throw abort.reason
         switch (event.type) {
           case "start-step":
@@ -86,7 +86,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
               event.type === "text-start"
                 ? ({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "text", text: "", time: { start: Date.now() } } as TextPart)
                 : ({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "reasoning", text: "", time: { start: Date.now() } } as ReasoningPart)
-            if (event.providerMetadata) part.metadata = event.providerMetadata as Record<string, unknown>
+            if (event.providerMetadata) part.metadata = event.providerMetadata
             open.set(event.id, part)
             created.push(put(part))
             break
@@ -141,19 +141,6 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             const args = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw }
             part.tool = event.toolName
             toolsStarted = true
-            if ((event as { invalid?: boolean }).invalid) {
-              // Arguments the SDK could not parse and nobody repaired: the model must rewrite them.
-              const detail = (event as { error?: unknown }).error
-              const now = Date.now()
-              part.state = {
-                status: "error",
-                input: args,
-                error: `The ${event.toolName} tool was called with invalid arguments: ${detail instanceof Error ? detail.message : String(detail)}\nPlease rewrite the input so it satisfies the expected schema.`,
-                time: { start: now, end: now },
-              }
-              put(part)
-              break
-            }
             part.state = { status: "running", input: args, time: { start: Date.now() } }
             put(part)
             running.set(event.toolCallId, runToolCall(deps, step, part))

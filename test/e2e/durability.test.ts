@@ -137,19 +137,19 @@ test("durability - the whole answer reaches stdout even when the reader is slow"
   server.script({ text: chunks })
   const child = spawnWright(["run", "print a lot"], { cwd: box.project, env: box.env })
   child.stdout!.removeAllListeners("data")
-  child.stdout!.pause()
   let stdout = ""
   const exit = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)))
-  // Start reading only after the answer has filled the pipe, then take a chunk every 5 ms.
-  await new Promise((r) => setTimeout(r, 500))
+  // A slow reader: it listens from the start (Node drops a child's output nobody listens to
+  // when the child exits), but holds the first chunk for 500 ms and each later one for 5 ms.
+  let first = true
   await new Promise<void>((resolve) => {
     child.stdout!.on("data", (d) => {
       stdout += d
       child.stdout!.pause()
-      setTimeout(() => child.stdout!.resume(), 5)
+      setTimeout(() => child.stdout!.resume(), first ? 500 : 5)
+      first = false
     })
     child.stdout!.on("end", () => resolve())
-    child.stdout!.resume()
   })
   expect(await exit).toBe(0)
   const sent = chunks.join("").trimEnd()

@@ -1,6 +1,6 @@
 // Helpers for end-to-end tests: an isolated wright home (XDG dirs, database), a project
 // directory, a config pointing a provider at the scripted llm-server, and the BUILT binary
-// (`dist/wright.mjs`, via bin/wright.mjs) spawned as a user would run it.
+// (`dist/wright.mjs`, via bin/wright.cjs) spawned as a user would run it.
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
@@ -8,7 +8,7 @@ import type { LLMServer, Protocol } from "./llm-server"
 import { tempDir } from "./tool-context"
 
 export const ROOT = path.resolve(import.meta.dirname, "../..")
-export const BIN = path.join(ROOT, "bin/wright.mjs")
+export const BIN = path.join(ROOT, "bin/wright.cjs")
 
 export interface Sandbox {
   home: string

@@ -1,6 +1,6 @@
 // Shared set-up for llm tests: a provider entry pointing at the scripted LLM server, and a
 // helper that runs one `stream()` step and collects its parts.
-import type { TextStreamPart } from "ai"
+import type { StreamEvent } from "../../src/llm"
 import { createProviders, stream, type ProviderConfigInput, type ResolvedModel, type StreamInput } from "../../src/llm"
 import type { LLMServer } from "../lib/llm-server"
 
@@ -32,8 +32,8 @@ export const READ_TOOL = {
   },
 }
 
-export async function collect(model: ResolvedModel, extra: Partial<StreamInput> = {}): Promise<TextStreamPart<any>[]> {
-  const parts: TextStreamPart<any>[] = []
+export async function collect(model: ResolvedModel, extra: Partial<StreamInput> = {}): Promise<StreamEvent[]> {
+  const parts: StreamEvent[] = []
   const input: StreamInput = {
     model,
     system: ["You are a test."],
@@ -46,11 +46,11 @@ export async function collect(model: ResolvedModel, extra: Partial<StreamInput> 
   return parts
 }
 
-export function textOf(parts: TextStreamPart<any>[]): string {
+export function textOf(parts: StreamEvent[]): string {
   return parts.map((p) => (p.type === "text-delta" ? p.text : "")).join("")
 }
 
-export function errorOf(parts: TextStreamPart<any>[]): unknown {
+export function errorOf(parts: StreamEvent[]): unknown {
   const part = parts.find((p) => p.type === "error")
   if (!part || part.type !== "error") throw new Error(`no error part in: ${parts.map((p) => p.type).join(", ")}`)
   return part.error

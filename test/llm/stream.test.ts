@@ -30,7 +30,7 @@ describe.each(PROTOCOLS)("$label", ({ npm, options, path }) => {
     const calls = parts.filter((p) => p.type === "tool-call")
     expect(calls).toHaveLength(1)
     expect(calls[0]).toMatchObject({ toolName: "read", input: { filePath: "a.ts" } })
-    expect(parts.some((p) => p.type === "tool-result" || p.type === "tool-error")).toBe(false)
+    expect(parts.some((p) => (p.type as string) === "tool-result" || (p.type as string) === "tool-error")).toBe(false)
     const step = parts.find((p) => p.type === "finish-step")
     expect(step?.type === "finish-step" && step.finishReason).toBe("tool-calls")
     expect(server.requests).toHaveLength(1)
@@ -42,7 +42,7 @@ describe.each(PROTOCOLS)("$label", ({ npm, options, path }) => {
     const call = parts.find((p) => p.type === "tool-call")
     expect(call).toMatchObject({ toolName: "invalid", input: { tool: "delete_everything" } })
     expect(call?.type === "tool-call" && (call.input as { error: string }).error).toContain("delete_everything")
-    expect(parts.some((p) => p.type === "tool-error")).toBe(false)
+    expect(parts.some((p) => (p.type as string) === "tool-error")).toBe(false)
   })
 })
 

@@ -45,17 +45,30 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
   let lastTextPart: string | undefined
   let wroteText = false
   let endsWithNewline = true
+  // Streamed text is written once per turn of the event loop, not once per delta; anything
+  // written to stderr first flushes it, so the two streams stay in order on a terminal.
+  let pending = ""
+  const flush = () => {
+    if (!pending) return
+    out.stdout(pending)
+    pending = ""
+  }
   const text = (s: string) => {
-    out.stdout(s)
+    if (!pending) setImmediate(flush)
+    pending += s
     wroteText = true
     endsWithNewline = s.endsWith("\n")
+  }
+  const stderr = (s: string) => {
+    flush()
+    out.stderr(s)
   }
   return {
     event(e) {
       if (e.type === "message.part.delta") {
         if (e.properties.sessionID !== opts.root) return
         if (reasoningParts.has(e.properties.partID)) {
-          if (opts.thinking) out.stderr(dim(e.properties.delta))
+          if (opts.thinking) stderr(dim(e.properties.delta))
           return
         }
         if (lastTextPart !== e.properties.partID) {
@@ -75,10 +88,11 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     error(_sessionID, error) {
       if (wroteText && !endsWithNewline) text("\n")
       const message = typeof error.data?.message === "string" ? error.data.message : error.name
-      out.stderr(`${red("Error:")} ${message}\n`)
+      stderr(`${red("Error:")} ${message}\n`)
     },
     finish() {
       if (wroteText && !endsWithNewline) text("\n")
+      flush()
     },
   }
 
@@ -90,8 +104,8 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     const title = status === "completed" ? part.state.title : describeInput(part)
     const child = part.sessionID !== opts.root ? dim("  ↳") : ""
     if (wroteText && !endsWithNewline) text("\n")
-    if (status === "completed") out.stderr(`${child}${green("✓")} ${bold(part.tool)} ${dim(title || describeInput(part))}\n`)
-    else out.stderr(`${child}${red("✗")} ${bold(part.tool)} ${dim(describeInput(part))}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
+    if (status === "completed") stderr(`${child}${green("✓")} ${bold(part.tool)} ${dim(title || describeInput(part))}\n`)
+    else stderr(`${child}${red("✗")} ${bold(part.tool)} ${dim(describeInput(part))}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
   }
 }
 
