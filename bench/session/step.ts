@@ -1,9 +1,12 @@
 // How long it takes to start step N+1 of a session: from the prompt call to the moment wright
-// hands the model request to the network (its fetch is called), for a session of 2,000
-// messages vs one of 20. Serialising the request body is included; the wire and the fake
-// model's own parsing are not. The live history is
+// hands the step's request to the provider package (the "wright:llm.request" diagnostics
+// channel), for a session of 2,000 messages vs one of 20. Everything wright does per step is
+// included (history, system prompt, tools, message and prompt conversion); the provider's own
+// serialisation of the request body and the wire are not. The live history is kept in memory
+// and conversions are reused, so a long session must not cost a full reload per step. The live history is
 // kept in memory and written through to SQLite, so a long session must not cost a full
 // reload per step. Run: npx tsx bench/session/step.ts
+import { subscribe } from "node:diagnostics_channel"
 import { register } from "node:module"
 import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
@@ -22,11 +25,7 @@ async function timeStepStart(messages: number, llm: Awaited<ReturnType<typeof st
   const box = sandbox()
   writeConfig(box.project, providerConfig(llm, "openai-chat"))
   const store = openStore(":memory:")
-  const sent: typeof fetch = (input, init) => {
-    if (!(init?.headers && JSON.stringify(init.headers).includes("x-wright-request"))) arrivals.push(performance.now())
-    return fetch(input, init)
-  }
-  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "bench", fetch: sent })
+  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "bench" })
   const session = app.sessions.create()
   seed(app, session.id, messages)
   // Warm up once (module caches, provider construction), then measure fresh steps.
@@ -74,6 +73,7 @@ function median(xs: number[]) {
 
 export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number }> {
   const arrivals: number[] = []
+  subscribe("wright:llm.request", () => arrivals.push(performance.now()))
   const llm = await startLLMServer({ strict: false, fallback: () => ({ text: "ok" }) })
   try {
     const smallMs = await timeStepStart(20, llm, arrivals)

@@ -5,11 +5,18 @@
 // still build the prompt, the call settings and the usage, and the provider packages still do
 // all of the wire work. The stream never throws: failures arrive as `error` events (classify
 // them with classifyError), aborts as `abort`.
+import { channel } from "node:diagnostics_channel"
 import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageModelV3StreamPart, SharedV3ProviderMetadata } from "@ai-sdk/provider"
 import type { FinishReason, LanguageModelUsage, ModelMessage, SystemModelMessage } from "ai"
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings } from "ai/internal"
 import { maxOutputTokens } from "./cost"
 import type { ModelInfo, ResolvedModel } from "./types"
+
+/**
+ * Published (diagnostics_channel "wright:llm.request") right before a step's request goes to
+ * the provider: benchmarks time the start of a step with it. Free when nobody subscribes.
+ */
+export const requestChannel = channel("wright:llm.request")
 
 // Warnings (unsupported settings and the like) would print over the TUI.
 ;(globalThis as { AI_SDK_LOG_WARNINGS?: boolean }).AI_SDK_LOG_WARNINGS = false
@@ -64,11 +71,7 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
     const cached = cacheBreakpoints(info, system, input.messages)
     // Our history was built from validated parts, so it is converted without the SDK's
     // per-call zod validation of every message.
-    const prompt = await convertToLanguageModelPrompt({
-      prompt: { system: cached.system.length ? cached.system : undefined, messages: cached.messages },
-      supportedUrls: {},
-      download: undefined,
-    })
+    const prompt = await toProviderPrompt(cached.system, cached.messages)
     const tools: LanguageModelV3FunctionTool[] | undefined = offered.length
       ? offered.map(([name, t]) => ({ type: "function", name, description: t.description, inputSchema: t.inputSchema as LanguageModelV3FunctionTool["inputSchema"] }))
       : undefined
@@ -85,6 +88,7 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
       headers: { ...info.headers, ...input.headers },
       providerOptions: providerOptions(info, input.providerOptions, input.modelOptions),
     }
+    if (requestChannel.hasSubscribers) requestChannel.publish({ providerID: info.providerID, modelID: info.id, messages: prompt.length })
     const { stream: parts } = await language.doStream(options)
     yield { type: "start-step" }
     const reader = parts.getReader()
@@ -106,6 +110,41 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
   } catch (error) {
     yield input.abort.aborted ? { type: "abort" } : { type: "error", error }
   }
+}
+
+type ProviderPrompt = Awaited<ReturnType<typeof convertToLanguageModelPrompt>>
+/** Each self-contained group of model messages, converted once while its objects are reused. */
+const converted = new WeakMap<ModelMessage, { members: ModelMessage[]; out: ProviderPrompt }>()
+
+/**
+ * The SDK's prompt conversion, per group: a user message, or an assistant message with the
+ * tool results that follow it (the converter checks that every call has its result). The
+ * session layer hands the same message objects for unchanged history, so a step of a long
+ * session converts only what is new.
+ */
+async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMessage[]): Promise<ProviderPrompt> {
+  const convert = (msgs: ModelMessage[]) => convertToLanguageModelPrompt({ prompt: { messages: msgs }, supportedUrls: {}, download: undefined })
+  const out: ProviderPrompt = system.map((m) => ({ role: "system", content: m.content, providerOptions: m.providerOptions }))
+  for (let i = 0; i < messages.length; ) {
+    let j = i + 1
+    if (messages[i]!.role === "assistant") while (j < messages.length && messages[j]!.role === "tool") j++
+    const hit = converted.get(messages[i]!)
+    if (hit && sameRun(hit.members, messages, i, j)) for (const m of hit.out) out.push(m)
+    else {
+      const group = messages.slice(i, j)
+      const fresh = await convert(group)
+      converted.set(group[0]!, { members: group, out: fresh })
+      for (const m of fresh) out.push(m)
+    }
+    i = j
+  }
+  return out
+}
+
+function sameRun(members: ModelMessage[], messages: ModelMessage[], from: number, to: number) {
+  if (members.length !== to - from) return false
+  for (let k = 0; k < members.length; k++) if (members[k] !== messages[from + k]) return false
+  return true
 }
 
 /** One provider stream part as the processor's event; parts it has no use for are dropped. */

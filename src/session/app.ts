@@ -24,6 +24,7 @@ import { createQuestions } from "./question"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
 import { createStructuredOutputTool } from "./structured"
+import { createModelMessageCache } from "./to-model"
 import { runSubtask } from "./subtask"
 import { buildSystem, environment, skillsPrompt } from "./system"
 import { createTaskTool } from "./task"
@@ -120,6 +121,7 @@ export async function createApp(opts: AppOptions) {
 
   const compactionSettings = { ...config.compaction }
   const loopDeps: LoopDeps = {
+    modelMessages: createModelMessageCache(history.version),
     history,
     store,
     agents,

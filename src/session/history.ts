@@ -15,6 +15,9 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
   const now = deps.now ?? Date.now
   const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts> }>()
   const dirty = new Map<string, Part>()
+  /** Bumped whenever a message or one of its parts changes: lets conversions be reused safely. */
+  const versions = new Map<string, number>()
+  const bump = (messageID: string) => versions.set(messageID, (versions.get(messageID) ?? 0) + 1)
   let timer: NodeJS.Timeout | undefined
 
   function load(sessionID: string) {
@@ -80,7 +83,9 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     message(sessionID: string, messageID: string): MessageWithParts | undefined {
       return load(sessionID).byId.get(messageID)
     },
+    version: (messageID: string) => versions.get(messageID) ?? 0,
     putMessage(info: Message) {
+      bump(info.id)
       const entry = load(info.sessionID)
       const existing = entry.byId.get(info.id)
       if (existing) existing.info = info
@@ -113,6 +118,7 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
      * it is persisted by the next periodic flush instead of at once.
      */
     putPart(part: Part, opts: { defer?: boolean } = {}) {
+      bump(part.messageID)
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
       if (!message) throw new Error(`part ${part.id} belongs to unknown message ${part.messageID}`)
@@ -130,6 +136,7 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     },
     /** Publishes a streamed delta at once; the text itself is persisted on the throttle. */
     delta(part: Part & { text: string }, delta: string) {
+      bump(part.messageID)
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
       if (message && !message.parts.includes(part)) {
@@ -148,6 +155,7 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
       })
     },
     removePart(sessionID: string, messageID: string, partID: string) {
+      bump(messageID)
       const message = load(sessionID).byId.get(messageID)
       if (message) message.parts = message.parts.filter((p) => p.id !== partID)
       dirty.delete(partID)

@@ -53,6 +53,8 @@ export interface LoopDeps extends ProcessorDeps {
   registry: ToolRegistry
   config: Config
   hooks: LoopHooks
+  /** History → model messages; the App passes a cached converter (see createModelMessageCache). */
+  modelMessages?: typeof toModelMessages
 }
 
 /** Finds the newest user message, assistant message, finished assistant, and queued tasks. */
@@ -152,8 +154,10 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
 
     const system = await hooks.system({ agent, model, user, session })
-    const earlier = visible.filter((m) => m.info.id !== assistant.id)
-    const messages = withReminders(toModelMessages(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
+    // The new assistant message is the last one; everything before it is the conversation.
+    const earlier = visible[visible.length - 1]?.info.id === assistant.id ? visible.slice(0, -1) : visible.filter((m) => m.info.id !== assistant.id)
+    const convert = deps.modelMessages ?? toModelMessages
+    const messages = withReminders(convert(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const result = await processStep(deps, {

@@ -25,6 +25,31 @@ export function toModelMessages(history: MessageWithParts[], model: { providerID
   return out
 }
 
+/**
+ * toModelMessages with each stored message's conversion kept until the message changes
+ * (`version` is bumped by the history on every change), so a step of a long session only
+ * converts what is new. The returned objects stay identical for unchanged messages, which
+ * lets the provider-prompt conversion downstream reuse its work too.
+ */
+export function createModelMessageCache(version: (messageID: string) => number) {
+  // Keyed by the history's own entry, so conversions go when the history lets a session go.
+  const cache = new WeakMap<MessageWithParts, { version: number; model: string; out: ModelMessage[] }>()
+  return function convert(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
+    const key = `${model.providerID}/${model.modelID}`
+    const out: ModelMessage[] = []
+    for (const msg of history) {
+      const v = version(msg.info.id)
+      let hit = cache.get(msg)
+      if (!hit || hit.version !== v || hit.model !== key) {
+        hit = { version: v, model: key, out: toModelMessages([msg], model) }
+        cache.set(msg, hit)
+      }
+      for (const m of hit.out) out.push(m)
+    }
+    return out
+  }
+}
+
 function userContent(parts: Part[]) {
   const content: Extract<ModelMessage, { role: "user" }>["content"] & unknown[] = []
   for (const part of parts) {
