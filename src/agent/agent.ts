@@ -1,9 +1,9 @@
-import { readFileSync, readdirSync, statSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import path from "node:path"
 import { AgentConfig, ConfigError, type Config } from "../config"
 import { defaults, fromConfig, merge } from "../permission"
 import { AgentNotFoundError, type Ruleset } from "../protocol"
-import { parseFrontmatter } from "../util"
+import { markdownFiles, parseFrontmatter } from "../util"
 import compactionPrompt from "./prompt/compaction.txt"
 import explorePrompt from "./prompt/explore.txt"
 import summaryPrompt from "./prompt/summary.txt"
@@ -199,19 +199,3 @@ export function markdownAgents(dirs: string[]): Record<string, AgentConfig> {
   return out
 }
 
-function markdownFiles(root: string): string[] {
-  let entries: string[]
-  try {
-    entries = readdirSync(root)
-  } catch {
-    return []
-  }
-  const files: string[] = []
-  for (const entry of entries.sort()) {
-    const full = path.join(root, entry)
-    const stat = statSync(full, { throwIfNoEntry: false })
-    if (stat?.isDirectory()) files.push(...markdownFiles(full))
-    else if (entry.endsWith(".md")) files.push(full)
-  }
-  return files
-}

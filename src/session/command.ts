@@ -4,13 +4,13 @@
 // ordinary prompt, or as a subtask part the loop hands to the task tool. It never talks to
 // the model itself.
 import type { CommandInfo } from "./command-expand"
-import { readdirSync, readFileSync, statSync } from "node:fs"
+import { readFileSync } from "node:fs"
 import path from "node:path"
 import type { Agents } from "../agent"
 import type { Bus } from "../bus"
 import { CommandConfig, ConfigError, type Config } from "../config"
 import { BadRequestError, type MessageWithParts, type PromptInput } from "../protocol"
-import { parseFrontmatter } from "../util"
+import { markdownFiles, parseFrontmatter } from "../util"
 import { expandCommand, parseModel } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
 import type { CommandInput, SessionService } from "./service"
@@ -91,22 +91,6 @@ function readCommandFile(file: string, name: string): CommandInfo {
   return info(name, result.data, "markdown")
 }
 
-function markdownFiles(root: string): string[] {
-  let entries: string[]
-  try {
-    entries = readdirSync(root)
-  } catch {
-    return []
-  }
-  const files: string[] = []
-  for (const entry of entries.sort()) {
-    const full = path.join(root, entry)
-    const stat = statSync(full, { throwIfNoEntry: false })
-    if (stat?.isDirectory()) files.push(...markdownFiles(full))
-    else if (stat?.isFile() && entry.endsWith(".md")) files.push(full)
-  }
-  return files
-}
 
 export interface CommandRunnerDeps {
   commands: () => CommandInfo[]

@@ -5,12 +5,13 @@
 import type { Agents } from "../agent"
 import type { Bus } from "../bus"
 import type { ResolvedModel } from "../llm"
-import { ContextOverflowError, emptyTokens, type AssistantMessage, type CompactionPart, type MessageWithParts, type Session, type UserMessage } from "../protocol"
+import { ContextOverflowError, type AssistantMessage, type CompactionPart, type MessageWithParts, type Session, type UserMessage } from "../protocol"
 import { Id } from "../util"
 import type { History } from "./history"
 import { processStep, type ProcessorDeps } from "./processor"
 import request from "./prompt/compaction-request.txt"
 import { usableContext } from "./usage"
+import { newAssistant } from "./assistant"
 
 export const CONTINUE_TEXT = "Continue if you have next steps, or stop and ask for clarification if you are unsure how to proceed."
 const TRANSCRIPT_TOOL_CAP = 2000
@@ -145,21 +146,14 @@ export async function processCompaction(
     .filter(Boolean)
     .join("\n\n")
 
-  const summary: AssistantMessage = {
-    id: Id.ascending("msg"),
+  const summary = newAssistant({
     sessionID: session.id,
-    role: "assistant",
     parentID: requestMsg.info.id,
-    mode: "compaction",
     agent: "compaction",
-    summary: true,
-    modelID: model.info.id,
-    providerID: model.info.providerID,
+    model: { providerID: model.info.providerID, modelID: model.info.id },
     path: { cwd: deps.processor.directory, root: deps.processor.worktree },
-    cost: 0,
-    tokens: emptyTokens(),
-    time: { created: Date.now() },
-  }
+    summary: true,
+  })
   deps.history.putMessage(summary)
   const result = await processStep(deps.processor, {
     assistant: summary,

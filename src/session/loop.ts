@@ -7,16 +7,16 @@ import type { Agent, Agents } from "../agent"
 import type { Config } from "../config"
 import type { Providers, ResolvedModel } from "../llm"
 import { disabledTools, merge } from "../permission"
-import { emptyTokens, type AssistantMessage, type MessageWithParts, type Part, type Session, type UserMessage } from "../protocol"
+import { type AssistantMessage, type MessageWithParts, type Part, type Session, type UserMessage } from "../protocol"
 import type { Store } from "../storage"
 import type { Tool, ToolRegistry } from "../tool"
-import { Id } from "../util"
 import { processStep, type ProcessorDeps, type StepResult } from "./processor"
 import buildSwitch from "./prompt/build-switch.txt"
 import maxSteps from "./prompt/max-steps.txt"
 import planReminder from "./prompt/plan-reminder.txt"
 import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
+import { newAssistant } from "./assistant"
 
 export interface LoopHooks {
   /** Builds the system messages for a step. */
@@ -131,21 +131,13 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     }
     const isLastStep = step >= (agent.steps ?? Infinity)
 
-    const assistant: AssistantMessage = {
-      id: Id.ascending("msg"),
+    const assistant = newAssistant({
       sessionID,
-      role: "assistant",
       parentID: user.id,
-      mode: agent.name,
       agent: agent.name,
-      modelID: model.info.id,
-      providerID: model.info.providerID,
+      model: { providerID: model.info.providerID, modelID: model.info.id, variant: user.model.variant },
       path: { cwd: deps.directory, root: deps.worktree },
-      cost: 0,
-      tokens: emptyTokens(),
-      time: { created: Date.now() },
-      ...(user.model.variant ? { variant: user.model.variant } : {}),
-    }
+    })
     history.putMessage(assistant)
 
     const state: StepState = { number: step, run }

@@ -3,11 +3,12 @@
 // part that goes running → completed with the output streamed into `metadata.output`. The
 // bash tool itself runs it; no model is called and no permission is asked (the user typed it).
 import path from "node:path"
-import { BusyError, emptyTokens, type AssistantMessage, type MessageWithParts, type SessionShellInput, type ToolPart, type UserMessage } from "../protocol"
+import { BusyError, type MessageWithParts, type SessionShellInput, type ToolPart, type UserMessage } from "../protocol"
 import { runTool, type ToolContext } from "../tool"
 import { Id } from "../util"
 import type { App } from "./app"
 import { cleanupRevert } from "./revert"
+import { newAssistant } from "./assistant"
 
 export const SHELL_NOTE = "The following tool was executed by the user"
 /** A user's command runs until it ends or is aborted (setTimeout's largest delay). */
@@ -51,20 +52,7 @@ export function createShells(app: App) {
       const user: UserMessage = { id: input.messageID ?? Id.ascending("msg"), sessionID, role: "user", time: { created: now }, agent: agent.name, model: ref }
       app.history.putMessage(user)
       app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: user.id, type: "text", text: SHELL_NOTE, synthetic: true })
-      const assistant: AssistantMessage = {
-        id: Id.ascending("msg"),
-        sessionID,
-        role: "assistant",
-        parentID: user.id,
-        mode: agent.name,
-        agent: agent.name,
-        modelID: ref.modelID,
-        providerID: ref.providerID,
-        path: { cwd: app.directory, root: app.worktree },
-        cost: 0,
-        tokens: emptyTokens(),
-        time: { created: now },
-      }
+      const assistant = newAssistant({ sessionID, parentID: user.id, agent: agent.name, model: ref, path: { cwd: app.directory, root: app.worktree }, now })
       app.history.putMessage(assistant)
       const commandInput = { command: input.command }
       let part: ToolPart = {

@@ -1,7 +1,8 @@
-import { emptyTokens, type AssistantMessage, type Session, type SubtaskPart, type ToolPart, type UserMessage } from "../protocol"
+import { type Session, type SubtaskPart, type ToolPart, type UserMessage } from "../protocol"
 import { runTool, type Tool, type ToolContext } from "../tool"
 import { Id } from "../util"
 import type { History } from "./history"
+import { newAssistant } from "./assistant"
 
 export const SUBTASK_CONTINUE = "Summarize the task tool output above and continue with your task."
 
@@ -22,20 +23,7 @@ export async function runSubtask(deps: SubtaskDeps, input: { session: Session; u
   const { history, session, user, part } = { history: deps.history, ...input }
   const tool = deps.taskTool()
   const model = part.model ?? user.model
-  const assistant: AssistantMessage = {
-    id: Id.ascending("msg"),
-    sessionID: session.id,
-    role: "assistant",
-    parentID: user.id,
-    mode: user.agent,
-    agent: user.agent,
-    modelID: model.modelID,
-    providerID: model.providerID,
-    path: { cwd: deps.directory, root: deps.worktree },
-    cost: 0,
-    tokens: emptyTokens(),
-    time: { created: Date.now() },
-  }
+  const assistant = newAssistant({ sessionID: session.id, parentID: user.id, agent: user.agent, model, path: { cwd: deps.directory, root: deps.worktree } })
   history.putMessage(assistant)
   const args = { description: part.description, prompt: part.prompt, subagent_type: part.agent, ...(part.command ? { command: part.command } : {}) }
   const start = Date.now()

@@ -2,7 +2,7 @@
 // and todos for every project. It only stores and loads; it publishes no events and keeps
 // no caches (the session layer keeps live history in memory and writes through here).
 import { createStore, type Store } from "./store"
-import { databasePath, openDatabase } from "./database"
+import { openDatabase } from "./database"
 
 export { StorageError, databasePath, openDatabase, type DB } from "./database"
 export { createStore, type Store, type SessionQuery } from "./store"

@@ -3,6 +3,7 @@
 // frontmatter gives `name` (falling back to the folder name) and `description`.
 import { readFileSync } from "node:fs"
 import path from "node:path"
+import { parseFrontmatter } from "../util"
 import { globSync } from "tinyglobby"
 
 export interface SkillInfo {
@@ -39,43 +40,16 @@ function readSkill(location: string): SkillInfo | undefined {
   } catch {
     return undefined
   }
-  const { data, body } = parseFrontmatter(text)
-  const name = data.name?.trim() || path.basename(path.dirname(location))
-  return { name, description: data.description?.trim() ?? "", location: path.resolve(location), content: body }
+  let parsed: { data: Record<string, unknown>; body: string }
+  try {
+    parsed = parseFrontmatter(text, location)
+  } catch {
+    // A skill whose frontmatter is not valid YAML is left out rather than breaking the tool.
+    return undefined
+  }
+  const { data, body } = parsed
+  const str = (v: unknown) => (typeof v === "string" ? v.trim() : "")
+  const name = str(data.name) || path.basename(path.dirname(location))
+  return { name, description: str(data.description), location: path.resolve(location), content: body }
 }
 
-/**
- * A small reader for the YAML subset skills use: `key: value` pairs, quoted values, and
- * block (`|`, `>`) or indented continuation lines. Anything else is ignored.
- */
-export function parseFrontmatter(text: string): { data: Record<string, string>; body: string } {
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text)
-  if (!match) return { data: {}, body: text }
-  const data: Record<string, string> = {}
-  const lines = match[1]!.split(/\r?\n/)
-  for (let i = 0; i < lines.length; i++) {
-    const pair = /^([A-Za-z_][\w-]*)\s*:\s*(.*)$/.exec(lines[i]!)
-    if (!pair) continue
-    let value = pair[2]!.trim()
-    const continued: string[] = []
-    while (i + 1 < lines.length && (/^\s+\S/.test(lines[i + 1]!) || (lines[i + 1]!.trim() === "" && value.startsWith("|")))) {
-      continued.push(lines[++i]!.trim())
-    }
-    if (/^[|>][+-]?$/.test(value)) value = continued.join(value.startsWith("|") ? "\n" : " ")
-    else if (continued.length) value = [value, ...continued].join(" ")
-    data[pair[1]!] = unquote(value.trim())
-  }
-  return { data, body: text.slice(match[0].length) }
-}
-
-function unquote(value: string): string {
-  if (value.length >= 2 && value.startsWith('"') && value.endsWith('"')) {
-    try {
-      return JSON.parse(value) as string
-    } catch {
-      return value.slice(1, -1)
-    }
-  }
-  if (value.length >= 2 && value.startsWith("'") && value.endsWith("'")) return value.slice(1, -1).replace(/''/g, "'")
-  return value
-}

@@ -1,3 +1,5 @@
+import { readdirSync, statSync } from "node:fs"
+import path from "node:path"
 import { lazyModule } from "./lazy"
 
 const yaml = lazyModule<typeof import("yaml")>("yaml")
@@ -14,4 +16,22 @@ export function parseFrontmatter(text: string, file: string): { data: Record<str
   }
   if (typeof data !== "object" || Array.isArray(data)) throw new Error(`Invalid frontmatter in ${file}: expected key: value pairs`)
   return { data: data as Record<string, unknown>, body: text.slice(match[0].length).trim() }
+}
+
+/** Every `.md` file under `root`, depth first, sorted by name; none when `root` does not exist. */
+export function markdownFiles(root: string): string[] {
+  let entries: string[]
+  try {
+    entries = readdirSync(root)
+  } catch {
+    return []
+  }
+  const files: string[] = []
+  for (const entry of entries.sort()) {
+    const full = path.join(root, entry)
+    const stat = statSync(full, { throwIfNoEntry: false })
+    if (stat?.isDirectory()) files.push(...markdownFiles(full))
+    else if (stat?.isFile() && entry.endsWith(".md")) files.push(full)
+  }
+  return files
 }

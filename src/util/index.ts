@@ -3,7 +3,7 @@
 export * as Id from "./id"
 export { xdg, expandHome } from "./paths"
 export { createKeyedLock } from "./lock"
-export { parseFrontmatter } from "./frontmatter"
+export { markdownFiles, parseFrontmatter } from "./frontmatter"
 export { slug } from "./slug"
 export * as Wildcard from "./wildcard"
 export { lazyModule } from "./lazy"
