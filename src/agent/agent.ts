@@ -150,7 +150,9 @@ export function createAgents(input: AgentsInput): Agents {
     require(name) {
       const agent = agents.get(name)
       if (agent) return agent
-      const available = visible().map((a) => a.name)
+      const available = visible()
+        .map((a) => a.name)
+        .sort()
       throw new AgentNotFoundError({
         agent: name,
         available,

@@ -131,3 +131,42 @@ test("compaction - the kept tail starts at a user turn and never swallows the wh
   expect(chooseTail([msg("a", "user", 400), msg("b", "assistant", 40_000), msg("c", "assistant", 400)], 200)).toBe("c")
   expect(chooseTail(history, 10_000, 0)).toBeUndefined()
 })
+
+test("compaction - prune clears old tool outputs to a marker, keeping the newest 40K tokens and the last two turns", async () => {
+  const { createHistory } = await import("../../src/session/history")
+  const { prune } = await import("../../src/session/compaction")
+  const { toModelMessages, CLEARED_TOOL_OUTPUT } = await import("../../src/session/to-model")
+  const { openStore } = await import("../../src/storage")
+  const { createBus } = await import("../../src/bus")
+  const store = openStore(":memory:")
+  store.sessions.put({ id: "ses_p", slug: "s", projectID: "p", directory: "/", title: "t", version: "v", time: { created: 1, updated: 1 } })
+  const history = createHistory({ store, bus: createBus() })
+  const model = { providerID: "p", modelID: "m" }
+  let n = 0
+  const turn = (outputChars: number, tool = "read") => {
+    const u = `msg_${String(++n).padStart(4, "0")}`
+    history.putMessage({ id: u, sessionID: "ses_p", role: "user", time: { created: n }, agent: "build", model })
+    history.putPart({ id: `prt_${u}`, sessionID: "ses_p", messageID: u, type: "text", text: `question ${n}` })
+    const a = `msg_${String(++n).padStart(4, "0")}`
+    history.putMessage({ id: a, sessionID: "ses_p", role: "assistant", parentID: u, mode: "build", agent: "build", modelID: "m", providerID: "p", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }, finish: "stop", time: { created: n, completed: n } })
+    history.putPart({ id: `prt_${a}`, sessionID: "ses_p", messageID: a, type: "tool", callID: `c${n}`, tool, state: { status: "completed", input: { n }, output: "x".repeat(outputChars), title: "", metadata: {}, time: { start: 1, end: 2 } } })
+  }
+  // Oldest first: 3 big reads (30K tokens each), one skill output, then two recent turns.
+  turn(120_000)
+  turn(120_000)
+  turn(120_000, "skill")
+  turn(120_000)
+  turn(4_000)
+  turn(4_000)
+  const freed = prune(history, "ses_p")
+  expect(freed).toBeGreaterThanOrEqual(20_000)
+  const outputs = history.messages("ses_p").flatMap((m) => m.parts).filter((p) => p.type === "tool")
+  const compacted = outputs.map((p) => p.type === "tool" && p.state.status === "completed" && p.state.time.compacted !== undefined)
+  // The two newest turns are kept; walking back, the first 40K tokens are protected; the skill is never pruned.
+  expect(compacted).toEqual([true, true, false, false, false, false])
+  const sent = JSON.stringify(toModelMessages(history.messages("ses_p"), model))
+  expect(sent.split(CLEARED_TOOL_OUTPUT).length - 1).toBe(2)
+  // Nothing more to free: a second prune stops at the first cleared output.
+  expect(prune(history, "ses_p")).toBe(0)
+  store.close()
+})

@@ -125,3 +125,25 @@ async function waitFor(pred: () => boolean, timeoutMs = 10_000) {
     await new Promise((r) => setTimeout(r, 10))
   }
 }
+
+test("subagent - the depth limit stops a subagent that may delegate from nesting deeper than subagent_depth", async () => {
+  const core = await testCore({
+    llm,
+    config: { subagent_depth: 1, agent: { delegator: { mode: "subagent", description: "Delegates", permission: { task: "allow" } } } },
+  })
+  llm.script(
+    toolCall("task", { description: "Level one", prompt: "delegate further", subagent_type: "delegator" }),
+    // Inside the child (depth 1): it may call task, but the limit refuses it.
+    toolCall("task", { description: "Level two", prompt: "too deep", subagent_type: "general" }),
+    text("could not go deeper"),
+    text("parent done"),
+  )
+  const session = await core.client.session.create()
+  await core.client.session.prompt(session.id, prompt("go"))
+  const child = core.app.sessions.children(session.id)[0]!
+  const refused = core.app.sessions.messages(child.id).flatMap((m) => m.parts).find((p) => p.type === "tool")
+  expect(refused?.type === "tool" && refused.tool).toBe("task")
+  expect(refused?.type === "tool" && refused.state.status === "error" && refused.state.error).toMatch(/Subagent depth limit reached \(1\)/)
+  expect(core.app.sessions.children(child.id)).toHaveLength(0)
+  await core.close()
+})

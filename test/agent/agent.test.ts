@@ -1,0 +1,73 @@
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { expect, test } from "vitest"
+import { createAgents } from "../../src/agent"
+import { parseConfigText, type Config } from "../../src/config"
+import { evaluate } from "../../src/permission"
+import { tempDir } from "../lib/tool-context"
+
+const agentsOf = (config: Config, dirs: string[] = []) => createAgents({ config, dirs, toolOutputDir: "/tmp/wright-tool-output", home: "/home/u" })
+const cfg = (json: object) => parseConfigText(JSON.stringify(json), "wright.json")
+
+test("agents - the built-ins: build is the default, plan asks before edits and shell commands, hidden helpers stay hidden", () => {
+  const agents = agentsOf(cfg({}))
+  expect(agents.defaultAgent().name).toBe("build")
+  const visible = agents.list().filter((a) => !a.hidden).map((a) => a.name)
+  expect(visible).toEqual(["build", "explore", "general", "plan"])
+  expect(agents.list().filter((a) => a.hidden).map((a) => a.name).sort()).toEqual(["compaction", "summary", "title"])
+  const plan = agents.require("plan")
+  expect(evaluate("edit", "src/a.ts", plan.permission).action).toBe("ask")
+  expect(evaluate("bash", "ls", plan.permission).action).toBe("ask")
+  const build = agents.require("build")
+  expect(evaluate("edit", "src/a.ts", build.permission).action).toBe("allow")
+  expect(evaluate("read", ".env", build.permission).action).toBe("ask")
+  expect(evaluate("read", ".env.example", build.permission).action).toBe("allow")
+  expect(evaluate("doom_loop", "read", build.permission).action).toBe("ask")
+  expect(evaluate("external_directory", "/etc/*", build.permission).action).toBe("ask")
+  // explore only reads.
+  const explore = agents.require("explore")
+  expect(evaluate("edit", "a.ts", explore.permission).action).toBe("deny")
+  expect(evaluate("grep", "x", explore.permission).action).toBe("allow")
+})
+
+test("agents - config overrides a built-in, adds new agents, and the merge order puts the agent's config last", () => {
+  const agents = agentsOf(
+    cfg({
+      permission: { bash: "deny" },
+      agent: {
+        build: { model: "anthropic/claude-haiku-4-5", temperature: 0.2, permission: { bash: { "git *": "allow" } } },
+        reviewer: { description: "Reviews diffs", mode: "subagent", prompt: "Review carefully.", steps: 5 },
+      },
+    }),
+  )
+  const build = agents.require("build")
+  expect(build.model).toEqual({ providerID: "anthropic", modelID: "claude-haiku-4-5" })
+  expect(build.temperature).toBe(0.2)
+  // user config denies bash, the agent's config allows git: the agent's rules come last.
+  expect(evaluate("bash", "git status", build.permission).action).toBe("allow")
+  expect(evaluate("bash", "rm x", build.permission).action).toBe("deny")
+  const reviewer = agents.require("reviewer")
+  expect(reviewer).toMatchObject({ mode: "subagent", prompt: "Review carefully.", steps: 5, native: false })
+})
+
+test("agents - default_agent, disable, and clear errors for a bad default or unknown agent", () => {
+  expect(agentsOf(cfg({ default_agent: "plan" })).defaultAgent().name).toBe("plan")
+  const withoutPlan = agentsOf(cfg({ agent: { plan: { disable: true } } }))
+  expect(withoutPlan.get("plan")).toBeUndefined()
+  expect(() => agentsOf(cfg({ default_agent: "explore" })).defaultAgent()).toThrow(/is a subagent/)
+  expect(() => agentsOf(cfg({ default_agent: "nope" })).defaultAgent()).toThrow(/default_agent "nope" not found/)
+  expect(() => agentsOf(cfg({})).require("ghost")).toThrow(/Agent not found: "ghost". Available agents: build, explore, general, plan/)
+})
+
+test("agents - Markdown agents from .wright/agent and .opencode/agent; bad frontmatter names the file", () => {
+  const root = tempDir()
+  for (const dir of [".wright/agent", ".opencode/agent/team"]) mkdirSync(path.join(root, dir), { recursive: true })
+  writeFileSync(path.join(root, ".wright/agent/docs.md"), "---\ndescription: Writes docs\nmode: primary\nmaxSteps: 3\n---\nYou write documentation.\n")
+  writeFileSync(path.join(root, ".opencode/agent/team/lead.md"), "---\nmode: subagent\n---\nLead the team.\n")
+  const agents = agentsOf(cfg({}), [path.join(root, ".opencode"), path.join(root, ".wright")])
+  expect(agents.require("docs")).toMatchObject({ description: "Writes docs", mode: "primary", steps: 3, prompt: "You write documentation." })
+  expect(agents.require("team/lead").mode).toBe("subagent")
+
+  writeFileSync(path.join(root, ".wright/agent/broken.md"), "---\ntemperature: hot\n---\nx\n")
+  expect(() => agentsOf(cfg({}), [path.join(root, ".wright")])).toThrow(/broken\.md.*temperature/s)
+})
