@@ -147,3 +147,29 @@ test("subagent - the depth limit stops a subagent that may delegate from nesting
   expect(core.app.sessions.children(child.id)).toHaveLength(0)
   await core.close()
 })
+
+test("subagent - an @agent mention tells the model to delegate to that agent, and its task runs in a child session", async () => {
+  const core = await testCore({ llm })
+  llm.script(
+    toolCall("task", { description: "Explore auth", prompt: "Find the auth code", subagent_type: "explore" }, {
+      expect: (req) => expect(JSON.stringify(req.body.messages)).toContain("call the task tool with subagent: explore"),
+    }),
+    text("auth is in src/auth.ts"),
+    text("The explore agent says auth is in src/auth.ts."),
+  )
+  const session = await core.client.session.create()
+  const result = await core.client.session.prompt(session.id, {
+    parts: [
+      { type: "text", text: "@explore where is the auth code?" },
+      { type: "agent", name: "explore", source: { value: "@explore", start: 0, end: 8 } },
+    ],
+  })
+  expect(answerText(result)).toContain("auth is in src/auth.ts")
+  const [child] = core.app.sessions.children(session.id)
+  expect(child?.title).toBe("Explore auth (@explore subagent)")
+  // The mention is stored as an agent part, the instruction as synthetic text the user never typed.
+  const user = core.app.sessions.messages(session.id)[0]!
+  expect(user.parts.map((p) => p.type)).toEqual(["text", "agent", "text"])
+  expect(user.parts[2]!.type === "text" && user.parts[2]!.synthetic).toBe(true)
+  await core.close()
+})
