@@ -2,6 +2,7 @@
 // stream), tool calls, system prompt and instructions, and the App that wires one project's
 // services. Front ends never import this: they reach it through the server's HTTP API.
 export { createApp, type App, type AppOptions } from "./app"
+export { createApps, type Apps } from "./apps"
 export type { SessionService, CommandInput } from "./service"
 export { QuestionRejectedError } from "./question"
 export { STREAM_PERSIST_MS } from "./history"

@@ -1,10 +1,9 @@
 // A real server for route tests: a sandbox HOME and project, a real SQLite file, one App per
 // project directory, and our SDK client whose `fetch` is the app itself (no socket). The
 // model is the llm-server, reached over real HTTP.
-import path from "node:path"
 import { createClient, type Client } from "../../src/sdk"
 import { createServer, secure, type SecurityOptions } from "../../src/server"
-import { createApp, type App } from "../../src/session"
+import { createApps, type App } from "../../src/session"
 import { openStore } from "../../src/storage"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import type { LLMServer } from "../lib/llm-server"
@@ -26,24 +25,9 @@ export async function startServer(opts: { llm?: LLMServer; config?: Record<strin
   const box = sandbox()
   writeConfig(box.project, { ...(opts.llm ? providerConfig(opts.llm, "openai-chat") : {}), ...opts.config })
   const store = openStore(box.dbPath)
-  const apps = new Map<string, Promise<App>>()
-  const getApp = (directory: string) => {
-    const dir = path.resolve(directory)
-    let app = apps.get(dir)
-    if (!app) apps.set(dir, (app = createApp({ directory: dir, store, env: box.env, home: box.home, version: "9.9.9-test" })))
-    return app
-  }
-  const server = createServer({
-    directory: box.project,
-    getApp,
-    version: "9.9.9-test",
-    async reloadApp(directory) {
-      const dir = path.resolve(directory)
-      const app = apps.get(dir)
-      apps.delete(dir)
-      await (await app)?.dispose()
-    },
-  })
+  const apps = createApps({ store, env: box.env, home: box.home, version: "9.9.9-test" })
+  const getApp = apps.get
+  const server = createServer({ directory: box.project, getApp, version: "9.9.9-test", reloadApp: apps.reload })
   const fetch = opts.security ? secure(server.fetch, opts.security) : server.fetch
   const clientFor = (directory: string) => createClient({ baseUrl: BASE, fetch, directory })
   return {
@@ -55,7 +39,7 @@ export async function startServer(opts: { llm?: LLMServer; config?: Record<strin
     clientFor,
     async close() {
       server.dispose()
-      for (const app of apps.values()) await (await app.catch(() => undefined))?.dispose()
+      await apps.dispose()
       store.close()
     },
   }
