@@ -33,7 +33,24 @@ const BENCHES = [
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+  { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
 ]
+
+/** wright against OpenCode on the same tasks: OpenCode's median is the baseline of each row. */
+function peerRows(r) {
+  if (r.skipped) return [row("skipped", r.skipped)]
+  const out = []
+  const pair = (label, x) => {
+    out.push(row(`${label} wall vs OpenCode ${r.opencode}`, ms(x.wrightMs), { baseline: `${ms(x.opencodeMs)} (OpenCode)` }))
+    out.push(row(`${label}: OpenCode / wright`, times(x.speedup), check(x.speedup > 1, "> 1×")))
+    if (x.wrightRssMB !== undefined) out.push(row(`${label} peak RSS`, mb(x.wrightRssMB), { baseline: `${mb(x.opencodeRssMB)} (OpenCode)`, ...check(x.wrightRssMB < x.opencodeRssMB, "< OpenCode") }))
+  }
+  pair("--version", r.version)
+  pair('run "hi"', r.hi)
+  pair(`${r.loop.steps}-step tool loop`, r.loop)
+  pair(`${r.deltas.deltas} deltas`, r.deltas)
+  return out
+}
 
 function foundationRows(r) {
   const rss = (x) => (r.rssMeasured ? { value: mb(x.rssMB), baseline: mb(x.baselineRssMB) } : { value: "n/a (no /usr/bin/time)" })

@@ -40,7 +40,7 @@ function loopReply(body) {
   return { toolCalls: [calls[k % 3]] }
 }
 
-function reply(req) {
+export function reply(req) {
   const name = scenario(req.body)
   if (name === "loop") return loopReply(req.body)
   if (name === "deltas") return { text: deltaText() }
@@ -124,7 +124,7 @@ export async function runCliBench() {
 }
 
 /** The newest text part in the database: the answer of the last run. */
-function lastAnswer(dbPath) {
+export function lastAnswer(dbPath) {
   const db = new Database(dbPath, { readonly: true })
   try {
     const rows = db.prepare("SELECT data FROM part ORDER BY id DESC LIMIT 20").all()
