@@ -1,0 +1,179 @@
+import { execFile } from "node:child_process"
+import path from "node:path"
+import { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
+import type { McpLocalConfig, McpRemoteConfig } from "../config"
+
+export type McpServerConfig = McpLocalConfig | McpRemoteConfig
+
+/** Returns a transport for a server (tests: an in-memory pair), or undefined for the default one. */
+export type TransportFactory = (name: string, server: McpServerConfig) => Transport | undefined
+
+export interface ConnectOptions {
+  name: string
+  server: McpServerConfig
+  directory: string
+  env: NodeJS.ProcessEnv
+  timeout: number
+  clientInfo: { name: string; version: string }
+  transport?: TransportFactory
+  /** Called with the client before `initialize`, so close() can end a start that is under way. */
+  onClient(client: Client): void
+  /** The server sent `notifications/tools/list_changed` (listened for before `initialize`, so none is missed). */
+  onToolsChanged(): void
+}
+
+/** A live connection: the client, and for local servers the process and what it wrote to stderr. */
+export interface Connection {
+  client: Client
+  /** The last few KB the server wrote to stderr (local servers only). */
+  stderr(): string
+  close(): Promise<void>
+}
+
+const STDERR_TAIL = 4000
+
+/** Connects and initializes, within `timeout`; throws an Error whose message says why (with stderr). */
+export async function connect(opts: ConnectOptions): Promise<Connection> {
+  const injected = opts.transport?.(opts.name, opts.server)
+  if (injected) return open(opts, injected)
+  if (opts.server.type === "local") return connectLocal(opts, opts.server)
+  return connectRemote(opts, opts.server)
+}
+
+async function connectLocal(opts: ConnectOptions, server: McpLocalConfig): Promise<Connection> {
+  const [command, ...args] = server.command
+  const env: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...opts.env, ...server.environment })) if (v !== undefined) env[k] = v
+  const transport = new StdioClientTransport({
+    command: command!,
+    args,
+    env,
+    cwd: server.cwd ? path.resolve(opts.directory, server.cwd) : opts.directory,
+    stderr: "pipe",
+  })
+  // Kept for error messages, and always drained so a chatty server never blocks on a full pipe.
+  let tail = ""
+  const stream = transport.stderr
+  const ended = new Promise<void>((resolve) => {
+    stream?.on("end", resolve)
+    stream?.on("close", resolve)
+  })
+  stream?.on("data", (chunk: Buffer | string) => {
+    tail = (tail + chunk.toString()).slice(-STDERR_TAIL)
+  })
+  const stderrAfterExit = async () => {
+    // The pipe may still hold the last lines when the connection fails; give it a moment to flush.
+    await Promise.race([ended, sleep(500)])
+    return tail.trim()
+  }
+  try {
+    return await open(opts, transport, () => tail.trim(), () => transport.pid ?? undefined)
+  } catch (e) {
+    const stderr = await stderrAfterExit()
+    const message = spawnMessage(e, opts.name, command!)
+    throw new Error(stderr ? `${message}\nstderr: ${stderr}` : message)
+  }
+}
+
+async function connectRemote(opts: ConnectOptions, server: McpRemoteConfig): Promise<Connection> {
+  let url: URL
+  try {
+    url = new URL(server.url)
+  } catch {
+    throw new Error(`mcp.${opts.name}.url is not a valid URL: ${server.url}`)
+  }
+  const requestInit = server.headers ? { headers: server.headers } : undefined
+  try {
+    return await open(opts, new StreamableHTTPClientTransport(url, { requestInit }))
+  } catch (first) {
+    if (statusOf(first) === 401) throw authError(opts.name)
+    // Older servers speak only the HTTP+SSE transport.
+    try {
+      return await open(opts, new SSEClientTransport(url, { requestInit }))
+    } catch (second) {
+      if (statusOf(second) === 401) throw authError(opts.name)
+      throw new Error(`Could not connect to ${server.url}: StreamableHTTP: ${messageOf(first)}; SSE: ${messageOf(second)}`)
+    }
+  }
+}
+
+async function open(opts: ConnectOptions, transport: Transport, stderr = () => "", pid: () => number | undefined = () => undefined): Promise<Connection> {
+  const client = new Client(opts.clientInfo, { capabilities: {} })
+  opts.onClient(client)
+  client.setNotificationHandler(ToolListChangedNotificationSchema, async () => opts.onToolsChanged())
+  const close = async () => {
+    const root = pid()
+    const children = root === undefined ? [] : await descendants(root)
+    for (const child of children) kill(child)
+    await client.close().catch(() => {})
+  }
+  const timeoutError = () => new Error(`No answer to initialize within ${opts.timeout} ms (raise mcp.${opts.name}.timeout to wait longer)`)
+  // The SDK's own timeout covers the initialize request only; an SSE stream that never opens needs this one.
+  let timer: NodeJS.Timeout | undefined
+  const timedOut = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(timeoutError()), opts.timeout)
+  })
+  try {
+    await Promise.race([client.connect(transport, { timeout: opts.timeout }), timedOut])
+  } catch (e) {
+    await close()
+    throw isTimeout(e) ? timeoutError() : e
+  } finally {
+    clearTimeout(timer)
+  }
+  return { client, stderr, close }
+}
+
+function spawnMessage(e: unknown, name: string, command: string): string {
+  const err = e as NodeJS.ErrnoException
+  if (err?.code === "ENOENT") return `Command not found: ${command} (check mcp.${name}.command and PATH)`
+  if (err?.code === "EACCES") return `Command is not executable: ${command}`
+  const message = messageOf(e)
+  return /connection closed/i.test(message) ? `The server exited before it finished starting (${message})` : message
+}
+
+function authError(name: string): Error {
+  return new Error(
+    `The server requires authentication (HTTP 401). wright does not do MCP OAuth yet: put a token in mcp.${name}.headers, e.g. {"Authorization": "Bearer …"}`,
+  )
+}
+
+function statusOf(e: unknown): number | undefined {
+  const code = (e as { code?: unknown })?.code
+  return typeof code === "number" && code >= 100 && code < 600 ? code : undefined
+}
+
+function isTimeout(e: unknown): boolean {
+  return (e as { code?: unknown })?.code === -32001
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
+
+/** Every process below `pid`, found with `pgrep -P` (the server may have started helpers). */
+async function descendants(pid: number): Promise<number[]> {
+  if (process.platform === "win32") return []
+  const children = await new Promise<number[]>((resolve) => {
+    execFile("pgrep", ["-P", String(pid)], (_err, stdout) => resolve(String(stdout ?? "").split(/\s+/).filter(Boolean).map(Number)))
+  })
+  const nested = await Promise.all(children.map(descendants))
+  return [...children, ...nested.flat()]
+}
+
+function kill(pid: number) {
+  try {
+    process.kill(pid, "SIGTERM")
+  } catch {
+    // Already gone.
+  }
+}
+
+function sleep(ms: number) {
+  return new Promise<void>((resolve) => setTimeout(resolve, ms).unref())
+}

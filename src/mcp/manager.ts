@@ -1,0 +1,213 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
+import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
+import type { Config } from "../config"
+import type { Tool, ToolRegistry } from "../tool"
+import type { Connection, McpServerConfig, TransportFactory } from "./connect"
+import { mcpTool } from "./convert"
+
+export type McpStatus = { status: "connected" } | { status: "disabled" } | { status: "failed"; error: string }
+
+export const DEFAULT_MCP_TIMEOUT = 30_000
+
+export interface McpOptions {
+  config: Pick<Config, "mcp" | "experimental">
+  /** The project directory: the default cwd of local servers. */
+  directory: string
+  /** The environment local servers inherit (default `process.env`); `environment` is laid over it. */
+  env?: NodeJS.ProcessEnv
+  /** When given, each server's tools are added to it as the server connects, and replaced or removed as they change. */
+  registry?: ToolRegistry
+  /** A server's tools changed: it connected, sent `tools/list_changed`, or went away. */
+  onToolsChanged?(server: string): void
+  /** Tests pass in-memory transports here. */
+  transport?: TransportFactory
+  clientInfo?: { name: string; version: string }
+}
+
+interface ServerState {
+  name: string
+  timeout: number
+  status?: McpStatus
+  connection?: Connection
+  /** The client while it connects, so close() can end a start that is still under way. */
+  connecting?: Client
+  tools: Tool[]
+  instructions?: string
+  /** Refreshes run one after another, so a late answer never overwrites a newer list. */
+  refreshing: Promise<void>
+}
+
+export type Mcp = ReturnType<typeof createMcp>
+
+export function createMcp(opts: McpOptions) {
+  const entries = Object.entries(opts.config.mcp ?? {})
+  const servers = new Map<string, ServerState>()
+  const fallbackTimeout = opts.config.experimental?.mcp_timeout ?? DEFAULT_MCP_TIMEOUT
+  for (const [name, entry] of entries) {
+    const timeout = ("timeout" in entry ? entry.timeout : undefined) ?? fallbackTimeout
+    servers.set(name, { name, timeout, tools: [], refreshing: Promise.resolve() })
+  }
+  const ours = new WeakSet<Tool>()
+  let started: Promise<void> | undefined
+  let closed = false
+
+  function changed(s: ServerState, tools: Tool[]) {
+    const previous = s.tools
+    s.tools = tools
+    if (opts.registry) {
+      for (const t of previous) if (opts.registry.get(t.id) === t) opts.registry.remove(t.id)
+      for (const t of tools) {
+        const existing = opts.registry.get(t.id)
+        // A built-in tool keeps its name; an MCP tool never shadows it.
+        if (existing && !ours.has(existing)) continue
+        opts.registry.add(t)
+      }
+    }
+    opts.onToolsChanged?.(s.name)
+  }
+
+  async function call(s: ServerState, client: Client, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
+    try {
+      const result = await client.callTool({ name, arguments: args }, undefined, { timeout: s.timeout, signal })
+      if ("content" in result) return result as CallToolResult
+      // Servers on the 2024-10-07 protocol answer `{toolResult}`.
+      return { content: [{ type: "text", text: JSON.stringify((result as { toolResult?: unknown }).toolResult ?? null) }] }
+    } catch (e) {
+      if (signal.aborted) throw e
+      if ((e as { code?: unknown }).code === -32001) {
+        throw new Error(`MCP server "${s.name}" did not answer ${name} within ${s.timeout} ms. Try again later, or raise mcp.${s.name}.timeout.`)
+      }
+      throw new Error(`MCP server "${s.name}" failed to run ${name}: ${messageOf(e)}`)
+    }
+  }
+
+  async function listTools(s: ServerState, client: Client): Promise<Tool[]> {
+    const defs: McpToolDef[] = []
+    let cursor: string | undefined
+    do {
+      const page = await client.listTools(cursor ? { cursor } : undefined, { timeout: s.timeout })
+      defs.push(...page.tools)
+      cursor = page.nextCursor
+    } while (cursor)
+    return defs.map((def) => {
+      const tool = mcpTool({ server: s.name, def, call: (name, args, signal) => call(s, client, name, args, signal) })
+      ours.add(tool)
+      return tool
+    })
+  }
+
+  function refresh(s: ServerState) {
+    s.refreshing = s.refreshing.then(async () => {
+      const client = s.connection?.client
+      if (!client || closed) return
+      // A failed refresh keeps the tools we had: the server is still there and may recover.
+      const tools = await listTools(s, client).catch(() => undefined)
+      if (tools && s.connection?.client === client && !closed) changed(s, tools)
+    })
+  }
+
+  async function start1(s: ServerState, entry: McpServerConfig | { enabled?: boolean }) {
+    if (entry.enabled === false) {
+      s.status = { status: "disabled" }
+      return
+    }
+    if (!("type" in entry)) {
+      s.status = { status: "failed", error: `mcp.${s.name} has no type: use {"type": "local", "command": [...]} or {"type": "remote", "url": "..."}` }
+      return
+    }
+    let connection: Connection | undefined
+    try {
+      // The SDK is loaded only when a server is configured: projects without MCP never pay for it.
+      const { connect } = await import("./connect")
+      connection = await connect({
+        name: s.name,
+        server: entry,
+        directory: opts.directory,
+        env: opts.env ?? process.env,
+        timeout: s.timeout,
+        clientInfo: opts.clientInfo ?? { name: "wright", version: "dev" },
+        transport: opts.transport,
+        onClient: (client) => (s.connecting = client),
+        onToolsChanged: () => refresh(s),
+      })
+      if (closed) return void (await connection.close())
+      const tools = await listTools(s, connection.client)
+      if (closed) return void (await connection.close())
+      s.connection = connection
+      s.instructions = connection.client.getInstructions()?.trim() || undefined
+      s.status = { status: "connected" }
+      watchClose(s, connection)
+      changed(s, tools)
+    } catch (e) {
+      if (connection) await connection.close()
+      const stderr = connection?.stderr()
+      const message = messageOf(e)
+      s.status = { status: "failed", error: stderr && !message.includes(stderr) ? `${message}\nstderr: ${stderr}` : message }
+    } finally {
+      s.connecting = undefined
+    }
+  }
+
+  function watchClose(s: ServerState, connection: Connection) {
+    const client = connection.client
+    client.onclose = () => {
+      if (closed || s.connection !== connection) return
+      s.connection = undefined
+      s.instructions = undefined
+      const stderr = connection.stderr()
+      s.status = { status: "failed", error: `The server closed the connection${stderr ? `\nstderr: ${stderr}` : ""}` }
+      changed(s, [])
+    }
+  }
+
+  return {
+    /** Connects every enabled server at once. Never throws: a server that fails is `failed` with the reason. */
+    start(): Promise<void> {
+      started ??= Promise.all(entries.map(([name, entry]) => start1(servers.get(name)!, entry))).then(() => {})
+      return started
+    },
+    /** Resolves once every server has connected or failed (at once when there are none); never rejects. */
+    ready(signal?: AbortSignal): Promise<void> {
+      const all = started ?? Promise.resolve()
+      if (!signal) return all
+      if (signal.aborted) return Promise.resolve()
+      return Promise.race([all, new Promise<void>((resolve) => signal.addEventListener("abort", () => resolve(), { once: true }))])
+    },
+    /** Tools of every connected server. */
+    tools(): Tool[] {
+      return [...servers.values()].flatMap((s) => s.tools)
+    },
+    /** Servers that have settled, by name; a server still connecting is not listed yet. */
+    status(): Record<string, McpStatus> {
+      const out: Record<string, McpStatus> = {}
+      for (const s of servers.values()) if (s.status) out[s.name] = s.status
+      return out
+    },
+    /** What the connected servers asked to have in the system prompt, in an `<mcp_instructions>` block. */
+    instructions(): string | undefined {
+      const blocks = [...servers.values()]
+        .filter((s) => s.instructions && s.status?.status === "connected")
+        .map((s) => `<server name="${s.name.replace(/"/g, "&quot;")}">\n${s.instructions}\n</server>`)
+      return blocks.length ? ["<mcp_instructions>", ...blocks, "</mcp_instructions>"].join("\n") : undefined
+    },
+    /** Closes every connection and ends local servers with the processes they started. */
+    async close(): Promise<void> {
+      if (closed) return
+      closed = true
+      await Promise.all(
+        [...servers.values()].map(async (s) => {
+          const connection = s.connection
+          s.connection = undefined
+          await connection?.close()
+          await s.connecting?.close().catch(() => {})
+        }),
+      )
+      // Starts that were under way end now that their transports are closed.
+      await started
+    },
+  }
+}
+
+function messageOf(e: unknown): string {
+  return e instanceof Error ? e.message : String(e)
+}
