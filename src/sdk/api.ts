@@ -46,6 +46,9 @@ export interface AgentInfo {
   permission: unknown[]
 }
 
+/** `GET /mcp` values: one per server in the config. */
+export type McpStatus = { status: "connected" } | { status: "disabled" } | { status: "failed"; error: string }
+
 export type StreamOptions = Omit<SubscribeOptions, "open">
 
 /** The routes, grouped as OpenCode's SDK groups them. */
@@ -125,6 +128,10 @@ export function createApi(t: Transport) {
       list: (path = ".") => request<FileNode[]>("GET", "/file", { query: { path } }),
       read: (path: string) => request<FileContent>("GET", "/file/content", { query: { path } }),
       status: () => request<FileStatus[]>("GET", "/file/status"),
+    },
+    mcp: {
+      /** Each configured MCP server's status; waits for servers still connecting. */
+      status: () => request<Record<string, McpStatus>>("GET", "/mcp"),
     },
     tool: {
       ids: () => request<string[]>("GET", "/experimental/tool/ids"),

@@ -12,6 +12,7 @@ import { agentRoutes } from "./routes/agent"
 import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
+import { mcpRoutes } from "./routes/mcp"
 import { messageRoutes } from "./routes/message"
 import { permissionRoutes } from "./routes/permission"
 import { sessionRoutes } from "./routes/session"
@@ -88,6 +89,7 @@ export function createServer(opts: ServerOptions) {
     ...agentRoutes,
     ...fileRoutes,
     ...toolRoutes,
+    ...mcpRoutes,
   ]
   const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))
 

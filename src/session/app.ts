@@ -9,6 +9,7 @@ import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, type Config } from "../config"
 import { createProviders, type ModelInfo } from "../llm"
+import { createMcp } from "../mcp"
 import { createPermissions, disabledTools, merge } from "../permission"
 import { NamedError, StructuredOutputError, toErrorObject, type MessageError, type Tokens } from "../protocol"
 import type { Store } from "../storage"
@@ -66,6 +67,15 @@ export async function createApp(opts: AppOptions) {
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   const history = createHistory({ store, bus })
   const status = createStatus(bus)
+  // MCP servers connect in the background; each one's tools join the registry when it is up.
+  const mcp = createMcp({
+    config,
+    directory,
+    env,
+    registry,
+    clientInfo: { name: "wright", version },
+    onToolsChanged: (server) => bus.publish("mcp.tools.changed", { server }),
+  })
 
   const fileLock = createKeyedLock()
   const systemFiles = new Set<string>()
@@ -156,6 +166,7 @@ export async function createApp(opts: AppOptions) {
           skills: skillDenied ? undefined : skillsBlock,
           userSystem: user.system,
           structuredOutput: user.format?.type === "json_schema",
+          mcpInstructions: mcp.instructions(),
         })
       },
       visible: filterCompacted,
@@ -211,7 +222,11 @@ export async function createApp(opts: AppOptions) {
 
   const runner = createRunner({
     status,
-    loop: (sessionID, abort) => runLoop(loopDeps, sessionID, abort),
+    // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
+    loop: async (sessionID, abort) => {
+      await mcp.ready(abort)
+      return runLoop(loopDeps, sessionID, abort)
+    },
     onError(sessionID, e) {
       const error = e instanceof NamedError ? e.toObject() : toErrorObject(e)
       bus.publish("session.error", { sessionID, error: error as never })
@@ -263,6 +278,7 @@ export async function createApp(opts: AppOptions) {
     }),
   )
 
+  void mcp.start()
   return {
     directory,
     worktree,
@@ -286,9 +302,11 @@ export async function createApp(opts: AppOptions) {
     skills,
     sessions,
     commands,
+    mcp,
     async dispose() {
       await runner.shutdown()
       history.flush()
+      await mcp.close()
     },
   }
 }

@@ -64,6 +64,8 @@ export interface SystemInput {
   /** Extra system text sent with the user's message. */
   userSystem?: string
   structuredOutput?: boolean
+  /** The `<mcp_instructions>` block of the connected MCP servers. */
+  mcpInstructions?: string
 }
 
 export const STRUCTURED_OUTPUT_SYSTEM =
@@ -79,6 +81,7 @@ export function buildSystem(input: SystemInput): string[] {
     input.environment,
     ...input.instructions.map(formatInstruction),
     input.skills,
+    input.mcpInstructions,
     input.structuredOutput ? STRUCTURED_OUTPUT_SYSTEM : undefined,
   ].filter((s): s is string => Boolean(s))
   return [head, rest.join("\n\n")].filter(Boolean)

@@ -1,0 +1,24 @@
+import { z } from "zod"
+import { route } from "../route"
+
+const McpStatus = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("connected") }),
+  z.object({ status: z.literal("disabled") }),
+  z.object({ status: z.literal("failed"), error: z.string() }),
+])
+
+export const mcpRoutes = [
+  route({
+    method: "get",
+    path: "/mcp",
+    operationId: "mcp.status",
+    summary: "Status of each MCP server in the config: connected, disabled, or failed with the reason",
+    tags: ["mcp"],
+    response: z.record(z.string(), McpStatus),
+    // Servers still connecting are waited for (each within its timeout), so every one has a final status.
+    handler: async ({ app, c }) => {
+      await app.mcp.ready(c.req.raw.signal)
+      return app.mcp.status()
+    },
+  }),
+]
