@@ -2,6 +2,7 @@
 // is loaded only when that command runs, so `--help` and `--version` stay light.
 import yargs, { type Argv } from "yargs"
 import { hideBin } from "yargs/helpers"
+import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
 import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
@@ -26,6 +27,7 @@ async function main() {
     .command(sessionCommand)
     .command(exportCommand)
     .command(agentCommand)
+    .command(acpCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

@@ -1,0 +1,193 @@
+// The ACP methods wright answers, each translated into calls of wright's HTTP API:
+// initialize, session/new|load|list|prompt|set_mode, session/cancel. Sessions it created or
+// loaded live in `sessions`; their events arrive through `route` (see index.ts).
+import path from "node:path"
+import * as acp from "@agentclientprotocol/sdk"
+import type { AgentContext, SessionMode, SessionModeState } from "@agentclientprotocol/sdk"
+import type { BusEvent, Ruleset, Session } from "../protocol"
+import type { Client } from "../sdk"
+import { replay } from "./content"
+import { AcpSession, toRequestError } from "./session"
+
+const { methods, RequestError } = acp
+
+/** An editor answers permission asks; nobody answers the question tool, so it is off. */
+export const ACP_RULES: Ruleset = [{ permission: "question", pattern: "*", action: "deny" }]
+
+export interface AgentOptions {
+  client: Client
+  clientFor?: (directory: string) => Client
+  version: string
+  log: (message: string) => void
+  /** Resolves once the event stream is live: a prompt must not start before it. */
+  eventsReady: Promise<void>
+}
+
+export function createAgent(opts: AgentOptions) {
+  const sessions = new Map<string, AcpSession>()
+  let connection: AgentContext | undefined
+  const clients = new Map<string, Client>()
+  const clientOf = (directory: string) => {
+    if (!opts.clientFor) return opts.client
+    let c = clients.get(directory)
+    if (!c) clients.set(directory, (c = opts.clientFor(directory)))
+    return c
+  }
+
+  const io = {
+    notify: (sessionId: string) => (update: acp.SessionUpdate) => connection!.notify(methods.client.session.update, { sessionId, update }),
+    requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) =>
+      connection!.request(methods.client.session.requestPermission, params, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+  }
+
+  function attach(session: Session, api: Client, mode: string) {
+    const s = new AcpSession(session.id, session.directory, api, { notify: io.notify(session.id), requestPermission: io.requestPermission, log: opts.log }, mode)
+    sessions.set(session.id, s)
+    return s
+  }
+
+  function sessionOf(id: string): AcpSession {
+    const s = sessions.get(id)
+    if (!s) throw new RequestError(-32002, `Unknown session ${id}: start it with session/new or session/load`, { sessionId: id })
+    return s
+  }
+
+  /** Commands are announced after the answer that tells the editor the session id. */
+  function announceCommands(s: AcpSession) {
+    s.commandsListed = new Promise<void>((resolve) =>
+      setTimeout(async () => {
+        try {
+          const commands = await s.api.command.list()
+          s.commands = commands.map((c) => c.name)
+          resolve()
+          if (commands.length === 0) return
+          s.send({
+            sessionUpdate: "available_commands_update",
+            availableCommands: commands.map((c) => ({
+              name: c.name,
+              description: c.description ?? c.template.split("\n")[0]!.slice(0, 80),
+              ...(c.hints.length ? { input: { hint: c.hints.join(" ") } } : {}),
+            })),
+          })
+        } catch (e) {
+          resolve()
+          opts.log(`listing commands failed: ${(e as Error).message}`)
+        }
+      }, 0),
+    )
+  }
+
+  const app = acp
+    .agent({ name: "wright" })
+    .onConnect((conn) => {
+      connection = conn.client
+    })
+    .onRequest(methods.agent.initialize, () => ({
+      protocolVersion: acp.PROTOCOL_VERSION,
+      agentCapabilities: {
+        loadSession: true,
+        promptCapabilities: { embeddedContext: true, image: true },
+        sessionCapabilities: { list: {} },
+      },
+      authMethods: [],
+      agentInfo: { name: "wright", title: "wright", version: opts.version },
+    }))
+    .onRequest(methods.agent.session.new, async ({ params }) => {
+      const directory = projectDir(params.cwd)
+      ignoredMcp(params.mcpServers, opts.log)
+      const api = clientOf(directory)
+      try {
+        const modes = await modesOf(api)
+        const session = await api.session.create({ permission: ACP_RULES })
+        const s = attach(session, api, modes.currentModeId)
+        announceCommands(s)
+        return { sessionId: session.id, modes }
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.load, async ({ params }) => {
+      const directory = projectDir(params.cwd)
+      ignoredMcp(params.mcpServers, opts.log)
+      const api = clientOf(directory)
+      try {
+        let session = await api.session.get(params.sessionId)
+        if (!session.permission?.some((r) => r.permission === "question" && r.action === "deny"))
+          session = await api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
+        const [modes, messages] = await Promise.all([modesOf(api), api.session.messages(session.id)])
+        const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
+        if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
+        const existing = sessions.get(session.id)
+        if (existing?.running) throw RequestError.invalidRequest({ sessionId: session.id }, "this session is running a prompt; cancel it before loading it again")
+        const s = attach(session, api, modes.currentModeId)
+        for (const update of replay(messages, session.directory)) s.send(update)
+        await s.flushed()
+        announceCommands(s)
+        return { modes }
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.list, async ({ params }) => {
+      const api = params.cwd ? clientOf(projectDir(params.cwd)) : opts.client
+      try {
+        const list = await api.session.list({ roots: true })
+        return { sessions: list.map((s) => ({ sessionId: s.id, cwd: s.directory, title: s.title, updatedAt: new Date(s.time.updated).toISOString() })) }
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.prompt, async ({ params }) => {
+      const s = sessionOf(params.sessionId)
+      await opts.eventsReady
+      return { stopReason: await s.prompt(params.prompt) }
+    })
+    .onNotification(methods.agent.session.cancel, async ({ params }) => {
+      await sessions.get(params.sessionId)?.cancel()
+    })
+    .onRequest(methods.agent.session.setMode, async ({ params }) => {
+      const s = sessionOf(params.sessionId)
+      const modes = await modesOf(s.api).catch((e) => {
+        throw toRequestError(e)
+      })
+      if (!modes.availableModes.some((m) => m.id === params.modeId))
+        throw RequestError.invalidParams({ modeId: params.modeId }, `modeId: no primary agent named "${params.modeId}". Available: ${modes.availableModes.map((m) => m.id).join(", ")}`)
+      s.mode = params.modeId
+      return {}
+    })
+
+  return { app, sessions }
+}
+
+/** The primary agents are the modes; the default agent comes first in the API's list. */
+async function modesOf(api: Client): Promise<SessionModeState> {
+  const agents = (await api.agent.list()).filter((a) => a.mode !== "subagent" && !a.hidden)
+  const availableModes: SessionMode[] = agents.map((a) => ({ id: a.name, name: a.name, ...(a.description ? { description: a.description } : {}) }))
+  return { currentModeId: availableModes[0]?.id ?? "build", availableModes }
+}
+
+function projectDir(cwd: string): string {
+  if (!path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd: must be an absolute path, got "${cwd}"`)
+  return path.resolve(cwd)
+}
+
+function ignoredMcp(servers: unknown[] | undefined, log: (m: string) => void) {
+  if (servers?.length) log(`ignoring ${servers.length} MCP server(s) sent by the editor: configure MCP servers in wright's config instead`)
+}
+
+/** Routes an event to the session it belongs to, or to the root of the subtask that raised it. */
+export function createRouter(sessions: Map<string, AcpSession>) {
+  const children = new Map<string, AcpSession>()
+  return (e: BusEvent) => {
+    if (e.type === "session.created" && e.properties.info.parentID) {
+      const root = sessions.get(e.properties.info.parentID) ?? children.get(e.properties.info.parentID)
+      if (root) children.set(e.properties.info.id, root)
+      return
+    }
+    const sessionID = (e.properties as { sessionID?: string }).sessionID
+    if (!sessionID) return
+    const own = sessions.get(sessionID)
+    if (own) return own.handle(e)
+    children.get(sessionID)?.handle(e, true)
+  }
+}

@@ -1,0 +1,170 @@
+// One editor session bound to one wright session: it streams that session's events to the
+// editor in order, runs prompt turns through the API and answers with a stop reason,
+// forwards permission asks, and cancels. It reaches the core only through the API client.
+import { RequestError, type ContentBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk"
+import type { BusEvent, Message, PartInput, PermissionRequest } from "../protocol"
+import { ApiError, type Client } from "../sdk"
+import { promptParts } from "./content"
+import { PERMISSION_OPTIONS, permissionToolCall, replyOf } from "./permission"
+import { UpdateMapper } from "./updates"
+
+export interface SessionIo {
+  notify(update: SessionUpdate): Promise<void>
+  requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>
+  log(message: string): void
+}
+
+interface Turn {
+  cancelled: boolean
+  busy: boolean
+  idle: Promise<void>
+  settle: () => void
+}
+
+/** How long a finished turn waits for its last events before answering anyway. */
+const TRAILING_EVENTS_MS = 5000
+
+export class AcpSession {
+  mode: string
+  /** The project's slash commands, once listed (see `commandsListed`). */
+  commands: string[] = []
+  commandsListed: Promise<void> = Promise.resolve()
+  private readonly mapper: UpdateMapper
+  private tail: Promise<void> = Promise.resolve()
+  private asking: Promise<void> = Promise.resolve()
+  private readonly asks = new Map<string, AbortController>()
+  private turn?: Turn
+
+  constructor(
+    readonly id: string,
+    readonly directory: string,
+    readonly api: Client,
+    private readonly io: SessionIo,
+    mode: string,
+  ) {
+    this.mode = mode
+    this.mapper = new UpdateMapper(directory)
+  }
+
+  /** Queues an update; updates reach the editor in the order they were queued. */
+  send(update: SessionUpdate): void {
+    this.tail = this.tail.then(() => this.io.notify(update)).catch((e) => this.io.log(`session/update failed: ${(e as Error).message}`))
+  }
+
+  /** Resolves once everything queued so far was written. */
+  flushed(): Promise<void> {
+    return this.tail
+  }
+
+  /** An event of this session (`child`: of a subtask it started, whose asks we forward too). */
+  handle(e: BusEvent, child = false): void {
+    if (e.type === "permission.asked") return this.ask(e.properties)
+    if (e.type === "permission.replied") return void this.asks.get(e.properties.requestID)?.abort()
+    if (child) return
+    const turn = this.turn
+    if (turn && e.type === "session.status" && e.properties.status.type !== "idle") turn.busy = true
+    if (turn && e.type === "session.idle" && turn.busy) turn.settle()
+    for (const update of this.mapper.map(e)) this.send(update)
+  }
+
+  async prompt(blocks: ContentBlock[]): Promise<StopReason> {
+    if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session; send session/cancel first")
+    const parts = promptParts(blocks)
+    let settle!: () => void
+    const idle = new Promise<void>((r) => (settle = r))
+    const turn: Turn = (this.turn = { cancelled: false, busy: false, idle, settle })
+    try {
+      const command = await this.slashCommand(parts)
+      const result = command
+        ? await this.api.session.command(this.id, { command: command.name, arguments: command.args, agent: this.mode, ...(command.files.length ? { parts: command.files } : {}) })
+        : await this.api.session.prompt(this.id, { agent: this.mode, parts })
+      // The answer can overtake its last streamed events: let them through first.
+      await within(turn.idle, TRAILING_EVENTS_MS)
+      await this.tail
+      return stopReason(result.info, turn.cancelled)
+    } catch (e) {
+      await this.tail
+      if (turn.cancelled) return "cancelled"
+      throw toRequestError(e)
+    } finally {
+      this.turn = undefined
+    }
+  }
+
+  /** Stops the running turn: pending asks are withdrawn and the loop aborted. */
+  async cancel(): Promise<void> {
+    if (!this.turn) return
+    this.turn.cancelled = true
+    for (const controller of this.asks.values()) controller.abort()
+    await this.api.session.abort(this.id).catch((e) => this.io.log(`abort failed: ${(e as Error).message}`))
+  }
+
+  get running(): boolean {
+    return this.turn !== undefined
+  }
+
+  private ask(req: PermissionRequest) {
+    const controller = new AbortController()
+    this.asks.set(req.id, controller)
+    // The editor sees the tool call before it is asked about it; one dialog at a time.
+    const shown = this.tail
+    this.asking = this.asking.then(async () => {
+      await shown
+      if (controller.signal.aborted) return
+      let res: RequestPermissionResponse | undefined
+      try {
+        res = await this.io.requestPermission({ sessionId: this.id, toolCall: permissionToolCall(req, this.directory), options: PERMISSION_OPTIONS }, controller.signal)
+      } catch (e) {
+        if (!controller.signal.aborted) this.io.log(`session/request_permission failed: ${(e as Error).message}`)
+      } finally {
+        this.asks.delete(req.id)
+      }
+      // Answered elsewhere (the turn was cancelled): the core no longer waits for us.
+      if (controller.signal.aborted) return
+      await this.api.permission.reply(req.id, replyOf(res)).catch((e) => this.io.log(`permission reply failed: ${(e as Error).message}`))
+    })
+  }
+
+  /** `/name args` where name is one of the project's commands. */
+  private async slashCommand(parts: PartInput[]) {
+    const first = parts[0]
+    if (first?.type !== "text") return undefined
+    const m = /^\/(\S+)\s*([\s\S]*)$/.exec(first.text)
+    if (!m) return undefined
+    await this.commandsListed
+    if (!this.commands.includes(m[1]!)) return undefined
+    const files = parts.filter((p) => p.type === "file")
+    return { name: m[1]!, args: m[2]!.trim(), files }
+  }
+}
+
+export function stopReason(info: Message, cancelled: boolean): StopReason {
+  if (cancelled) return "cancelled"
+  if (info.role !== "assistant") return "end_turn"
+  if (info.error?.name === "MessageAbortedError") return "cancelled"
+  if (info.error?.name === "MessageOutputLengthError") return "max_tokens"
+  if (info.error?.name === "ContentFilterError") return "refusal"
+  if (info.error) {
+    const message = typeof info.error.data?.message === "string" ? info.error.data.message : info.error.name
+    throw new RequestError(-32603, `${info.error.name}: ${message}`, { name: info.error.name, data: info.error.data })
+  }
+  if (info.finish === "length") return "max_tokens"
+  if (info.finish === "content-filter") return "refusal"
+  return "end_turn"
+}
+
+/** API errors keep their name and message; 404 is ACP's resource-not-found. */
+export function toRequestError(e: unknown): RequestError {
+  if (e instanceof RequestError) return e
+  if (e instanceof ApiError) {
+    const code = e.status === 404 ? -32002 : e.status === 400 ? -32602 : -32603
+    return new RequestError(code, `${e.name}: ${e.message}`, { name: e.name, status: e.status })
+  }
+  const err = e instanceof Error ? e : new Error(String(e))
+  return new RequestError(-32603, err.message, { name: err.name })
+}
+
+function within(p: Promise<unknown>, ms: number): Promise<unknown> {
+  let timer: NodeJS.Timeout | undefined
+  return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer))
+}

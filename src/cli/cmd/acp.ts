@@ -1,0 +1,38 @@
+import type { CommandModule } from "yargs"
+
+interface AcpArgs {
+  cwd?: string
+}
+
+export const acpCommand: CommandModule<object, AcpArgs> = {
+  command: "acp",
+  describe: "serve the Agent Client Protocol on stdio, for editors (Zed, …)",
+  builder: (y) =>
+    y
+      .option("cwd", { type: "string", describe: "project directory (default: the current one)" })
+      .epilog('Zed: add {"agent_servers": {"wright": {"command": "wright", "args": ["acp"]}}} to its settings.') as never,
+  handler: async (args) => {
+    // stdout is the protocol channel: whatever else would print there goes to stderr.
+    for (const level of ["log", "info", "debug"] as const) console[level] = console.error
+    const { existsSync, statSync } = await import("node:fs")
+    const path = await import("node:path")
+    const { UserError } = await import("../ui")
+    const directory = path.resolve(args.cwd ?? process.cwd())
+    if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--cwd: not a directory: ${directory}`)
+
+    const [{ startCore }, { createClient }, { runAcp }, { VERSION }] = await Promise.all([import("../core"), import("../../sdk"), import("../../acp"), import("../ui")])
+    const core = await startCore({ directory })
+    const clientFor = (dir: string) => createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory: dir })
+    const stop = new AbortController()
+    const onSignal = () => stop.abort()
+    process.once("SIGINT", onSignal)
+    process.once("SIGTERM", onSignal)
+    try {
+      await runAcp({ client: clientFor(directory), clientFor, version: VERSION, signal: stop.signal })
+    } finally {
+      await core.close()
+    }
+    // Keep-alive sockets and background timers must not hold the finished process open.
+    process.exit(process.exitCode ?? 0)
+  },
+}
