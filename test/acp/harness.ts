@@ -1,0 +1,127 @@
+// An editor for tests: spawns the BUILT `wright acp` and talks to it over its stdio with the
+// ACP SDK's client, recording every session/update and permission request it receives.
+import { spawn } from "node:child_process"
+import { Readable, Writable } from "node:stream"
+import * as acp from "@agentclientprotocol/sdk"
+import { BIN, type Sandbox } from "../lib/e2e"
+
+/** "hold": no answer until the agent withdraws the request ($/cancel_request), then "cancelled". */
+export type PermissionAnswer = "once" | "always" | "reject" | "cancelled" | "hold"
+
+export interface Editor {
+  agent: acp.ClientContext
+  /** Every update received, in order, with its session. */
+  updates: acp.SessionNotification[]
+  permissions: acp.RequestPermissionRequest[]
+  /** Position in `updates` when each permission request arrived. */
+  permissionAt: number[]
+  /** Permission requests the agent withdrew before they were answered. */
+  withdrawn: number
+  /** How the next permission requests are answered (default: allow once). */
+  answer: PermissionAnswer
+  stdout: () => string
+  stderr: () => string
+  /** Resolves once `pred` holds (checked on every update and permission request). */
+  waitFor(pred: (updates: acp.SessionNotification[]) => boolean, timeoutMs?: number): Promise<void>
+  /** Closes stdin and waits for the process to exit. */
+  close(): Promise<number | null>
+}
+
+export async function startEditor(box: Sandbox, args: string[] = []): Promise<Editor> {
+  const child = spawn(process.execPath, [BIN, "acp", ...args], { cwd: box.project, env: box.env, stdio: ["pipe", "pipe", "pipe"] })
+  let stdout = ""
+  let stderr = ""
+  child.stdout.on("data", (d) => (stdout += d))
+  child.stderr.on("data", (d) => (stderr += d))
+  const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)))
+
+  const updates: acp.SessionNotification[] = []
+  const waiters = new Set<() => void>()
+  const editor: Editor = {
+    agent: undefined as never,
+    updates,
+    permissions: [],
+    permissionAt: [],
+    withdrawn: 0,
+    answer: "once",
+    stdout: () => stdout,
+    stderr: () => stderr,
+    waitFor(pred, timeoutMs = 20_000) {
+      return new Promise((resolve, reject) => {
+        const check = () => {
+          if (!pred(updates)) return
+          waiters.delete(check)
+          clearTimeout(timer)
+          resolve()
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(check)
+          reject(new Error(`timed out waiting for updates; got ${JSON.stringify(updates.map((u) => u.update.sessionUpdate))}\nstderr: ${stderr}`))
+        }, timeoutMs)
+        waiters.add(check)
+        check()
+      })
+    },
+    async close() {
+      child.stdin.end()
+      const timer = setTimeout(() => child.kill("SIGKILL"), 15_000)
+      const code = await exited
+      clearTimeout(timer)
+      return code
+    },
+  }
+
+  const app = acp
+    .client({ name: "test-editor" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      updates.push(params)
+      for (const w of [...waiters]) w()
+    })
+    .onRequest(acp.methods.client.session.requestPermission, ({ params, signal }) => {
+      editor.permissions.push(params)
+      editor.permissionAt.push(updates.length)
+      for (const w of [...waiters]) w()
+      if (editor.answer === "hold")
+        return new Promise<acp.RequestPermissionResponse>((resolve) =>
+          signal.addEventListener("abort", () => {
+            editor.withdrawn++
+            resolve({ outcome: { outcome: "cancelled" } })
+          }),
+        )
+      if (editor.answer === "cancelled") return { outcome: { outcome: "cancelled" } }
+      return { outcome: { outcome: "selected", optionId: params.options.find((o) => o.optionId === editor.answer)!.optionId } }
+    })
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>)
+  editor.agent = app.connect(stream).agent
+  return editor
+}
+
+export async function initialize(editor: Editor) {
+  return editor.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: "test-editor", version: "1" } })
+}
+
+/** The updates of one kind, in order. */
+export function ofKind<K extends acp.SessionUpdate["sessionUpdate"]>(updates: acp.SessionNotification[], kind: K): Extract<acp.SessionUpdate, { sessionUpdate: K }>[] {
+  return updates.map((u) => u.update).filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: K }> => u.sessionUpdate === kind)
+}
+
+/** The text of all chunks of one kind, joined. */
+export function chunks(updates: acp.SessionNotification[], kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk"): string {
+  return ofKind(updates, kind)
+    .map((u) => (u.content.type === "text" ? u.content.text : ""))
+    .join("")
+}
+
+/** Every line the agent wrote to stdout is a JSON-RPC message. */
+export function protocolOnly(stdout: string): boolean {
+  return stdout
+    .split("\n")
+    .filter((l) => l.trim())
+    .every((l) => {
+      try {
+        return JSON.parse(l).jsonrpc === "2.0"
+      } catch {
+        return false
+      }
+    })
+}
