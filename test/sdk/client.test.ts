@@ -78,6 +78,7 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.file.status(),
       client.tool.ids(),
       client.tool.list("fake", "chat-model"),
+      client.mcp.status(),
     ].map(settle),
   )
   await client.config.update({})
