@@ -1,3 +1,4 @@
+import type { McpStatus } from "../protocol"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
 import type { Config } from "../config"
@@ -5,7 +6,6 @@ import type { Tool, ToolRegistry } from "../tool"
 import type { Connection, McpServerConfig, TransportFactory } from "./connect"
 import { mcpTool } from "./convert"
 
-export type McpStatus = { status: "connected" } | { status: "disabled" } | { status: "failed"; error: string }
 
 export const DEFAULT_MCP_TIMEOUT = 30_000
 

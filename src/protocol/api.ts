@@ -219,3 +219,11 @@ export type ToolListItem = z.infer<typeof ToolListItem>
 /** An event of `/global/event`: the project it belongs to and the event itself. */
 export const GlobalEvent = z.object({ directory: z.string(), payload: z.object({ type: z.string(), properties: z.record(z.string(), z.unknown()) }) })
 export type GlobalEvent = z.infer<typeof GlobalEvent>
+
+/** A configured MCP server: connected, turned off in config, or failed (with why). */
+export const McpStatus = z.discriminatedUnion("status", [
+  z.object({ status: z.literal("connected") }),
+  z.object({ status: z.literal("disabled") }),
+  z.object({ status: z.literal("failed"), error: z.string() }),
+])
+export type McpStatus = z.infer<typeof McpStatus>

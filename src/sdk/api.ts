@@ -8,6 +8,7 @@ import type {
   FindMatch,
   GlobalEvent,
   HealthInfo,
+  McpStatus,
   MessageWithParts,
   Part,
   PathInfo,
@@ -47,7 +48,6 @@ export interface AgentInfo {
 }
 
 /** `GET /mcp` values: one per server in the config. */
-export type McpStatus = { status: "connected" } | { status: "disabled" } | { status: "failed"; error: string }
 
 export type StreamOptions = Omit<SubscribeOptions, "open">
 

@@ -4,4 +4,5 @@
 export { createClient, type Client } from "./client"
 export { ApiError, createTransport, type ClientOptions, type FetchFn, type Transport } from "./transport"
 export type { AgentInfo, StreamOptions } from "./api"
+export type { McpStatus } from "../protocol"
 export { subscribeEvents, type SubscribeOptions } from "./events"

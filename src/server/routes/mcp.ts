@@ -1,11 +1,7 @@
 import { z } from "zod"
+import { McpStatus } from "../../protocol"
 import { route } from "../route"
 
-const McpStatus = z.discriminatedUnion("status", [
-  z.object({ status: z.literal("connected") }),
-  z.object({ status: z.literal("disabled") }),
-  z.object({ status: z.literal("failed"), error: z.string() }),
-])
 
 export const mcpRoutes = [
   route({
