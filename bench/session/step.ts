@@ -10,8 +10,11 @@ import { subscribe } from "node:diagnostics_channel"
 import { register } from "node:module"
 import { performance } from "node:perf_hooks"
 import { pathToFileURL } from "node:url"
+import { spawn } from "node:child_process"
+import { fileURLToPath } from "node:url"
+import path from "node:path"
 import { providerConfig, sandbox, writeConfig } from "../../test/lib/e2e"
-import { startLLMServer } from "../../test/lib/llm-server"
+import type { LLMServer } from "../../test/lib/llm-server"
 
 // Tool descriptions are .txt imports: teach Node to load them before the core is imported.
 register("../grep/txt-loader.mjs", import.meta.url)
@@ -19,11 +22,11 @@ const { createApp } = await import("../../src/session")
 const { openStore } = await import("../../src/storage")
 const { Id } = await import("../../src/util")
 
-const RUNS = 15
+const RUNS = 61
 
-async function timeStepStart(messages: number, llm: Awaited<ReturnType<typeof startLLMServer>>, arrivals: number[]) {
+async function timeStepStart(messages: number, llm: { url: string }, arrivals: number[]) {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  writeConfig(box.project, providerConfig(llm as LLMServer, "openai-chat"))
   const store = openStore(":memory:")
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "bench" })
   const session = app.sessions.create()
@@ -66,6 +69,17 @@ function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, cou
   }
 }
 
+/** The bundled scripted model server (dist/llm-server.mjs, built by `npm run bench`) in a child process. */
+function externalServer(): Promise<{ url: string; close(): void }> {
+  const bundle = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../dist/llm-server.mjs")
+  const code = `const { startLLMServer } = await import(${JSON.stringify(bundle)}); const s = await startLLMServer({ strict: false, fallback: () => ({ text: "ok" }) }); console.log(s.url)`
+  const child = spawn(process.execPath, ["--input-type=module", "-e", code], { stdio: ["ignore", "pipe", "inherit"] })
+  return new Promise((resolve, reject) => {
+    child.on("error", reject)
+    child.stdout!.once("data", (d) => resolve({ url: String(d).trim(), close: () => child.kill() }))
+  })
+}
+
 function median(xs: number[]) {
   const s = [...xs].sort((a, b) => a - b)
   return s[Math.floor(s.length / 2)]!
@@ -74,13 +88,15 @@ function median(xs: number[]) {
 export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number }> {
   const arrivals: number[] = []
   subscribe("wright:llm.request", () => arrivals.push(performance.now()))
-  const llm = await startLLMServer({ strict: false, fallback: () => ({ text: "ok" }) })
+  // The fake model runs in its own process: parsing each (large) request is its work, and its
+  // garbage must not be collected on wright's time.
+  const llm = await externalServer()
   try {
     const smallMs = await timeStepStart(20, llm, arrivals)
     const largeMs = await timeStepStart(2000, llm, arrivals)
     return { smallMs, largeMs, ratio: largeMs / smallMs }
   } finally {
-    await llm.close()
+    llm.close()
   }
 }
 

@@ -113,8 +113,9 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
 }
 
 type ProviderPrompt = Awaited<ReturnType<typeof convertToLanguageModelPrompt>>
-/** Each self-contained group of model messages, converted once while its objects are reused. */
-const converted = new WeakMap<ModelMessage, { members: ModelMessage[]; out: ProviderPrompt }>()
+/** Each self-contained group of model messages, converted once while its objects are reused (kept on its first message). */
+const CONVERTED = Symbol("wright.provider-prompt")
+type Convertible = ModelMessage & { [CONVERTED]?: { members: ModelMessage[]; out: ProviderPrompt } }
 
 /**
  * The SDK's prompt conversion, per group: a user message, or an assistant message with the
@@ -128,12 +129,13 @@ async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMes
   for (let i = 0; i < messages.length; ) {
     let j = i + 1
     if (messages[i]!.role === "assistant") while (j < messages.length && messages[j]!.role === "tool") j++
-    const hit = converted.get(messages[i]!)
+    const first = messages[i] as Convertible
+    const hit = first[CONVERTED]
     if (hit && sameRun(hit.members, messages, i, j)) for (const m of hit.out) out.push(m)
     else {
       const group = messages.slice(i, j)
       const fresh = await convert(group)
-      converted.set(group[0]!, { members: group, out: fresh })
+      first[CONVERTED] = { members: group, out: fresh }
       for (const m of fresh) out.push(m)
     }
     i = j

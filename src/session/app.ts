@@ -15,10 +15,10 @@ import { NamedError, StructuredOutputError, toErrorObject, type MessageError, ty
 import type { Store } from "../storage"
 import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type ToolContext, type ToolServices } from "../tool"
 import { createKeyedLock, xdg } from "../util"
-import { createHistory } from "./history"
+import { createHistory, versionOf } from "./history"
 import { loadInstructions, type Instruction } from "./instruction"
 import { createCommandRunner, loadCommands } from "./command"
-import { filterCompacted, processCompaction, prune, requestCompaction } from "./compaction"
+import { createCompactionView, processCompaction, prune, requestCompaction } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
 import { addTokens } from "./processor"
 import { createQuestions } from "./question"
@@ -130,8 +130,9 @@ export async function createApp(opts: AppOptions) {
   })
 
   const compactionSettings = { ...config.compaction }
+  const compactionView = createCompactionView()
   const loopDeps: LoopDeps = {
-    modelMessages: createModelMessageCache(history.version),
+    modelMessages: createModelMessageCache(versionOf),
     history,
     store,
     agents,
@@ -169,7 +170,7 @@ export async function createApp(opts: AppOptions) {
           mcpInstructions: mcp.instructions(),
         })
       },
-      visible: filterCompacted,
+      visible: compactionView,
       extraTools({ user, step }) {
         if (user.format?.type !== "json_schema") return []
         return [

@@ -87,6 +87,24 @@ export function filterCompacted(history: MessageWithParts[]): MessageWithParts[]
 }
 
 /**
+ * filterCompacted for the live history of a session, remembering how far it has looked for a
+ * summary: a session never compacted is not rescanned from the start at every step.
+ */
+export function createCompactionView() {
+  const seen = new WeakMap<MessageWithParts[], { scanned: number; last?: MessageWithParts; summary: boolean }>()
+  return (history: MessageWithParts[]): MessageWithParts[] => {
+    let memo = seen.get(history)
+    // Messages removed or inserted before what was scanned: look again from the start.
+    if (!memo || memo.scanned > history.length || (memo.scanned > 0 && history[memo.scanned - 1] !== memo.last)) memo = { scanned: 0, summary: false }
+    for (let j = memo.scanned; j < history.length && !memo.summary; j++) if (isSummary(history[j]!)) memo.summary = true
+    memo.scanned = history.length
+    memo.last = history[history.length - 1]
+    seen.set(history, memo)
+    return memo.summary ? filterCompacted(history) : history
+  }
+}
+
+/**
  * Picks the newest messages to keep verbatim within the token budget; returns the first kept
  * id. The tail starts at a user turn when it holds one (a half turn would lose its request),
  * and never covers everything (then there would be nothing to summarise).

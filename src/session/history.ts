@@ -2,6 +2,13 @@ import type { Bus } from "../bus"
 import type { Message, MessageWithParts, Part, Session } from "../protocol"
 import type { Store } from "../storage"
 
+/** Version of a history entry: bumped by every change to the message or its parts. */
+export const VERSION = Symbol("wright.history.version")
+type Versioned = MessageWithParts & { [VERSION]?: number }
+export function versionOf(entry: MessageWithParts): number {
+  return (entry as Versioned)[VERSION] ?? 0
+}
+
 /** Streamed text is written to disk at least this often while it grows (and at every part end). */
 export const STREAM_PERSIST_MS = 200
 
@@ -15,9 +22,11 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
   const now = deps.now ?? Date.now
   const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts> }>()
   const dirty = new Map<string, Part>()
-  /** Bumped whenever a message or one of its parts changes: lets conversions be reused safely. */
-  const versions = new Map<string, number>()
-  const bump = (messageID: string) => versions.set(messageID, (versions.get(messageID) ?? 0) + 1)
+  // Each entry carries a version, bumped whenever the message or one of its parts changes, so
+  // conversions of unchanged messages can be reused safely (a symbol: never serialised).
+  const bump = (entry: MessageWithParts | undefined) => {
+    if (entry) (entry as Versioned)[VERSION] = ((entry as Versioned)[VERSION] ?? 0) + 1
+  }
   let timer: NodeJS.Timeout | undefined
 
   function load(sessionID: string) {
@@ -83,11 +92,10 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     message(sessionID: string, messageID: string): MessageWithParts | undefined {
       return load(sessionID).byId.get(messageID)
     },
-    version: (messageID: string) => versions.get(messageID) ?? 0,
     putMessage(info: Message) {
-      bump(info.id)
       const entry = load(info.sessionID)
       const existing = entry.byId.get(info.id)
+      bump(existing)
       if (existing) existing.info = info
       else {
         const added = { info, parts: [] as Part[] }
@@ -118,9 +126,9 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
      * it is persisted by the next periodic flush instead of at once.
      */
     putPart(part: Part, opts: { defer?: boolean } = {}) {
-      bump(part.messageID)
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
+      bump(message)
       if (!message) throw new Error(`part ${part.id} belongs to unknown message ${part.messageID}`)
       const index = message.parts.findIndex((p) => p.id === part.id)
       if (index === -1) message.parts.push(part)
@@ -136,9 +144,9 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     },
     /** Publishes a streamed delta at once; the text itself is persisted on the throttle. */
     delta(part: Part & { text: string }, delta: string) {
-      bump(part.messageID)
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
+      bump(message)
       if (message && !message.parts.includes(part)) {
         const i = message.parts.findIndex((p) => p.id === part.id)
         if (i === -1) message.parts.push(part)
@@ -155,8 +163,8 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
       })
     },
     removePart(sessionID: string, messageID: string, partID: string) {
-      bump(messageID)
       const message = load(sessionID).byId.get(messageID)
+      bump(message)
       if (message) message.parts = message.parts.filter((p) => p.id !== partID)
       dirty.delete(partID)
       store.parts.remove(partID)

@@ -35,7 +35,13 @@ export interface TitleDeps {
  */
 export async function generateTitle(deps: TitleDeps, session: Session, user: UserMessage, history: MessageWithParts[]): Promise<void> {
   if (session.parentID || !isDefaultTitle(session.title)) return
-  const users = history.filter((m) => m.info.role === "user" && m.parts.some((p) => p.type === "text" && !p.synthetic))
+  // Only the first request names a session: stop looking at the second one.
+  const users: MessageWithParts[] = []
+  for (const m of history) {
+    if (m.info.role !== "user" || !m.parts.some((p) => p.type === "text" && !p.synthetic)) continue
+    users.push(m)
+    if (users.length > 1) return
+  }
   if (users.length !== 1) return
   const request = users[0]!.parts
     .filter((p) => p.type === "text" && !p.synthetic && !p.ignored)

@@ -25,25 +25,23 @@ export function toModelMessages(history: MessageWithParts[], model: { providerID
   return out
 }
 
+const CONVERTED = Symbol("wright.model-messages")
+type Cached = MessageWithParts & { [CONVERTED]?: { version: number; model: string; out: ModelMessage[] } }
+
 /**
- * toModelMessages with each stored message's conversion kept until the message changes
- * (`version` is bumped by the history on every change), so a step of a long session only
- * converts what is new. The returned objects stay identical for unchanged messages, which
- * lets the provider-prompt conversion downstream reuse its work too.
+ * toModelMessages with each stored message's conversion kept on the history entry until the
+ * message changes (its version is bumped on every change), so a step of a long session only
+ * converts what is new. Unchanged messages yield the very same objects, which lets the
+ * provider-prompt conversion downstream reuse its work too.
  */
-export function createModelMessageCache(version: (messageID: string) => number) {
-  // Keyed by the history's own entry, so conversions go when the history lets a session go.
-  const cache = new WeakMap<MessageWithParts, { version: number; model: string; out: ModelMessage[] }>()
+export function createModelMessageCache(version: (entry: MessageWithParts) => number) {
   return function convert(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
     const key = `${model.providerID}/${model.modelID}`
     const out: ModelMessage[] = []
-    for (const msg of history) {
-      const v = version(msg.info.id)
-      let hit = cache.get(msg)
-      if (!hit || hit.version !== v || hit.model !== key) {
-        hit = { version: v, model: key, out: toModelMessages([msg], model) }
-        cache.set(msg, hit)
-      }
+    for (const msg of history as Cached[]) {
+      const v = version(msg)
+      let hit = msg[CONVERTED]
+      if (!hit || hit.version !== v || hit.model !== key) msg[CONVERTED] = hit = { version: v, model: key, out: toModelMessages([msg], model) }
       for (const m of hit.out) out.push(m)
     }
     return out
