@@ -52,7 +52,7 @@ type Meta = { providerMetadata?: SharedV3ProviderMetadata }
 export type StreamEvent =
   | { type: "start-step" }
   | ({ type: "text-start" | "text-end" | "reasoning-start" | "reasoning-end"; id: string } & Meta)
-  | ({ type: "text-delta" | "reasoning-delta"; id: string; text: string } & Meta)
+  | ({ type: "text-delta" | "reasoning-delta"; id: string; delta: string } & Meta)
   | ({ type: "tool-input-start"; id: string; toolName: string } & Meta)
   | { type: "tool-input-delta"; id: string; delta: string }
   | { type: "tool-input-end"; id: string }
@@ -159,7 +159,8 @@ function translate(part: LanguageModelV3StreamPart, tools: Set<string>): StreamE
       return { type: part.type, id: part.id, providerMetadata: part.providerMetadata }
     case "text-delta":
     case "reasoning-delta":
-      return { type: part.type, id: part.id, text: part.delta, providerMetadata: part.providerMetadata }
+      // The provider's part already has this shape: passed on as it is (one per streamed chunk).
+      return part
     case "tool-input-start":
       return { type: "tool-input-start", id: part.id, toolName: part.toolName, providerMetadata: part.providerMetadata }
     case "tool-input-delta":

@@ -66,7 +66,9 @@ export function createApi(t: Transport) {
     },
     event: {
       /** Events of the project; reconnects when the stream drops, until `signal` aborts. */
-      subscribe: (o: StreamOptions = {}): AsyncIterable<BusEvent> => subscribeEvents<BusEvent>({ ...o, open: (signal) => t.open("GET", "/event", { signal }) }),
+      /** With `coalesce`, consecutive text deltas of one part may arrive merged (same final text, fewer events). */
+      subscribe: ({ coalesce, ...o }: StreamOptions & { coalesce?: boolean } = {}): AsyncIterable<BusEvent> =>
+        subscribeEvents<BusEvent>({ ...o, open: (signal) => t.open("GET", "/event", { signal, ...(coalesce ? { query: { coalesce: true } } : {}) }) }),
     },
     doc: () => request<Record<string, unknown>>("GET", "/doc"),
     session: {

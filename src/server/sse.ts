@@ -2,22 +2,27 @@ export const HEARTBEAT_MS = 10_000
 
 const encoder = new TextEncoder()
 /**
- * The bus hands the same event object to every subscriber, so each event is serialised once
- * however many clients stream it (the cache lets go of an event once nobody holds it).
+ * The bus hands one event object to every subscriber in turn, so each event is serialised
+ * once however many clients stream it: the last event's JSON is kept for the next client.
  */
-const jsonCache = new WeakMap<object, string>()
+let lastEvent: object | undefined
+let lastJson = ""
 
 export function eventJson(event: object): string {
-  let json = jsonCache.get(event)
-  if (json === undefined) {
-    json = JSON.stringify(event)
-    jsonCache.set(event, json)
+  if (event !== lastEvent) {
+    lastJson = JSON.stringify(event)
+    lastEvent = event
   }
-  return json
+  return lastJson
 }
 
 export interface SseOptions {
   heartbeatMs?: number
+  /**
+   * Merge consecutive `message.part.delta` events of one part sent in the same flush into one
+   * (their deltas joined): same final text, far fewer events for clients that only append.
+   */
+  coalesce?: boolean
   /** Turns an event (or the server's own connected/heartbeat events) into the JSON sent. */
   format?: (event: object) => string
 }
@@ -27,6 +32,9 @@ export interface SseOptions {
  * 10 s, then whatever `subscribe` sends. It ends when the client goes away, `signal` aborts,
  * or `subscribe` calls `end`.
  */
+type DeltaEvent = { type: "message.part.delta"; properties: { partID: string; field: string; delta: string } }
+const isDelta = (e: object): e is DeltaEvent => (e as { type?: string }).type === "message.part.delta"
+
 export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void) => () => void, opts: SseOptions = {}): Response {
   const format = opts.format ?? eventJson
   let cleanup = () => {}
@@ -38,7 +46,17 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       // Events published in one turn of the event loop (a burst of streamed deltas) go out
       // as one chunk: far fewer stream reads and wake-ups for every client.
       let pending: string[] = []
+      // With coalesce: the delta still being merged (the last thing pending), sent at flush.
+      let merging: { event: DeltaEvent; parts: string[] } | undefined
+      const settle = () => {
+        if (!merging) return
+        const { event, parts } = merging
+        merging = undefined
+        const joined = parts.length === 1 ? event : { ...event, properties: { ...event.properties, delta: parts.join("") } }
+        pending.push(`data: ${format(joined)}\n\n`)
+      }
       const flush = () => {
+        settle()
         if (closed || pending.length === 0) return
         const text = pending.join("")
         pending = []
@@ -50,7 +68,16 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       }
       const send = (event: object) => {
         if (closed) return
-        if (pending.length === 0) setImmediate(flush)
+        if (pending.length === 0 && !merging) setImmediate(flush)
+        if (opts.coalesce && isDelta(event)) {
+          const p = event.properties
+          const m = merging?.event.properties
+          if (m && m.partID === p.partID && m.field === p.field) return void merging!.parts.push(p.delta)
+          settle()
+          merging = { event, parts: [p.delta] }
+          return
+        }
+        settle()
         pending.push(`data: ${format(event)}\n\n`)
       }
       const close = () => {

@@ -96,9 +96,9 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             const part = open.get(event.id)
             if (!part) break
             if (event.providerMetadata) part.metadata = { ...part.metadata, ...(event.providerMetadata as Record<string, unknown>) }
-            if (!event.text) break
-            part.text += event.text
-            history.delta(part, event.text)
+            if (!event.delta) break
+            part.text += event.delta
+            history.delta(part, event.delta)
             break
           }
           case "text-end":

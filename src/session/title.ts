@@ -66,7 +66,7 @@ export async function generateTitle(deps: TitleDeps, session: Session, user: Use
         maxOutputTokens: 200,
         headers: { "x-wright-request": "title" },
       })) {
-        if (part.type === "text-delta") text += part.text
+        if (part.type === "text-delta") text += part.delta
         else if (part.type === "error") failed = part.error
       }
       if (failed) throw failed

@@ -47,7 +47,7 @@ export async function collect(model: ResolvedModel, extra: Partial<StreamInput> 
 }
 
 export function textOf(parts: StreamEvent[]): string {
-  return parts.map((p) => (p.type === "text-delta" ? p.text : "")).join("")
+  return parts.map((p) => (p.type === "text-delta" ? p.delta : "")).join("")
 }
 
 export function errorOf(parts: StreamEvent[]): unknown {

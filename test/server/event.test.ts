@@ -139,3 +139,28 @@ test("event - reloading a project (PATCH /config) sends server.instance.disposed
   await stream.wait((e) => e.type === "session.created" && e.properties.sessionID === s.id)
   stream.stop()
 })
+
+test("event - ?coalesce=true merges consecutive deltas of one part into one event; the default stream keeps every delta", async () => {
+  const app = await h.app()
+  const session = await h.client.session.create()
+  const collectFor = async (coalesce: boolean) => {
+    const controller = new AbortController()
+    const seen = collect(h.client.event.subscribe({ signal: controller.signal, coalesce }), controller)
+    await seen.wait((e) => e.type === "server.connected")
+    return { seen, controller }
+  }
+  const plain = await collectFor(false)
+  const merged = await collectFor(true)
+  const base = { sessionID: session.id, messageID: "msg_x", field: "text" }
+  // Published in one turn of the event loop: the coalescing stream sends them in one flush.
+  for (const delta of ["Hel", "lo, ", "wor", "ld"]) app.bus.publish("message.part.delta", { ...base, partID: "prt_a", delta })
+  app.bus.publish("message.part.delta", { ...base, partID: "prt_b", delta: "other part" })
+  app.bus.publish("session.idle", { sessionID: session.id })
+  for (const s of [plain, merged]) await s.seen.wait((e) => e.type === "session.idle")
+  const deltas = (events: { type: string; properties?: unknown }[]) =>
+    events.filter((e) => e.type === "message.part.delta").map((e) => (e.properties as { partID: string; delta: string }))
+  expect(deltas(plain.seen.events).map((d) => d.delta)).toEqual(["Hel", "lo, ", "wor", "ld", "other part"])
+  expect(deltas(merged.seen.events).map((d) => [d.partID, d.delta])).toEqual([["prt_a", "Hello, world"], ["prt_b", "other part"]])
+  plain.controller.abort()
+  merged.controller.abort()
+})

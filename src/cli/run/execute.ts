@@ -77,7 +77,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   let connected!: () => void
   const subscribed = new Promise<void>((r) => (connected = r))
   const pump = (async () => {
-    for await (const e of client.event.subscribe({ signal: events.signal })) {
+    // run only appends streamed text: merged deltas are the same answer in far fewer events.
+    for await (const e of client.event.subscribe({ signal: events.signal, coalesce: true })) {
       if (e.type === "server.connected") connected()
       handle(e)
     }

@@ -1,3 +1,4 @@
+import { z } from "zod"
 import { EventEnvelope, GlobalEvent, HealthInfo } from "../../protocol"
 import type { App } from "../../session"
 import { route } from "../route"
@@ -53,13 +54,19 @@ export const eventRoutes = [
     summary: "Server-sent events of one project: server.connected first, then every bus event, heartbeats every 10 s; ends after server.instance.disposed",
     tags: ["event"],
     response: EventEnvelope,
-    handler: ({ app, c, server }) =>
-      sseResponse(AbortSignal.any([c.req.raw.signal, server.signal]), (send, end) =>
-        app.bus.subscribeAll((event) => {
-          send(event)
-          // The project was reloaded: this App publishes no more; the client reconnects to the new one.
-          if (event.type === "server.instance.disposed") end()
-        }),
+    query: z.object({
+      coalesce: z.enum(["true", "false"]).optional().describe("merge consecutive text deltas of one part into one event (same final text, fewer events)"),
+    }),
+    handler: ({ app, c, server, query }) =>
+      sseResponse(
+        AbortSignal.any([c.req.raw.signal, server.signal]),
+        (send, end) =>
+          app.bus.subscribeAll((event) => {
+            send(event)
+            // The project was reloaded: this App publishes no more; the client reconnects to the new one.
+            if (event.type === "server.instance.disposed") end()
+          }),
+        { coalesce: query.coalesce === "true" },
       ),
   }),
 ]
