@@ -5,16 +5,8 @@ import { fileURLToPath } from "node:url"
 import { RequestError, type ContentBlock, type SessionUpdate } from "@agentclientprotocol/sdk"
 import type { MessageWithParts, PartInput } from "../protocol"
 import { UpdateMapper } from "./updates"
+import { mimeOf } from "../util"
 
-const MIME: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".pdf": "application/pdf",
-}
-const mimeOf = (name: string) => MIME[path.extname(name).toLowerCase()] ?? "text/plain"
 
 /**
  * Text stays text; images become inline file parts; a link to a local file becomes a file
@@ -33,7 +25,7 @@ export function promptParts(blocks: ContentBlock[]): PartInput[] {
       case "resource_link": {
         if (block.uri.startsWith("file:")) {
           const file = fileURLToPath(block.uri)
-          parts.push({ type: "file", url: block.uri, filename: block.name || path.basename(file), mime: block.mimeType ?? mimeOf(file) })
+          parts.push({ type: "file", url: block.uri, filename: block.name || path.basename(file), mime: block.mimeType ?? mimeOf(file) ?? "text/plain" })
         } else parts.push({ type: "text", text: `${block.name}: ${block.uri}` })
         return
       }
@@ -45,7 +37,7 @@ export function promptParts(blocks: ContentBlock[]): PartInput[] {
           parts.push({ type: "text", synthetic: true, text: `The user attached ${r.uri}:` })
           parts.push({ type: "file", mime: "text/plain", filename: name, url: `data:text/plain;base64,${Buffer.from(r.text, "utf8").toString("base64")}` })
         } else {
-          const mime = r.mimeType ?? mimeOf(name)
+          const mime = r.mimeType ?? mimeOf(name) ?? "text/plain"
           parts.push({ type: "file", mime, filename: name, url: `data:${mime};base64,${r.blob}` })
         }
         return

@@ -7,21 +7,11 @@ import path from "node:path"
 import { promisify } from "node:util"
 import ignore, { type Ignore } from "ignore"
 import { BadRequestError, NotFoundError, type FileContent, type FileNode, type FileStatus } from "../protocol"
+import { mimeOf } from "../util"
 
 const run = promisify(execFile)
 const MAX_READ_BYTES = 10 * 1024 * 1024
 const HIDDEN = new Set([".git", ".DS_Store"])
-const MIME: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".svg": "image/svg+xml",
-  ".pdf": "application/pdf",
-  ".zip": "application/zip",
-  ".wasm": "application/wasm",
-}
 
 export interface Project {
   directory: string
@@ -98,7 +88,7 @@ export function readContent(project: Project, p: string): FileContent {
   if (info.isDirectory()) badPath(`${p} is a directory (list it with /file)`)
   if (info.size > MAX_READ_BYTES) badPath(`${p} is ${info.size} bytes; files over ${MAX_READ_BYTES} bytes are not served`)
   const bytes = readFileSync(file)
-  const mime = MIME[path.extname(file).toLowerCase()]
+  const mime = mimeOf(file)
   const binary = (mime !== undefined && mime !== "image/svg+xml") || bytes.subarray(0, 8192).includes(0)
   if (binary) return { type: "binary", content: bytes.toString("base64"), encoding: "base64", mimeType: mime ?? "application/octet-stream" }
   return { type: "text", content: bytes.toString("utf8") }

@@ -108,13 +108,9 @@ export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[], serve
 export function openapi(routes: Route<any, any>[], info: { title: string; version: string }) {
   const paths: Record<string, Record<string, unknown>> = {}
   const schema = (s: z.ZodType, io: "input" | "output") => {
-    try {
-      const json = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>
-      delete json.$schema
-      return json
-    } catch {
-      return {}
-    }
+    const json = z.toJSONSchema(s, { io, unrepresentable: "any" }) as Record<string, unknown>
+    delete json.$schema
+    return json
   }
   const named = (description: string) => ({ description, content: { "application/json": { schema: { $ref: "#/components/schemas/NamedError" } } } })
   for (const r of routes) {
@@ -148,7 +144,7 @@ export function openapi(routes: Route<any, any>[], info: { title: string; versio
     paths,
     components: {
       schemas: {
-        NamedError: { type: "object", properties: { name: { type: "string" }, data: { type: "object" } }, required: ["name", "data"] },
+        NamedError: schema(ErrorBody, "output"),
       },
     },
   }

@@ -7,8 +7,8 @@ import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import type { PartInput } from "../protocol"
+import { mimeOf } from "../util"
 import { runSnippet } from "./command-shell"
-import { mimeOf } from "./user-message"
 
 export interface CommandInfo {
   name: string
@@ -170,7 +170,7 @@ export function resolveReferences(text: string, ctx: Pick<ExpandContext, "direct
         type: "file",
         url: pathToFileURL(file.path).href,
         filename: name,
-        mime: isDir ? "application/x-directory" : mimeOf(file.path),
+        mime: isDir ? "application/x-directory" : (mimeOf(file.path) ?? "text/plain"),
       })
       continue
     }

@@ -109,15 +109,3 @@ export function formatInstruction(i: Instruction): string {
   return `Instructions from: ${i.path}\n${i.content}`
 }
 
-/** AGENTS.md/CLAUDE.md files in directories strictly inside `worktree` down to `file`'s directory. */
-export function nestedInstructionFiles(file: string, worktree: string): string[] {
-  const out: string[] = []
-  for (const dir of upTo(path.dirname(file), worktree)) {
-    if (path.resolve(dir) === path.resolve(worktree)) continue
-    for (const name of PROJECT_NAMES) {
-      const candidate = path.join(dir, name)
-      if (existsSync(candidate)) out.push(candidate)
-    }
-  }
-  return out.reverse()
-}

@@ -1,5 +1,4 @@
 import { readdirSync, readFileSync, statSync } from "node:fs"
-import path from "node:path"
 import { fileURLToPath } from "node:url"
 import type { Agent } from "../agent"
 import type { Part, PartInput, PromptInput, UserMessage } from "../protocol"
@@ -111,19 +110,3 @@ async function expandFile(
   ]
 }
 
-export function isTextFileName(name: string) {
-  return !INLINE_MEDIA.test(mimeOf(name))
-}
-
-export function mimeOf(name: string): string {
-  const ext = path.extname(name).toLowerCase()
-  const map: Record<string, string> = {
-    ".png": "image/png",
-    ".jpg": "image/jpeg",
-    ".jpeg": "image/jpeg",
-    ".gif": "image/gif",
-    ".webp": "image/webp",
-    ".pdf": "application/pdf",
-  }
-  return map[ext] ?? "text/plain"
-}

@@ -2,7 +2,7 @@
 // binary sniffing, mime types, BOM and line endings, diffs, and output truncation.
 import { open, readdir, stat } from "node:fs/promises"
 import path from "node:path"
-import { lazyModule } from "../util"
+import { lazyModule, mimeOf } from "../util"
 import { externalDirectoryAsk, resolveReal } from "../permission"
 import type { ToolContext } from "./tool"
 import { truncateOutput } from "./truncate"
@@ -78,19 +78,12 @@ export async function isBinaryFile(file: string, size: number): Promise<boolean>
   }
 }
 
-const ATTACHMENT_MIME: Record<string, string> = {
-  ".png": "image/png",
-  ".jpg": "image/jpeg",
-  ".jpeg": "image/jpeg",
-  ".gif": "image/gif",
-  ".webp": "image/webp",
-  ".bmp": "image/bmp",
-  ".pdf": "application/pdf",
-}
+const ATTACHABLE = new Set(["image/png", "image/jpeg", "image/gif", "image/webp", "image/bmp", "application/pdf"])
 
 /** The mime type of files the model receives as attachments (images, PDF); undefined for others. */
 export function attachmentMime(file: string): string | undefined {
-  return ATTACHMENT_MIME[path.extname(file).toLowerCase()]
+  const mime = mimeOf(file)
+  return mime && ATTACHABLE.has(mime) ? mime : undefined
 }
 
 const BOM = "\uFEFF"

@@ -10,6 +10,7 @@ import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { dim, UserError, yellow } from "../ui"
 import { header, jsonRenderer, textRenderer } from "./render"
+import { mimeOf } from "../../util"
 
 /** A one-shot run never blocks on a question or a plan switch nobody can answer. */
 const RUN_RULES: Ruleset = [
@@ -248,10 +249,9 @@ export function parseModel(s: string) {
   return { providerID: s.slice(0, i), modelID: s.slice(i + 1) }
 }
 
-const MIME: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp", ".pdf": "application/pdf" }
 
 function filePart(file: string, directory: string): PartInput {
   const abs = path.resolve(directory, file)
   if (!existsSync(abs)) throw new UserError(`--file: not found: ${file}`)
-  return { type: "file", url: pathToFileURL(abs).href, filename: path.basename(abs), mime: statSync(abs).isDirectory() ? "application/x-directory" : MIME[path.extname(abs).toLowerCase()] ?? "text/plain" }
+  return { type: "file", url: pathToFileURL(abs).href, filename: path.basename(abs), mime: statSync(abs).isDirectory() ? "application/x-directory" : (mimeOf(abs) ?? "text/plain") }
 }
