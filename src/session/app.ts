@@ -11,7 +11,7 @@ import { loadConfig, type Config } from "../config"
 import { createProviders, type ModelInfo } from "../llm"
 import { createMcp } from "../mcp"
 import { createPermissions, disabledTools, merge } from "../permission"
-import { NamedError, StructuredOutputError, toErrorObject, type MessageError, type Tokens } from "../protocol"
+import { emptyTokens, NamedError, StructuredOutputError, toErrorObject, type MessageError } from "../protocol"
 import type { Store } from "../storage"
 import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type ToolContext, type ToolServices } from "../tool"
 import { createKeyedLock, xdg } from "../util"
@@ -20,12 +20,12 @@ import { loadInstructions, type Instruction } from "./instruction"
 import { createCommandRunner, loadCommands } from "./command"
 import { createCompactionView, processCompaction, prune, requestCompaction } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
-import { addTokens } from "./processor"
 import { createQuestions } from "./question"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
 import { createStructuredOutputTool } from "./structured"
 import { createModelMessageCache } from "./to-model"
+import { addTokens } from "./usage"
 import { runSubtask } from "./subtask"
 import { buildSystem, environment, skillsPrompt } from "./system"
 import { createTaskTool } from "./task"
@@ -152,7 +152,7 @@ export async function createApp(opts: AppOptions) {
     onUsage(sessionID, cost, tokens) {
       const s = store.sessions.get(sessionID)
       if (!s) return
-      const next = { ...s, cost: (s.cost ?? 0) + cost, tokens: addTokens(s.tokens ?? zeroTokens(), tokens), time: { ...s.time, updated: Date.now() } }
+      const next = { ...s, cost: (s.cost ?? 0) + cost, tokens: addTokens(s.tokens ?? emptyTokens(), tokens), time: { ...s.time, updated: Date.now() } }
       store.sessions.put(next)
       bus.publish("session.updated", { sessionID, info: next })
     },
@@ -313,10 +313,6 @@ export async function createApp(opts: AppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>
-
-function zeroTokens(): Tokens {
-  return { input: 0, output: 0, reasoning: 0, cache: { read: 0, write: 0 } }
-}
 
 function rootCommit(worktree: string): string | undefined {
   try {

@@ -19,7 +19,7 @@ import { Id } from "../util"
 import type { History } from "./history"
 import { RETRY_MAX_ATTEMPTS, isRetryable, retryDelay, sleep } from "./retry"
 import { runToolCall, type StepContext, type ToolCallDeps, type ToolCallStep } from "./tool-call"
-import { addTokens, costOf, isOverflow, tokensOf } from "./usage"
+import { costOf, isOverflow, tokensOf } from "./usage"
 
 export type StepResult = "continue" | "stop" | "compact"
 
@@ -253,4 +253,3 @@ export function errorMessage(error: MessageError): string {
   return typeof message === "string" ? message : error.name
 }
 
-export { addTokens }

@@ -5,8 +5,9 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { BIN, providerConfig, sandbox, spawnWright, waitForOutput, writeConfig, type Sandbox } from "../lib/e2e"
+import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+import { startServe, stopServe } from "./serve-helpers"
 
 // Each test drives a real process in a terminal; a loaded machine can make that slow.
 vi.setConfig({ testTimeout: 120_000 })
@@ -238,11 +239,9 @@ describe("tui - server, attach and failures", () => {
   test("tui - attach runs the same UI against a running wright serve, with its password", async () => {
     const box = project()
     server.script(text("Answered by the served core."))
-    const env = { ...box.env, WRIGHT_SERVER_PASSWORD: "s3cret" }
-    const serve = spawnWright(["serve", "--port", "0"], { cwd: box.project, env })
+    const serve = await startServe(box, [], { WRIGHT_SERVER_PASSWORD: "s3cret" })
+    const url = serve.url
     try {
-      await waitForOutput(serve, (o) => /listening on http:\/\/\S+/.test(o.stdout))
-      const url = /listening on (http:\/\/\S+)/.exec(serve.output.stdout)![1]!
       const wrong = open(box, ["attach", url, "-p", "nope"])
       expect(await wrong.waitFor("[exited 1]")).toContain("wrong or missing password")
       const pane = open(box, ["attach", url, "-p", "s3cret"])
@@ -251,7 +250,7 @@ describe("tui - server, attach and failures", () => {
       pane.keys("Enter")
       await pane.waitFor("Answered by the served core.")
     } finally {
-      serve.kill("SIGTERM")
+      await stopServe(serve)
     }
   })
 
