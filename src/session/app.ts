@@ -258,7 +258,7 @@ export async function createApp(opts: AppOptions) {
     async summarize(sessionID, input) {
       const session = sessions.get(sessionID)
       runner.assertIdle(sessionID)
-      const last = [...history.messages(sessionID)].reverse().find((m) => m.info.role === "user")?.info
+      const last = history.messages(sessionID).findLast((m) => m.info.role === "user")?.info
       const model = input.providerID && input.modelID ? { providerID: input.providerID, modelID: input.modelID } : last?.role === "user" ? last.model : providers.defaultModel(config.model)
       const agent = last?.role === "user" ? last.agent : agents.defaultAgent().name
       const user = { id: "", sessionID, role: "user" as const, time: { created: Date.now() }, agent, model }

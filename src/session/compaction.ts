@@ -194,7 +194,7 @@ export async function processCompaction(
 
   if (tailStart) deps.history.putPart({ ...part, tail_start_id: tailStart })
   if (part.auto) {
-    const last = [...history.slice(0, reqIndex)].reverse().find((m) => m.info.role === "user" && !isCompactionRequest(m))?.info as UserMessage | undefined
+    const last = history.slice(0, reqIndex).findLast((m) => m.info.role === "user" && !isCompactionRequest(m))?.info as UserMessage | undefined
     const msg: UserMessage = { id: Id.ascending("msg"), sessionID: session.id, role: "user", time: { created: Date.now() }, agent: last?.agent ?? requester.agent, model: last?.model ?? requester.model }
     deps.history.putMessage(msg)
     deps.history.putPart({ id: Id.ascending("prt"), sessionID: session.id, messageID: msg.id, type: "text", text: CONTINUE_TEXT, synthetic: true, metadata: { compaction_continue: true } })

@@ -196,7 +196,7 @@ function withReminders(messages: ModelMessage[], agent: Agent, history: MessageW
   let reminder: string | undefined
   if (agent.name === "plan") reminder = planReminder
   else {
-    const previous = [...history].reverse().find((m) => m.info.role === "assistant")
+    const previous = history.findLast((m) => m.info.role === "assistant")
     if (previous?.info.role === "assistant" && previous.info.agent === "plan" && agent.name !== "plan") reminder = buildSwitch
   }
   if (!reminder) return messages

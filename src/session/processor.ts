@@ -224,7 +224,11 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   /** Waits briefly for tools still running, then marks the rest as interrupted. */
   async function settle() {
     const pending = [...running.values()]
-    if (pending.length) await Promise.race([Promise.allSettled(pending), new Promise((r) => setTimeout(r, TOOL_SETTLE_MS))])
+    if (pending.length) {
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([Promise.allSettled(pending), new Promise((r) => (timer = setTimeout(r, TOOL_SETTLE_MS)))])
+      clearTimeout(timer)
+    }
     step.closed = true
     for (const part of toolParts.values()) {
       if (part.state.status !== "pending" && part.state.status !== "running") continue
@@ -238,13 +242,11 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
       }
       put(part)
     }
-    for (const msg of history.messages(sid)) {
-      if (msg.info.id !== assistant.id) continue
-      for (const p of msg.parts) if ((p.type === "text" || p.type === "reasoning") && p.time && p.time.end === undefined) {
+    for (const p of history.message(sid, assistant.id)?.parts ?? [])
+      if ((p.type === "text" || p.type === "reasoning") && p.time && p.time.end === undefined) {
         p.time.end = Date.now()
         put(p)
       }
-    }
   }
 }
 

@@ -64,7 +64,7 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
           const message = (info.error.data as { message?: string }).message ?? info.error.name
           throw new Error(`Subagent failed (task_id: ${child.id}): ${message}`)
         }
-        const text = [...result.parts].reverse().find((p) => p.type === "text" && !p.synthetic)
+        const text = result.parts.findLast((p) => p.type === "text" && !p.synthetic)
         const answer = text?.type === "text" ? text.text : "(the subagent finished without a text answer)"
         return {
           title: args.description,
