@@ -30,6 +30,12 @@ export interface LoadedConfig {
   warnings: string[]
   /** The git root above `directory`, or `directory` itself outside git. */
   worktree: string
+  /**
+   * What the user said, without any layer from the project's folders: the global config,
+   * WRIGHT_CONFIG, WRIGHT_CONFIG_CONTENT, overrides and env switches. Settings that must
+   * never come from a cloned repository (allowed origins and directories) are read here.
+   */
+  userConfig: Config
 }
 
 const GLOBAL_FILES = ["config.json", "wright.json", "wright.jsonc"]
@@ -49,16 +55,17 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const home = opts.home ?? os.homedir()
   const directory = path.resolve(opts.directory)
   const gitRoot = findGitRoot(directory)
-  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory }
+  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {} }
 
-  const apply = (parsed: ParsedConfig) => {
+  const apply = (parsed: ParsedConfig, fromProject = false) => {
     out.config = mergeConfig(out.config, parsed.config)
+    if (!fromProject) out.userConfig = mergeConfig(out.userConfig, parsed.config)
     out.warnings.push(...parsed.warnings)
   }
-  const loadFile = (file: string): boolean => {
+  const loadFile = (file: string, fromProject = false): boolean => {
     const text = readIfExists(file)
     if (text === undefined) return false
-    apply(parseConfigSource(text, file, { env, home }))
+    apply(parseConfigSource(text, file, { env, home }), fromProject)
     out.files.push(file)
     return true
   }
@@ -88,7 +95,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
       addDir(path.join(level, ".wright"))
       const wright = PROJECT_FILES.map((name) => path.join(level, name)).filter(isFile)
       const chosen = wright.length > 0 ? wright : OPENCODE_PROJECT_FILES.map((name) => path.join(level, name))
-      for (const file of chosen) loadFile(file)
+      for (const file of chosen) loadFile(file, true)
     }
   }
 
@@ -97,11 +104,13 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
 
   if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"))
 
-  applyEnvSwitches(out, env)
+  out.config = applyEnvSwitches(out.config, env)
+  out.userConfig = applyEnvSwitches(out.userConfig, env)
   return out
 }
 
-function applyEnvSwitches(out: LoadedConfig, env: NodeJS.ProcessEnv): void {
+function applyEnvSwitches(config: Config, env: NodeJS.ProcessEnv): Config {
+  const out = { config: { ...config } }
   const [permissionVar, permission] = pick(env, "WRIGHT_PERMISSION", "OPENCODE_PERMISSION")
   if (permission) {
     let json: unknown
@@ -121,6 +130,7 @@ function applyEnvSwitches(out: LoadedConfig, env: NodeJS.ProcessEnv): void {
   if (truthy(pick(env, "WRIGHT_DISABLE_PRUNE", "OPENCODE_DISABLE_PRUNE")[1])) {
     out.config.compaction = { ...out.config.compaction, prune: false }
   }
+  return out.config
 }
 
 /** The wright variable when set, else OpenCode's. Returns the name that was used, for errors. */

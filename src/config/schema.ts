@@ -67,6 +67,8 @@ export const ServerConfig = z.object({
   mdns: z.boolean().optional(),
   mdnsDomain: z.string().optional(),
   cors: Strings.optional(),
+  /** Project directories, besides the one a server starts in, that requests may name (global config only). */
+  directories: Strings.optional(),
 })
 export type ServerConfig = z.infer<typeof ServerConfig>
 

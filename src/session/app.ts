@@ -287,6 +287,8 @@ export async function createApp(opts: AppOptions) {
     isGit,
     version,
     config,
+    /** The config without the project's layers: where allowed origins and directories come from. */
+    userConfig: loaded.userConfig,
     configFiles: loaded.files,
     configWarnings: loaded.warnings,
     paths,
