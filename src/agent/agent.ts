@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { AgentConfig, ConfigError, type Config } from "../config"
+import { AgentConfig, ConfigError, type Config, type RestrictedPermissions } from "../config"
 import { defaults, fromConfig, merge } from "../permission"
 import { AgentNotFoundError, type Ruleset } from "../protocol"
 import { markdownFiles, parseFrontmatter } from "../util"
@@ -88,6 +88,8 @@ export interface AgentsInput {
   dirs: string[]
   toolOutputDir: string
   home?: string
+  /** An untrusted folder's permission rules (config and Markdown agents): they may only tighten. */
+  restricted?: RestrictedPermissions
 }
 
 export interface Agents {
@@ -96,13 +98,33 @@ export interface Agents {
   /** The agent by name, or an AgentNotFoundError listing the visible ones. */
   require(name: string): Agent
   defaultAgent(): Agent
+  /** The "allow" rules of an untrusted folder's Markdown agents, dropped (one line each). */
+  held: string[]
 }
 
 export function createAgents(input: AgentsInput): Agents {
   const { config, home } = input
   const base = defaults({ toolOutputDir: input.toolOutputDir })
   const userRules = fromConfig(config.permission, home)
-  const configured: Record<string, AgentConfig> = { ...markdownAgents(input.dirs), ...(config.agent ?? {}) }
+  const restricted = input.restricted
+  const projectDirs = new Set(restricted?.dirs ?? [])
+  const trustedMarkdown = markdownAgents(input.dirs.filter((d) => !projectDirs.has(d)))
+  const projectMarkdown = markdownAgents(input.dirs.filter((d) => projectDirs.has(d)))
+  // The project's own rules for each agent, held back from the trusted merge below.
+  const projectRules = new Map<string, Ruleset>()
+  const held: string[] = []
+  for (const [name, cfg] of Object.entries(projectMarkdown)) {
+    if (!cfg.permission) continue
+    const rules = fromConfig(cfg.permission, home, `${name}.md permission`)
+    for (const r of rules) if (r.action === "allow") held.push(`agent ${name}.md: permission ${r.permission} ${JSON.stringify(r.pattern)} "allow" would loosen your rules`)
+    projectRules.set(name, rules)
+    projectMarkdown[name] = { ...cfg, permission: undefined }
+  }
+  for (const [name, cfg] of Object.entries(restricted?.agent ?? {})) {
+    projectRules.set(name, [...(projectRules.get(name) ?? []), ...fromConfig(cfg, home, `agent.${name}.permission`)])
+  }
+  const projectTop = fromConfig(restricted?.permission, home)
+  const configured: Record<string, AgentConfig> = { ...trustedMarkdown, ...projectMarkdown, ...(config.agent ?? {}) }
 
   const agents = new Map<string, Agent>()
   for (const b of BUILTINS) {
@@ -137,11 +159,13 @@ export function createAgents(input: AgentsInput): Agents {
   for (const agent of agents.values()) {
     const own = agent.permission
     const agentConfig = configured[agent.name]?.permission
-    agent.permission = merge(base, own, userRules, agentConfig ? fromConfig(agentConfig, home) : [])
+    const trusted = merge(base, own, userRules, agentConfig ? fromConfig(agentConfig, home) : [])
+    agent.permission = restricted ? tightenOnly(trusted, merge(projectTop, projectRules.get(agent.name))) : trusted
   }
 
   const visible = () => [...agents.values()].filter((a) => !a.hidden)
   const api: Agents = {
+    held,
     list() {
       const def = api.defaultAgent().name
       return [...agents.values()].sort((a, b) => (a.name === def ? -1 : b.name === def ? 1 : a.name.localeCompare(b.name)))
@@ -174,6 +198,18 @@ export function createAgents(input: AgentsInput): Agents {
     },
   }
   return api
+}
+
+/**
+ * Rules from an untrusted folder on top of the trusted ones, so that they can only tighten:
+ * their "allow" rules are dropped, and when they ask, the trusted denies are repeated after
+ * them, so an "ask" can never override a deny (the last matching rule wins).
+ */
+export function tightenOnly(trusted: Ruleset, untrusted: Ruleset): Ruleset {
+  const kept = untrusted.filter((r) => r.action !== "allow")
+  if (kept.length === 0) return trusted
+  const asks = kept.some((r) => r.action === "ask")
+  return merge(trusted, kept, asks ? trusted.filter((r) => r.action === "deny") : [])
 }
 
 function splitModel(model: string, agent: string) {

@@ -7,6 +7,7 @@ import { attachCommand } from "./cmd/attach"
 import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
+import { trustCommand } from "./cmd/trust"
 import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 
@@ -19,6 +20,11 @@ async function main() {
     .help()
     .alias("h", "help")
     .option("print-logs", { type: "boolean", describe: "print internal logs to stderr" })
+    .option("trust", { type: "boolean", describe: "apply this folder's own config in full for this run, trusted or not (also WRIGHT_TRUST=1)" })
+    // Every command, the TUI's worker and `serve`'s Apps read it from the environment.
+    .middleware((argv) => {
+      if (argv.trust) process.env.WRIGHT_TRUST = "1"
+    })
     .command(runCommand)
     .command(serveCommand)
     .command(tuiCommand)
@@ -28,6 +34,7 @@ async function main() {
     .command(exportCommand)
     .command(agentCommand)
     .command(acpCommand)
+    .command(trustCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

@@ -8,6 +8,7 @@ import { parseConfigSource, validateConfig, type ParsedConfig } from "./parse"
 import { findGitRoot, levelsBetween, xdgPaths } from "./paths"
 import { PermissionConfig } from "./permission"
 import type { Config } from "./schema"
+import { describeToken, hashProjectConfig, projectTokenPolicy, readTrustRecord, restrictProject, type Trust } from "./trust"
 
 export interface LoadOptions {
   /** The project directory wright runs in. */
@@ -18,6 +19,10 @@ export interface LoadOptions {
   home?: string
   /** Highest precedence, e.g. from CLI flags. Validated like a file. */
   overrides?: Partial<Config>
+  /** `--trust`: apply the project's config in full this time, recorded or not (WRIGHT_TRUST=1 too). */
+  trust?: boolean
+  /** Provider ids of the catalog: their keys are the user's (see restrictProject). */
+  knownProviders?: ReadonlySet<string>
 }
 
 export interface LoadedConfig {
@@ -36,6 +41,10 @@ export interface LoadedConfig {
    * never come from a cloned repository (allowed origins and directories) are read here.
    */
   userConfig: Config
+  /** Whether the project's own config applies in full, and what was held back if not. */
+  trust: Trust
+  /** Config paths whose values came from `{env:}` or `{file:}`: secrets, redacted on the way out. */
+  secrets: (string | number)[][]
 }
 
 const GLOBAL_FILES = ["config.json", "wright.json", "wright.jsonc"]
@@ -55,17 +64,18 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const home = opts.home ?? os.homedir()
   const directory = path.resolve(opts.directory)
   const gitRoot = findGitRoot(directory)
-  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {} }
+  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {}, trust: { directory, trusted: false, changed: false, ignored: [], hash: "" }, secrets: [] }
 
-  const apply = (parsed: ParsedConfig, fromProject = false) => {
+  const apply = (parsed: ParsedConfig) => {
     out.config = mergeConfig(out.config, parsed.config)
-    if (!fromProject) out.userConfig = mergeConfig(out.userConfig, parsed.config)
+    out.userConfig = mergeConfig(out.userConfig, parsed.config)
     out.warnings.push(...parsed.warnings)
+    for (const t of parsed.tokens ?? []) if (t.resolved) out.secrets.push(t.at)
   }
-  const loadFile = (file: string, fromProject = false): boolean => {
+  const loadFile = (file: string): boolean => {
     const text = readIfExists(file)
     if (text === undefined) return false
-    apply(parseConfigSource(text, file, { env, home }), fromProject)
+    apply(parseConfigSource(text, file, { env, home }))
     out.files.push(file)
     return true
   }
@@ -90,13 +100,45 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   }
 
   if (!truthy(pick(env, "WRIGHT_DISABLE_PROJECT_CONFIG", "OPENCODE_DISABLE_PROJECT_CONFIG")[1])) {
+    const sources: { file: string; text: string }[] = []
+    const projectDirs: string[] = []
     for (const level of levelsBetween(directory, gitRoot)) {
-      addDir(path.join(level, ".opencode"))
-      addDir(path.join(level, ".wright"))
+      // Home and its parents hold the user's own files, not a repository's.
+      const users = containsOrIs(level, home)
+      for (const dir of [path.join(level, ".opencode"), path.join(level, ".wright")]) {
+        addDir(dir)
+        if (!users && isDirectory(dir)) projectDirs.push(dir)
+      }
       const wright = PROJECT_FILES.map((name) => path.join(level, name)).filter(isFile)
       const chosen = wright.length > 0 ? wright : OPENCODE_PROJECT_FILES.map((name) => path.join(level, name))
-      for (const file of chosen) loadFile(file, true)
+      for (const file of chosen) {
+        if (users) loadFile(file)
+        else {
+          const text = readIfExists(file)
+          if (text !== undefined) sources.push({ file, text })
+        }
+      }
     }
+    out.trust = decideTrust({ directory, env, opts, sources, projectDirs, dataDir: xdgPaths(env, home).data })
+    const allow = out.trust.trusted ? undefined : projectTokenPolicy([directory, out.worktree])
+    let project: Config = {}
+    for (const { file, text } of sources) {
+      const parsed = parseConfigSource(text, file, { env, home, allow })
+      project = mergeConfig(project, parsed.config)
+      out.warnings.push(...parsed.warnings)
+      out.files.push(file)
+      for (const t of parsed.tokens ?? []) {
+        if (t.resolved) out.secrets.push(t.at)
+        else out.trust.ignored.push(`${path.relative(directory, file) || file}: ${describeToken(t)}`)
+      }
+    }
+    if (!out.trust.trusted) {
+      const restricted = restrictProject(project, out.userConfig, opts.knownProviders)
+      project = restricted.config
+      out.trust.ignored.push(...restricted.ignored)
+      out.trust.restricted = { ...restricted.permissions, dirs: projectDirs }
+    }
+    out.config = mergeConfig(out.config, project)
   }
 
   const [contentVar, content] = pick(env, "WRIGHT_CONFIG_CONTENT", "OPENCODE_CONFIG_CONTENT")
@@ -131,6 +173,26 @@ function applyEnvSwitches(config: Config, env: NodeJS.ProcessEnv): Config {
     out.config.compaction = { ...out.config.compaction, prune: false }
   }
   return out.config
+}
+
+/** Trusted by flag, or by a record whose hash still matches every project config source. */
+function decideTrust(ctx: { directory: string; env: NodeJS.ProcessEnv; opts: LoadOptions; sources: { file: string }[]; projectDirs: string[]; dataDir: string },
+): Trust {
+  const hash = hashProjectConfig(
+    ctx.sources.map((s) => s.file),
+    ctx.projectDirs,
+  )
+  const base = { directory: ctx.directory, ignored: [], hash, changed: false }
+  if (ctx.opts.trust || truthy(pick(ctx.env, "WRIGHT_TRUST", "OPENCODE_TRUST")[1])) return { ...base, trusted: true, source: "flag" }
+  const record = readTrustRecord(ctx.dataDir, ctx.directory)
+  if (record?.hash === hash) return { ...base, trusted: true, source: "record" }
+  return { ...base, trusted: false, changed: record !== undefined }
+}
+
+/** `dir` is `p` or one of its parents. */
+function containsOrIs(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p)
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
 }
 
 /** The wright variable when set, else OpenCode's. Returns the name that was used, for errors. */

@@ -6,18 +6,22 @@ import type { ConfigIssue } from "./issues"
 import { mergeDeep } from "./merge"
 import { permissionFromTools } from "./permission"
 import { Config } from "./schema"
-import { substitute } from "./substitute"
+import { substitute, type SubstituteContext, type Token } from "./substitute"
 
 export interface ParseContext {
   env: NodeJS.ProcessEnv
   home: string
   /** Directory for relative `{file:}` paths; defaults to the file's own directory. */
   dir?: string
+  /** Which `{env:}`/`{file:}` tokens may resolve (see SubstituteContext.allow). */
+  allow?: SubstituteContext["allow"]
 }
 
 export interface ParsedConfig {
   config: Config
   warnings: string[]
+  /** The `{env:}`/`{file:}` tokens of the source, resolved or refused. */
+  tokens?: Token[]
 }
 
 /** One config source: substitutions, JSONC, validation, legacy keys folded in. */
@@ -25,8 +29,8 @@ export function parseConfigSource(raw: string, label: string, ctx: ParseContext)
   // Editors on Windows may save a byte-order mark, which the JSON parser rejects.
   const text = raw.charCodeAt(0) === 0xfeff ? raw.slice(1) : raw
   const dir = ctx.dir ?? path.dirname(label)
-  const substituted = substitute(text, { label, dir, env: ctx.env, home: ctx.home })
-  if (substituted.text.trim() === "") return { config: {}, warnings: [] }
+  const substituted = substitute(text, { label, dir, env: ctx.env, home: ctx.home, allow: ctx.allow })
+  if (substituted.text.trim() === "") return { config: {}, warnings: [], tokens: substituted.tokens }
 
   const errors: ParseError[] = []
   const data: unknown = parse(substituted.text, errors, { allowTrailingComma: true, disallowComments: false })
@@ -37,7 +41,7 @@ export function parseConfigSource(raw: string, label: string, ctx: ParseContext)
     })
     throw new ConfigError(label, issues)
   }
-  return validateConfig(data, label)
+  return { ...validateConfig(data, label), tokens: substituted.tokens }
 }
 
 /** Validates an already-parsed value as a config. Unknown top-level keys become warnings. */

@@ -11,12 +11,30 @@ export interface SubstituteContext {
   dir: string
   env: NodeJS.ProcessEnv
   home: string
+  /**
+   * Whether a token may resolve (an untrusted project's config may read neither the
+   * environment nor files outside the project). A refused token becomes "" and is listed.
+   * Undefined: every token resolves.
+   */
+  allow?(kind: "env" | "file", target: string): boolean
+}
+
+export interface Token {
+  kind: "env" | "file"
+  /** As written: the variable name, or the file path. */
+  name: string
+  /** Where it stands in the config (JSON path), e.g. ["mcp", "x", "headers", "Authorization"]. */
+  at: (string | number)[]
+  /** False when `allow` refused it. */
+  resolved: boolean
 }
 
 export interface Substituted {
   text: string
   /** Maps an offset in `text` back to the offset in the original text. */
   originalOffset(offset: number): number
+  /** Every token met, in order: secrets to redact, or refusals to report. */
+  tokens: Token[]
 }
 
 const TOKEN = /\{(env|file):([^}\n]+)\}/y
@@ -28,7 +46,8 @@ const TOKEN = /\{(env|file):([^}\n]+)\}/y
  */
 export function substitute(text: string, ctx: SubstituteContext): Substituted {
   const spans: { outStart: number; outEnd: number; inStart: number; inEnd: number }[] = []
-  const identity = { text, originalOffset: (offset: number) => offset }
+  const tokens: Token[] = []
+  const identity = { text, originalOffset: (offset: number) => offset, tokens }
   if (!text.includes("{env:") && !text.includes("{file:")) return identity
 
   let out = ""
@@ -49,7 +68,10 @@ export function substitute(text: string, ctx: SubstituteContext): Substituted {
       TOKEN.lastIndex = i
       const match = TOKEN.exec(text)
       if (match) {
-        const raw = resolve(match[1] as "env" | "file", match[2]!, text, i, ctx)
+        const kind = match[1] as "env" | "file"
+        const token: Token = { kind, name: match[2]!.trim(), at: getLocation(text, i).path, resolved: true }
+        tokens.push(token)
+        const raw = resolve(token, text, i, ctx)
         const value = state === "string" ? JSON.stringify(raw).slice(1, -1) : raw
         spans.push({ outStart: out.length, outEnd: out.length + value.length, inStart: i, inEnd: i + match[0].length })
         out += value
@@ -78,6 +100,7 @@ export function substitute(text: string, ctx: SubstituteContext): Substituted {
 
   return {
     text: out,
+    tokens,
     originalOffset(offset) {
       const span = spans.findLast((s) => s.outStart <= offset)
       if (!span) return offset
@@ -86,11 +109,21 @@ export function substitute(text: string, ctx: SubstituteContext): Substituted {
   }
 }
 
-function resolve(kind: "env" | "file", name: string, text: string, offset: number, ctx: SubstituteContext): string {
-  if (kind === "env") return ctx.env[name] ?? ""
-  let target = name.trim()
+function refuse(token: Token): string {
+  token.resolved = false
+  return ""
+}
+
+function resolve(token: Token, text: string, offset: number, ctx: SubstituteContext): string {
+  const { kind, name } = token
+  if (kind === "env") {
+    if (ctx.allow && !ctx.allow("env", name)) return refuse(token)
+    return ctx.env[name] ?? ""
+  }
+  let target = name
   if (target === "~" || target.startsWith("~/")) target = path.join(ctx.home, target.slice(1))
   const resolved = path.resolve(ctx.dir, target)
+  if (ctx.allow && !ctx.allow("file", resolved)) return refuse(token)
   try {
     if (statSync(resolved).isDirectory()) throw Object.assign(new Error("is a directory"), { code: "EISDIR" })
     return readFileSync(resolved, "utf8").trim()

@@ -138,7 +138,8 @@ function withInput(limit: ModelInfo["limit"], input: number | undefined): ModelI
 }
 
 /** Info may be served over HTTP: keys and headers (which may hold tokens) stay private. */
+/** Options as clients may see them: no credentials (the key, headers that carry one). */
 function publicOptions(options: Record<string, unknown>): Record<string, unknown> {
-  const { headers: _headers, ...rest } = options
+  const { headers: _headers, apiKey: _apiKey, ...rest } = options
   return rest
 }

@@ -116,6 +116,18 @@ export type QuestionReplyInput = z.infer<typeof QuestionReplyInput>
 export const HealthInfo = z.object({ healthy: z.literal(true), version: z.string() })
 export type HealthInfo = z.infer<typeof HealthInfo>
 
+/** Whether a folder's own config applies in full (`GET /trust`), and what it asked for that was held back. */
+export const TrustStatus = z.object({
+  directory: z.string(),
+  trusted: z.boolean(),
+  source: z.enum(["record", "flag"]).optional(),
+  /** Trusted once, but its config changed since. */
+  changed: z.boolean(),
+  /** One line per thing held back; empty when the folder's config needs no trust. */
+  ignored: z.array(z.string()),
+})
+export type TrustStatus = z.infer<typeof TrustStatus>
+
 export const PathInfo = z.object({ home: z.string(), state: z.string(), config: z.string(), worktree: z.string(), directory: z.string() })
 export type PathInfo = z.infer<typeof PathInfo>
 

@@ -28,6 +28,7 @@ import type {
   SkillInfo,
   Todo,
   ToolListItem,
+  TrustStatus,
 } from "../protocol"
 import type { Transport } from "./transport"
 import { subscribeEvents, type SubscribeOptions } from "./events"
@@ -134,6 +135,12 @@ export function createApi(t: Transport) {
     mcp: {
       /** Each configured MCP server's status; waits for servers still connecting. */
       status: () => request<Record<string, McpStatus>>("GET", "/mcp"),
+    },
+    trust: {
+      /** Whether the project's own config applies in full, and what was held back. */
+      get: () => request<TrustStatus>("GET", "/trust"),
+      /** Trusts the folder as its config is now; the project reloads with it. */
+      grant: () => request<TrustStatus>("POST", "/trust"),
     },
     tool: {
       ids: () => request<string[]>("GET", "/experimental/tool/ids"),

@@ -8,7 +8,7 @@ import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, type Config } from "../config"
-import { createProviders, type ModelInfo } from "../llm"
+import { CATALOG, createProviders, type ModelInfo } from "../llm"
 import { createMcp } from "../mcp"
 import { createPermissions, disabledTools, merge } from "../permission"
 import { emptyTokens, NamedError, StructuredOutputError, toErrorObject, type MessageError } from "../protocol"
@@ -38,6 +38,8 @@ export interface AppOptions {
   home?: string
   /** Highest-precedence config (CLI flags). */
   overrides?: Partial<Config>
+  /** `--trust`: apply the project's own config in full this time (see config/trust.ts). */
+  trust?: boolean
   version?: string
   fetch?: typeof fetch
 }
@@ -46,7 +48,7 @@ export async function createApp(opts: AppOptions) {
   const env = opts.env ?? process.env
   const home = opts.home ?? os.homedir()
   const directory = path.resolve(opts.directory)
-  const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides })
+  const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: new Set(CATALOG.map((p) => p.id)) })
   const config = loaded.config
   const worktree = loaded.worktree
   const isGit = existsSync(path.join(worktree, ".git"))
@@ -61,7 +63,8 @@ export async function createApp(opts: AppOptions) {
   const permissions = createPermissions({ bus })
   const questions = createQuestions({ bus })
   const configDirs = [...loaded.dirs]
-  const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home })
+  const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home, restricted: loaded.trust.restricted })
+  const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held] }
   const skills = discoverSkills(configDirs)
   const skillsBlock = skillsPrompt(skills)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
@@ -289,6 +292,10 @@ export async function createApp(opts: AppOptions) {
     config,
     /** The config without the project's layers: where allowed origins and directories come from. */
     userConfig: loaded.userConfig,
+    /** Whether this folder's own config applies in full, and what it asked for that was held back. */
+    trust,
+    /** Config paths whose values are secrets (from `{env:}`/`{file:}`): redacted wherever config leaves. */
+    secrets: loaded.secrets,
     configFiles: loaded.files,
     configWarnings: loaded.warnings,
     paths,

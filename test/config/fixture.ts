@@ -25,6 +25,9 @@ export function makeTree() {
       mkdirSync(dir, { recursive: true })
       return dir
     },
+    rm(rel: string) {
+      rmSync(path.join(root, rel), { recursive: true, force: true })
+    },
     cleanup() {
       rmSync(root, { recursive: true, force: true })
     },

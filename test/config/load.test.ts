@@ -16,7 +16,7 @@ describe("config load", () => {
     const nested = t.mkdir("repo/packages/app")
     const env: NodeJS.ProcessEnv = {}
     const model = async (overrides?: { model: string }) =>
-      (await loadConfig({ directory: nested, env, home: t.home, overrides })).config.model
+      (await loadConfig({ trust: true, directory: nested, env, home: t.home, overrides })).config.model
 
     t.write(globalFile(), { model: "g/1", shell: "bash" })
     expect(await model()).toBe("g/1")
@@ -30,7 +30,7 @@ describe("config load", () => {
     expect(await model()).toBe("i/1")
     expect(await model({ model: "o/1" })).toBe("o/1")
 
-    const loaded = await loadConfig({ directory: nested, env, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: nested, env, home: t.home })
     expect(loaded.files).toEqual([
       path.join(t.root, globalFile()),
       path.join(t.root, "custom.json"),
@@ -52,7 +52,7 @@ describe("config load", () => {
       instructions: ["b.md", "c.md"],
       plugin: [["y", { v: 2 }], "z"],
     })
-    const { config } = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const { config } = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(config.provider?.local?.options).toEqual({ baseURL: "http://127.0.0.1:1/v1", apiKey: "new" })
     expect(config.provider?.local?.models?.m?.limit).toEqual({ context: 1000, output: 100 })
     expect(config.instructions).toEqual(["a.md", "b.md", "c.md"])
@@ -64,7 +64,7 @@ describe("config load", () => {
     t.write("repo/opencode.json", { model: "oc/root", shell: "zsh" })
     t.write("repo/pkg/wright.json", { model: "w/pkg" })
     t.write("repo/pkg/opencode.json", { username: "shadowed" })
-    const loaded = await loadConfig({ directory: pkg, env: {}, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: pkg, env: {}, home: t.home })
     expect(loaded.config).toMatchObject({ model: "w/pkg", shell: "zsh" })
     expect(loaded.config.username).toBeUndefined()
     expect(loaded.files).toEqual([path.join(t.repo, "opencode.json"), path.join(pkg, "wright.json")])
@@ -72,12 +72,12 @@ describe("config load", () => {
 
   test("config - the global OpenCode file is used only while no global wright file exists", async () => {
     t.write("home/.config/opencode/opencode.jsonc", '{ "model": "oc/global" } // from opencode')
-    const before = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const before = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(before.config.model).toBe("oc/global")
     expect(before.dirs).toEqual([path.join(t.home, ".config/opencode")])
 
     t.write(globalFile("config.json"), { small_model: "w/small" })
-    const after = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const after = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(after.config).toEqual({ small_model: "w/small" })
     expect(after.dirs).toEqual([path.join(t.home, ".config/wright")])
   })
@@ -85,7 +85,7 @@ describe("config load", () => {
   test("config - XDG_CONFIG_HOME moves the global directory", async () => {
     t.write("xdg/wright/wright.json", { model: "xdg/1" })
     t.write(globalFile(), { model: "home/1" })
-    const loaded = await loadConfig({ directory: t.repo, env: { XDG_CONFIG_HOME: path.join(t.root, "xdg") }, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: t.repo, env: { XDG_CONFIG_HOME: path.join(t.root, "xdg") }, home: t.home })
     expect(loaded.config.model).toBe("xdg/1")
   })
 
@@ -96,7 +96,7 @@ describe("config load", () => {
     t.write("repo/.wright/wright.jsonc", '{ "model": "dir/root", "shell": "fish" }')
     t.write("repo/.opencode/opencode.json", { username: "shadowed by .wright at the same level" })
     t.write("repo/pkg/.opencode/opencode.json", { model: "dir/pkg" })
-    const loaded = await loadConfig({ directory: pkg, env: {}, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: pkg, env: {}, home: t.home })
     expect(loaded.config).toEqual({ model: "dir/pkg", shell: "fish" })
     expect(loaded.dirs).toEqual([
       path.join(t.home, ".config/wright"),
@@ -109,7 +109,7 @@ describe("config load", () => {
   test("config - project files above the git worktree root are not read", async () => {
     t.write("wright.json", { model: "outside/1" })
     t.write("repo/wright.json", { shell: "sh" })
-    const loaded = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(loaded.config).toEqual({ shell: "sh" })
   })
 
@@ -117,7 +117,7 @@ describe("config load", () => {
     const dir = t.mkdir("plain/a")
     t.write("plain/wright.json", { model: "plain/far", shell: "sh" })
     t.write("plain/a/wright.json", { model: "plain/near" })
-    const loaded = await loadConfig({ directory: dir, env: {}, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: dir, env: {}, home: t.home })
     expect(loaded.worktree).toBe(dir)
     expect(loaded.config).toMatchObject({ model: "plain/near", shell: "sh" })
     const ours = loaded.files.filter((file) => file.startsWith(t.root))
@@ -127,15 +127,15 @@ describe("config load", () => {
   test("config - WRIGHT_CONFIG wins over OPENCODE_CONFIG, which is used when WRIGHT_CONFIG is unset", async () => {
     const wright = t.write("w.json", { model: "w/1" })
     const opencode = t.write("oc.json", { model: "oc/1" })
-    const both = await loadConfig({ directory: t.repo, env: { WRIGHT_CONFIG: wright, OPENCODE_CONFIG: opencode }, home: t.home })
+    const both = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG: wright, OPENCODE_CONFIG: opencode }, home: t.home })
     expect(both.config.model).toBe("w/1")
-    const only = await loadConfig({ directory: t.repo, env: { OPENCODE_CONFIG: opencode }, home: t.home })
+    const only = await loadConfig({ trust: true, directory: t.repo, env: { OPENCODE_CONFIG: opencode }, home: t.home })
     expect(only.config.model).toBe("oc/1")
   })
 
   test("config - WRIGHT_CONFIG naming a missing file is an error", async () => {
     const missing = path.join(t.root, "nope.json")
-    const error = await loadConfig({ directory: t.repo, env: { WRIGHT_CONFIG: missing }, home: t.home }).catch((e) => e)
+    const error = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG: missing }, home: t.home }).catch((e) => e)
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.message).toBe(`Invalid config in ${missing}: file not found (named by WRIGHT_CONFIG)`)
   })
@@ -143,19 +143,19 @@ describe("config load", () => {
   test("config - WRIGHT_PERMISSION merges over the configured permission; OPENCODE_PERMISSION is the fallback", async () => {
     t.write("repo/wright.json", { permission: { bash: { "*": "ask", "git *": "allow" }, edit: "ask" } })
     const env = { WRIGHT_PERMISSION: '{"edit": "deny", "webfetch": "allow"}', OPENCODE_PERMISSION: '"deny"' }
-    const loaded = await loadConfig({ directory: t.repo, env, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: t.repo, env, home: t.home })
     expect(loaded.config.permission).toEqual({ bash: { "*": "ask", "git *": "allow" }, edit: "deny", webfetch: "allow" })
 
-    const fallback = await loadConfig({ directory: t.repo, env: { OPENCODE_PERMISSION: '"deny"' }, home: t.home })
+    const fallback = await loadConfig({ trust: true, directory: t.repo, env: { OPENCODE_PERMISSION: '"deny"' }, home: t.home })
     expect(fallback.config.permission).toMatchObject({ edit: "ask", "*": "deny" })
     expect(Object.keys(fallback.config.permission!)).toEqual(["bash", "edit", "*"])
   })
 
   test("config - a bad WRIGHT_PERMISSION names the variable and the problem", async () => {
-    const bad = await loadConfig({ directory: t.repo, env: { WRIGHT_PERMISSION: "{edit: deny" }, home: t.home }).catch((e) => e)
+    const bad = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_PERMISSION: "{edit: deny" }, home: t.home }).catch((e) => e)
     expect(bad).toBeInstanceOf(ConfigError)
     expect(bad.message).toMatch(/^Invalid config in WRIGHT_PERMISSION: not valid JSON/)
-    const wrong = await loadConfig({ directory: t.repo, env: { WRIGHT_PERMISSION: '{"edit": "maybe"}' }, home: t.home }).catch((e) => e)
+    const wrong = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_PERMISSION: '{"edit": "maybe"}' }, home: t.home }).catch((e) => e)
     expect(wrong.message).toBe(
       'Invalid config in WRIGHT_PERMISSION: permission.edit: expected "ask"|"allow"|"deny" or object, received "maybe"',
     )
@@ -163,11 +163,11 @@ describe("config load", () => {
 
   test("config - WRIGHT_DISABLE_AUTOCOMPACT turns automatic compaction off", async () => {
     t.write("repo/wright.json", { compaction: { auto: true, reserved: 5000 } })
-    const on = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const on = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(on.config.compaction).toEqual({ auto: true, reserved: 5000 })
-    const off = await loadConfig({ directory: t.repo, env: { WRIGHT_DISABLE_AUTOCOMPACT: "1" }, home: t.home })
+    const off = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_DISABLE_AUTOCOMPACT: "1" }, home: t.home })
     expect(off.config.compaction).toEqual({ auto: false, reserved: 5000 })
-    const oc = await loadConfig({ directory: t.repo, env: { OPENCODE_DISABLE_AUTOCOMPACT: "true" }, home: t.home })
+    const oc = await loadConfig({ trust: true, directory: t.repo, env: { OPENCODE_DISABLE_AUTOCOMPACT: "true" }, home: t.home })
     expect(oc.config.compaction?.auto).toBe(false)
   })
 
@@ -175,14 +175,14 @@ describe("config load", () => {
     t.write(globalFile(), { model: "g/1" })
     t.write("repo/wright.json", { model: "p/1" })
     t.mkdir("repo/.wright")
-    const loaded = await loadConfig({ directory: t.repo, env: { WRIGHT_DISABLE_PROJECT_CONFIG: "1" }, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_DISABLE_PROJECT_CONFIG: "1" }, home: t.home })
     expect(loaded.config.model).toBe("g/1")
     expect(loaded.dirs).toEqual([path.join(t.home, ".config/wright")])
   })
 
   test("config - an unknown top-level key is a warning naming the file, and the rest still loads", async () => {
     const file = t.write("repo/opencode.json", { model: "a/b", keybinds: { leader: "ctrl+x" }, newer_feature: true })
-    const loaded = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(loaded.config).toEqual({ model: "a/b" })
     expect(loaded.warnings).toEqual([
       `${file}: unknown key "keybinds" ignored`,
@@ -192,7 +192,7 @@ describe("config load", () => {
 
   test("config - an invalid project file rejects with the file and every key path", async () => {
     const file = t.write("repo/wright.json", { model: 42, provider: { local: { options: { baseURL: 1 } } } })
-    const error = await loadConfig({ directory: t.repo, env: {}, home: t.home }).catch((e) => e)
+    const error = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home }).catch((e) => e)
     expect(error).toBeInstanceOf(ConfigError)
     expect(error.file).toBe(file)
     expect(error.issues).toEqual([
@@ -203,21 +203,21 @@ describe("config load", () => {
 
   test("config - overrides are validated and an error names them", async () => {
     const overrides = { model: 5 } as unknown as { model: string }
-    const error = await loadConfig({ directory: t.repo, env: {}, home: t.home, overrides }).catch((e) => e)
+    const error = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home, overrides }).catch((e) => e)
     expect(error.message).toBe("Invalid config in overrides: model: expected string, received number")
   })
 
   test("config - inline content resolves {file:} against the directory", async () => {
     t.write("repo/prompt.txt", "be brief")
     const env = { WRIGHT_CONFIG_CONTENT: '{"agent": {"build": {"prompt": "{file:prompt.txt}"}}}' }
-    const { config } = await loadConfig({ directory: t.repo, env, home: t.home })
+    const { config } = await loadConfig({ trust: true, directory: t.repo, env, home: t.home })
     expect(config.agent?.build?.prompt).toBe("be brief")
   })
 
   test("config - legacy tools in one file and permission in a later file combine, later file winning", async () => {
     t.write(globalFile(), { tools: { bash: false, write: false } })
     t.write("repo/wright.json", { permission: { bash: "ask" } })
-    const { config } = await loadConfig({ directory: t.repo, env: {}, home: t.home })
+    const { config } = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
     expect(config.permission).toEqual({ bash: "ask", edit: "deny" })
     expect(config.tools).toBeUndefined()
   })

@@ -32,6 +32,10 @@ export function sandbox(): Sandbox {
     XDG_STATE_HOME: path.join(home, "state"),
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    // The tests of other features write their provider, MCP and permission setup into the
+    // project's own config, as a user who trusts their folder would. The trust tests
+    // (test/config/trust.test.ts, test/e2e/trust.test.ts) delete this to play a cloned repository.
+    WRIGHT_TRUST: "1",
   }
   return { home, project, env, dbPath }
 }

@@ -20,8 +20,16 @@ export const acpCommand: CommandModule<object, AcpArgs> = {
     const directory = path.resolve(args.cwd ?? process.cwd())
     if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--cwd: not a directory: ${directory}`)
 
-    const [{ startCore }, { createClient }, { runAcp }, { VERSION }] = await Promise.all([import("../core"), import("../../sdk"), import("../../acp"), import("../ui")])
+    const [{ startCore }, { createClient }, { runAcp }, { VERSION }, { trustNotice }] = await Promise.all([
+      import("../core"),
+      import("../../sdk"),
+      import("../../acp"),
+      import("../ui"),
+      import("../trust/notice"),
+    ])
     const core = await startCore({ directory })
+    const notice = trustNotice(core.app.trust)
+    if (notice) process.stderr.write(`wright acp: ${notice}`)
     const clientFor = (dir: string) => createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory: dir })
     const stop = new AbortController()
     const onSignal = () => stop.abort()

@@ -8,7 +8,9 @@ import { createClient, type Client } from "../../sdk"
 import type { BusEvent, MessageWithParts, PartInput, Ruleset } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
+import { clientAuthHeaders } from "../password"
 import { dim, UserError, yellow } from "../ui"
+import { trustNotice } from "../trust/notice"
 import { header, jsonRenderer, textRenderer } from "./render"
 import { mimeOf } from "../../util"
 
@@ -38,9 +40,7 @@ export async function run(args: RunArgs) {
 
 async function connect(args: RunArgs, directory: string): Promise<{ client: Client; close: () => Promise<void> }> {
   if (args.attach) {
-    const password = args.password ?? process.env.WRIGHT_SERVER_PASSWORD ?? process.env.OPENCODE_SERVER_PASSWORD
-    const username = args.username ?? process.env.WRIGHT_SERVER_USERNAME ?? process.env.OPENCODE_SERVER_USERNAME ?? "wright"
-    const headers: Record<string, string> = password ? { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` } : {}
+    const headers = clientAuthHeaders(args, process.env)
     return { client: createClient({ baseUrl: args.attach, headers, directory }), close: async () => {} }
   }
   const core = await startCore({ directory })
@@ -61,6 +61,9 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const stderr = (s: string) => void process.stderr.write(s)
 
   if (args.agent) await checkAgent(client, args.agent)
+  // A server from before trusted folders has no /trust: nothing to say then.
+  const notice = trustNotice((await client.trust.get().catch(() => undefined)) ?? { trusted: true, changed: false, ignored: [] })
+  if (notice) stderr(notice)
   const session = await resolveSession(client, args)
   const sessions = new Set([session.id])
   // With --schema, stdout carries the JSON result alone; the streamed text is not printed.

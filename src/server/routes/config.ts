@@ -1,4 +1,4 @@
-import { Config, mergeConfig } from "../../config"
+import { Config, mergeConfig, redactConfig, writeTrustRecord } from "../../config"
 import { ConfigProviders, ProviderList } from "../../protocol"
 import { writeProjectConfig } from "../config-file"
 import { defaults, providerList, toProvider } from "../providers"
@@ -9,10 +9,10 @@ export const configRoutes = [
     method: "get",
     path: "/config",
     operationId: "config.get",
-    summary: "The project's merged config",
+    summary: "The project's merged config, without credentials (keys, auth headers, values from {env:} and {file:})",
     tags: ["config"],
     response: Config,
-    handler: ({ app }) => app.config,
+    handler: ({ app }) => redactConfig(app.config, app.secrets),
   }),
   route({
     method: "patch",
@@ -24,9 +24,16 @@ export const configRoutes = [
     response: Config,
     handler: async ({ app, body, server }) => {
       writeProjectConfig(app.directory, body)
-      if (!server.reloadApp) return mergeConfig(app.config, body)
+      if (!server.reloadApp) return redactConfig(mergeConfig(app.config, body), app.secrets)
       await server.reloadApp(app.directory)
-      return (await server.getApp(app.directory)).config
+      let next = await server.getApp(app.directory)
+      // The user's own change through the API keeps a folder they trusted trusted.
+      if (app.trust.trusted && app.trust.source === "record" && !next.trust.trusted) {
+        writeTrustRecord(next.paths.data, next.directory, next.trust.hash)
+        await server.reloadApp(app.directory)
+        next = await server.getApp(app.directory)
+      }
+      return redactConfig(next.config, next.secrets)
     },
   }),
   route({

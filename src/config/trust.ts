@@ -1,0 +1,262 @@
+// Trusted folders: a cloned repository's config must not be able to start processes,
+// read the user's secrets, loosen the user's rules or redirect the user's API keys until
+// the user says the folder is theirs. `restrictProject` is the one place that decides
+// which keys of a project's config apply in an untrusted folder; everything that starts
+// processes, resolves secrets or loosens rules goes through it (or through `tightenOnly`
+// for permission rules, which the agent layer applies). The trust record is kept per
+// folder with a hash of every project config source, so a changed config asks again.
+import { createHash } from "node:crypto"
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, writeSync } from "node:fs"
+import path from "node:path"
+import type { PermissionConfig } from "./permission"
+import type { Config } from "./schema"
+import type { Token } from "./substitute"
+
+/** Where the project's permission rules go in an untrusted folder: they may only tighten. */
+export interface RestrictedPermissions {
+  permission?: PermissionConfig
+  agent: Record<string, PermissionConfig>
+  /** Project config folders (.wright/, .opencode/): their Markdown agents' rules may only tighten too. */
+  dirs: string[]
+}
+
+export interface Trust {
+  /** The folder the record is kept for (the opened project directory, symlinks resolved). */
+  directory: string
+  /** The project's config applies in full: the folder is trusted, or `--trust`/WRIGHT_TRUST said so. */
+  trusted: boolean
+  /** How it came to be trusted. */
+  source?: "record" | "flag"
+  /** A record exists but the config changed since the user trusted it. */
+  changed: boolean
+  /** What the untrusted folder's config asked for and did not get, one line each (empty: nothing to trust). */
+  ignored: string[]
+  /** Hash of every project config source; `wright trust` records it. */
+  hash: string
+  /** The permission rules held back to tighten only (untrusted folders). */
+  restricted?: RestrictedPermissions
+}
+
+/** A value that reaches nobody: the text of a refused `{env:}`/`{file:}` token. */
+export function describeToken(token: Token): string {
+  const where = token.at.length > 0 ? ` (at ${token.at.join(".")})` : ""
+  return token.kind === "env" ? `{env:${token.name}}: reads your environment${where}` : `{file:${token.name}}: reads a file outside the project${where}`
+}
+
+/** `{file:}` may read inside the project (symlinks resolved); `{env:}` never, until trusted. */
+export function projectTokenPolicy(roots: string[]) {
+  const real = roots.map(realOrSelf)
+  return (kind: "env" | "file", target: string) => kind === "file" && real.some((root) => inside(realOrSelf(target), root))
+}
+
+const SAFE_PROVIDER_OPTIONS = new Set(["timeout", "headerTimeout", "chunkTimeout", "setCacheKey"])
+const RISKY_MODEL_KEYS = ["headers", "options", "provider"]
+
+/**
+ * The part of an untrusted project's config that may apply, and what was held back.
+ * `user` is what the user's own config says (the global layers) and `knownProviders` the
+ * catalog's ids: together they tell the providers whose keys are the user's from the
+ * project's own.
+ */
+export function restrictProject(project: Config, user: Config, knownProviders?: ReadonlySet<string>): { config: Config; ignored: string[]; permissions: Omit<RestrictedPermissions, "dirs"> } {
+  const out: Config = { ...project }
+  const ignored: string[] = []
+  const permissions: Omit<RestrictedPermissions, "dirs"> = { agent: {} }
+
+  if (project.mcp) {
+    for (const [name, entry] of Object.entries(project.mcp)) {
+      if ((entry as { enabled?: boolean }).enabled === false) continue
+      const e = entry as { type?: string; command?: string[]; url?: string }
+      ignored.push(e.type === "remote" ? `mcp.${name}: connects to ${e.url}` : `mcp.${name}: starts ${JSON.stringify((e.command ?? []).join(" "))}`)
+    }
+    delete out.mcp
+  }
+  if (project.permission) {
+    permissions.permission = project.permission
+    ignored.push(...allowRules(project.permission, "permission"))
+    delete out.permission
+  }
+  if (project.agent) {
+    const agents: NonNullable<Config["agent"]> = {}
+    for (const [name, cfg] of Object.entries(project.agent)) {
+      const { permission, ...rest } = cfg
+      if (permission) {
+        permissions.agent[name] = permission
+        ignored.push(...allowRules(permission, `agent.${name}.permission`))
+      }
+      agents[name] = rest
+    }
+    out.agent = agents
+  }
+  if (project.provider) out.provider = restrictProviders(project.provider, user, knownProviders, ignored)
+  for (const key of ["plugin", "shell", "lsp", "formatter"] as const) {
+    if (project[key] === undefined || (key === "lsp" || key === "formatter") && project[key] === false) continue
+    ignored.push(key === "plugin" ? `plugin: loads ${JSON.stringify(project.plugin)}` : key === "shell" ? `shell: runs commands with ${JSON.stringify(project.shell)}` : `${key}: starts the programs it names`)
+    delete out[key]
+  }
+  if (project.server) {
+    if (project.server.cors) ignored.push(`server.cors: lets ${project.server.cors.join(", ")} drive the server from a browser`)
+    const others = Object.keys(project.server).filter((k) => k !== "cors")
+    if (others.length > 0) ignored.push(`server.${others.join("/")}: changes where the server listens`)
+    delete out.server
+  }
+  if (project.instructions) {
+    const urls = project.instructions.filter((i) => /^https?:\/\//i.test(i) || path.isAbsolute(i) || i.startsWith("~") || i.split(/[\\/]/).includes(".."))
+    for (const i of urls) ignored.push(`instructions: ${JSON.stringify(i)} is outside the project`)
+    out.instructions = project.instructions.filter((i) => !urls.includes(i))
+  }
+  if (project.skills) {
+    const far = [...(project.skills.urls ?? []), ...(project.skills.paths ?? []).filter((p) => path.isAbsolute(p) || p.startsWith("~") || p.split(/[\\/]/).includes(".."))]
+    for (const s of far) ignored.push(`skills: ${JSON.stringify(s)} is outside the project`)
+    out.skills = { paths: project.skills.paths?.filter((p) => !far.includes(p)), urls: undefined }
+  }
+  return { config: out, ignored, permissions }
+}
+
+/** Providers whose key is the user's keep their endpoint; a project's own provider cannot borrow the user's env. */
+function restrictProviders(providers: NonNullable<Config["provider"]>, user: Config, known: ReadonlySet<string> | undefined, ignored: string[]) {
+  const out: NonNullable<Config["provider"]> = {}
+  for (const [id, cfg] of Object.entries(providers)) {
+    // Without the catalog at hand every provider counts as the user's: the stricter reading.
+    const usersOwn = !known || known.has(id) || user.provider?.[id] !== undefined
+    const next = { ...cfg }
+    if (next.env) {
+      ignored.push(`provider.${id}.env: reads the key from ${next.env.join(", ")} in your environment`)
+      delete next.env
+    }
+    if (usersOwn) {
+      for (const key of ["npm", "api"] as const) {
+        if (next[key] === undefined) continue
+        ignored.push(`provider.${id}.${key}: redirects your ${id} key`)
+        delete next[key]
+      }
+      if (next.options) {
+        const risky = Object.keys(next.options).filter((k) => !SAFE_PROVIDER_OPTIONS.has(k))
+        for (const k of risky) ignored.push(`provider.${id}.options.${k}: ${k === "apiKey" ? "replaces" : "redirects"} your ${id} key`)
+        next.options = Object.fromEntries(Object.entries(next.options).filter(([k]) => SAFE_PROVIDER_OPTIONS.has(k)))
+      }
+      if (next.models) {
+        const models: typeof next.models = {}
+        for (const [modelID, model] of Object.entries(next.models)) {
+          const m = { ...model } as Record<string, unknown>
+          for (const k of RISKY_MODEL_KEYS) {
+            if (m[k] === undefined) continue
+            ignored.push(`provider.${id}.models.${modelID}.${k}: changes what your ${id} key is sent with`)
+            delete m[k]
+          }
+          models[modelID] = m as (typeof models)[string]
+        }
+        next.models = models
+      }
+    }
+    out[id] = next
+  }
+  return out
+}
+
+/** The `allow` entries of a permission config, which an untrusted folder drops. */
+function allowRules(cfg: PermissionConfig, where: string): string[] {
+  const out: string[] = []
+  for (const [key, rule] of Object.entries(cfg)) {
+    if (rule === "allow") out.push(`${where}.${key}: "allow" would loosen your rules`)
+    else if (typeof rule === "object")
+      for (const [pattern, action] of Object.entries(rule)) if (action === "allow") out.push(`${where}.${key}[${JSON.stringify(pattern)}]: "allow" would loosen your rules`)
+  }
+  return out
+}
+
+// ---- the record ----
+
+interface TrustFile {
+  folders: Record<string, { hash: string; time: string }>
+}
+
+export function trustFile(dataDir: string): string {
+  return path.join(dataDir, "trust.json")
+}
+
+function readTrustFile(file: string): TrustFile {
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as Partial<TrustFile>
+    return { folders: typeof parsed.folders === "object" && parsed.folders !== null ? parsed.folders : {} }
+  } catch {
+    return { folders: {} }
+  }
+}
+
+export function readTrustRecord(dataDir: string, directory: string): { hash: string; time: string } | undefined {
+  return readTrustFile(trustFile(dataDir)).folders[realOrSelf(directory)]
+}
+
+/** Records (or with hash undefined, forgets) the folder's trust; the file is the user's alone (0600). */
+export function writeTrustRecord(dataDir: string, directory: string, hash: string | undefined): string {
+  const file = trustFile(dataDir)
+  const data = readTrustFile(file)
+  const key = realOrSelf(directory)
+  if (hash === undefined) delete data.folders[key]
+  else data.folders[key] = { hash, time: new Date().toISOString() }
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const tmp = `${file}.${process.pid}.tmp`
+  const fd = openSync(tmp, "w", 0o600)
+  try {
+    writeSync(fd, `${JSON.stringify(data, null, 2)}\n`)
+  } finally {
+    closeSync(fd)
+  }
+  renameSync(tmp, file)
+  return file
+}
+
+export function listTrustRecords(dataDir: string): { directory: string; hash: string; time: string }[] {
+  return Object.entries(readTrustFile(trustFile(dataDir)).folders).map(([directory, r]) => ({ directory, ...r }))
+}
+
+const MAX_FILES = 5000
+const MAX_BYTES = 4 * 1024 * 1024
+const SKIP = new Set(["node_modules", ".git"])
+
+/** One hash over the project's config files and every file under its config folders. */
+export function hashProjectConfig(files: string[], dirs: string[]): string {
+  const all = new Set(files)
+  for (const dir of dirs) walk(dir, all)
+  const h = createHash("sha256")
+  for (const file of [...all].sort()) {
+    h.update(file).update("\0")
+    try {
+      const info = statSync(file)
+      h.update(info.size > MAX_BYTES ? `${info.size}:${info.mtimeMs}` : readFileSync(file)).update("\0")
+    } catch {
+      h.update("missing\0")
+    }
+  }
+  return h.digest("hex")
+}
+
+function walk(dir: string, into: Set<string>) {
+  let entries
+  try {
+    entries = readdirSync(dir, { withFileTypes: true })
+  } catch {
+    return
+  }
+  for (const e of entries) {
+    if (into.size >= MAX_FILES) return
+    if (SKIP.has(e.name)) continue
+    const p = path.join(dir, e.name)
+    if (e.isDirectory()) walk(p, into)
+    else into.add(p)
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return path.resolve(p)
+  }
+}
+
+function inside(child: string, root: string): boolean {
+  const rel = path.relative(root, child)
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
+}
