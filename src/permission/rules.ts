@@ -7,6 +7,11 @@ import type { PermissionAction, PermissionRule, Ruleset } from "../protocol"
 import { Wildcard } from "../util"
 
 export function evaluate(permission: string, pattern: string, ...rulesets: Ruleset[]): PermissionRule {
+  return lastMatch(permission, pattern, ...rulesets) ?? { permission, pattern: "*", action: "ask" }
+}
+
+/** The rule that decides, or undefined when none matches. */
+export function lastMatch(permission: string, pattern: string, ...rulesets: Ruleset[]): PermissionRule | undefined {
   for (let i = rulesets.length - 1; i >= 0; i--) {
     const rules = rulesets[i]
     for (let j = rules.length - 1; j >= 0; j--) {
@@ -14,7 +19,7 @@ export function evaluate(permission: string, pattern: string, ...rulesets: Rules
       if (Wildcard.match(permission, rule.permission) && Wildcard.match(pattern, rule.pattern)) return rule
     }
   }
-  return { permission, pattern: "*", action: "ask" }
+  return undefined
 }
 
 export function merge(...rulesets: (Ruleset | undefined)[]): Ruleset {

@@ -13,7 +13,8 @@ import {
   type Ruleset,
 } from "../protocol"
 import { Id, Wildcard } from "../util"
-import { evaluate } from "./rules"
+import { evaluate, lastMatch } from "./rules"
+import { namesHost } from "./url"
 
 export interface AskInput {
   sessionID: string
@@ -25,6 +26,12 @@ export interface AskInput {
   ruleset: Ruleset
   /** The request cannot be judged from its patterns (dynamic shell code): allow rules do not settle it. */
   forceAsk?: boolean
+  /**
+   * Only a rule that names the host (see `namesHost`) can let this request through: it is
+   * denied unless such a rule allows or asks, on top of what the other rules say. Denied for
+   * want of such a rule, the error's `rules` is empty.
+   */
+  named?: boolean
 }
 
 export interface Permissions {
@@ -39,19 +46,37 @@ interface Pending {
   request: PermissionRequest
   ruleset: Ruleset
   forceAsk: boolean
+  named: boolean
   resolve(): void
   reject(error: unknown): void
 }
 
-export type Verdict = { action: "allow" | "ask" } | { action: "deny"; pattern: string; rule: PermissionRule }
+/** A deny without a rule: the request needed a rule that names it, and none does. */
+export type Verdict = { action: "allow" | "ask" } | { action: "deny"; pattern: string; rule?: PermissionRule }
 
-/** How the service judges a request before asking anyone. */
-export function judge(permission: string, patterns: string[], ruleset: Ruleset, approved: Ruleset = [], forceAsk = false): Verdict {
-  let ask = forceAsk
+/**
+ * How the service judges a request before asking anyone: any pattern denied denies. With
+ * `named`, each pattern must also meet a rule that names its host, and that rule's action
+ * counts too (a catch-all allow does not make it allowed).
+ */
+export function judge(
+  permission: string,
+  patterns: string[],
+  ruleset: Ruleset,
+  approved: Ruleset = [],
+  opts: { forceAsk?: boolean; named?: boolean } = {},
+): Verdict {
+  let ask = opts.forceAsk === true
+  const naming = opts.named ? ruleset.filter((r) => namesHost(r.pattern)) : []
+  const namingApproved = opts.named ? approved.filter((r) => namesHost(r.pattern)) : []
   for (const pattern of patterns.length > 0 ? patterns : ["*"]) {
     const rule = evaluate(permission, pattern, ruleset)
     if (rule.action === "deny") return { action: "deny", pattern, rule }
     if (rule.action === "ask" && evaluate(permission, pattern, ruleset, approved).action !== "allow") ask = true
+    if (!opts.named) continue
+    const named = lastMatch(permission, pattern, naming)
+    if (!named || named.action === "deny") return { action: "deny", pattern, rule: named }
+    if (named.action === "ask" && lastMatch(permission, pattern, naming, namingApproved)?.action !== "allow") ask = true
   }
   return { action: ask ? "ask" : "allow" }
 }
@@ -83,8 +108,8 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
 
   return {
     async ask(input, signal) {
-      const verdict = judge(input.permission, input.patterns, input.ruleset, approvedRules, input.forceAsk)
-      if (verdict.action === "deny") throw denied(input, verdict.pattern)
+      const verdict = judge(input.permission, input.patterns, input.ruleset, approvedRules, input)
+      if (verdict.action === "deny") throw denied(input, verdict)
       if (verdict.action === "allow") return
       signal?.throwIfAborted()
       const request: PermissionRequest = {
@@ -103,6 +128,7 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
           request,
           ruleset: input.ruleset,
           forceAsk: input.forceAsk === true,
+          named: input.named === true,
           resolve: () => (done(), resolve()),
           reject: (e) => (done(), reject(e)),
         })
@@ -136,7 +162,7 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
       if (reply === "always") {
         for (const other of sessionPending(request.sessionID)) {
           const { permission, patterns } = other.request
-          if (judge(permission, patterns, other.ruleset, approvedRules, other.forceAsk).action === "allow") settle(other.request.id, "always")?.resolve()
+          if (judge(permission, patterns, other.ruleset, approvedRules, other).action === "allow") settle(other.request.id, "always")?.resolve()
         }
       }
       return true
@@ -156,7 +182,17 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
   }
 }
 
-function denied(input: AskInput, pattern: string): InstanceType<typeof PermissionDeniedError> {
+function denied(input: AskInput, verdict: { pattern: string; rule?: PermissionRule }): InstanceType<typeof PermissionDeniedError> {
+  const { pattern } = verdict
+  if (!verdict.rule) {
+    const suggestion = JSON.stringify({ [input.permission]: { [input.always[0] ?? pattern]: "allow" } })
+    return new PermissionDeniedError({
+      message:
+        `No permission rule names this call (${input.permission}: ${JSON.stringify(pattern)}), and it needs one: ` +
+        `a rule that matches everything, such as "*", does not count. A rule that would allow it: "permission": ${suggestion}`,
+      rules: [],
+    })
+  }
   const rules = input.ruleset.filter((r) => Wildcard.match(input.permission, r.permission) && r.action === "deny")
   return new PermissionDeniedError({
     message:

@@ -57,6 +57,7 @@ export async function runToolCall(deps: ToolCallDeps, step: ToolCallStep, part: 
         always: req.always,
         metadata: req.metadata ?? {},
         forceAsk: req.forceAsk,
+        named: req.named,
         tool: { messageID: assistant.id, callID: part.callID },
         ruleset: step.ruleset,
       },

@@ -18,6 +18,12 @@ export interface AskRequest {
   metadata?: Record<string, unknown>
   /** Allow rules cannot auto-approve this request (the command could not be understood). */
   forceAsk?: boolean
+  /**
+   * Only a rule that names the URL's host can let this through (webfetch to a private
+   * address); a catch-all such as `*` does not. With no such rule the ask throws a
+   * PermissionDeniedError whose `rules` is empty.
+   */
+  named?: boolean
 }
 
 /** Session-level services a few tools need; provided by the session layer. */

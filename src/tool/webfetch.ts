@@ -1,10 +1,18 @@
+// webfetch: GET a URL and return it as Markdown, text, HTML or an image attachment.
+// Redirects are followed by hand so each hop meets the rules; loopback, private, link-local
+// and metadata addresses need a rule naming the host, judged on the URL and again on the
+// address the connection is made to (web-request.ts).
+import net from "node:net"
 import type TurndownService from "turndown"
+import { z } from "zod"
+import { PermissionDeniedError } from "../protocol"
 import { lazyModule } from "../util"
+import DESCRIPTION from "./webfetch.txt"
+import { type AskRequest, type ToolContext, defineTool, type ToolResult } from "./tool"
+import { hostKind } from "./web-address"
+import { AddressRefusedError, firstRefused, get, type Lookup, systemLookup, type WebResponse } from "./web-request"
 
 const Turndown = lazyModule<typeof TurndownService>("turndown")
-import { z } from "zod"
-import DESCRIPTION from "./webfetch.txt"
-import { defineTool, type ToolResult } from "./tool"
 
 export const MAX_RESPONSE_BYTES = 5 * 1024 * 1024
 const DEFAULT_TIMEOUT_S = 30
@@ -28,90 +36,163 @@ const Parameters = z.object({
   timeout: z.number().optional().describe("Optional timeout in seconds (default 30, max 120)"),
 })
 
-export const webfetch = defineTool({
-  id: "webfetch",
-  description: DESCRIPTION,
-  parameters: Parameters,
-  async execute(args, ctx): Promise<ToolResult> {
-    if (!/^https?:\/\//i.test(args.url) || !URL.canParse(args.url))
-      throw new Error(`URL must start with http:// or https:// (got "${args.url}")`)
-    if (args.timeout !== undefined && !(args.timeout > 0))
-      throw new Error(`Invalid timeout value: ${args.timeout}. timeout is a positive number of seconds (max ${MAX_TIMEOUT_S}).`)
-    const seconds = Math.min(args.timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S)
+const MAX_REDIRECTS = 10
+const REDIRECTS = new Set([301, 302, 303, 307, 308])
 
-    await ctx.ask({
-      permission: "webfetch",
-      patterns: [args.url],
-      always: ["*"],
-      metadata: { url: args.url, format: args.format, timeout: seconds },
-    })
+/** `lookup` resolves host names (the system resolver unless a test gives one). */
+export function createWebfetch(deps: { lookup?: Lookup } = {}) {
+  const lookup = deps.lookup ?? systemLookup
+  return defineTool({
+    id: "webfetch",
+    description: DESCRIPTION,
+    parameters: Parameters,
+    async execute(args, ctx): Promise<ToolResult> {
+      let url = parseUrl(args.url)
+      if (args.timeout !== undefined && !(args.timeout > 0))
+        throw new Error(`Invalid timeout value: ${args.timeout}. timeout is a positive number of seconds (max ${MAX_TIMEOUT_S}).`)
+      const seconds = Math.min(args.timeout ?? DEFAULT_TIMEOUT_S, MAX_TIMEOUT_S)
+      const headers = { "User-Agent": USER_AGENT, Accept: ACCEPT[args.format], "Accept-Language": "en-US,en;q=0.9" }
 
-    const timeout = AbortSignal.timeout(seconds * 1000)
-    const signal = AbortSignal.any([ctx.abort, timeout])
-    const headers = { "User-Agent": USER_AGENT, Accept: ACCEPT[args.format], "Accept-Language": "en-US,en;q=0.9" }
+      // Redirects are followed here, one hop at a time, so every URL meets the rules and the address checks.
+      let from: string | undefined
+      for (let hop = 0; ; hop++) {
+        const allowPrivate = await admit(ctx, url, lookup, { format: args.format, timeout: seconds, ...(from ? { redirectedFrom: from } : {}) })
+        const timeout = AbortSignal.timeout(seconds * 1000)
+        const signal = AbortSignal.any([ctx.abort, timeout])
+        try {
+          let response = await get(url, { headers, signal, lookup, allowPrivate })
+          // Cloudflare challenges browser-like agents that fail its fingerprinting; an honest one often passes.
+          if (response.status === 403 && response.headers["cf-mitigated"] === "challenge") {
+            response.cancel()
+            response = await get(url, { headers: { ...headers, "User-Agent": "wright" }, signal, lookup, allowPrivate })
+          }
+          const location = response.headers.location
+          if (REDIRECTS.has(response.status) && location) {
+            response.cancel()
+            if (hop === MAX_REDIRECTS) throw new Error(`Stopped after more than ${MAX_REDIRECTS} redirects (last at ${url.href}). Fetch the final URL directly.`)
+            from = url.href
+            url = redirectTarget(url, location)
+            continue
+          }
+          return await finish(url, response, args.format)
+        } catch (e) {
+          if (e instanceof AddressRefusedError) throw refusal(url, e.message)
+          if (timeout.aborted && !ctx.abort.aborted) throw new Error(`Request timed out after ${seconds} seconds: ${url.href}`)
+          if (ctx.abort.aborted) throw new Error(`Fetching ${url.href} was aborted`)
+          throw e
+        }
+      }
+    },
+  })
+}
 
-    let body: Buffer
-    let response: Response
-    try {
-      response = await fetch(args.url, { signal, headers })
-      // Cloudflare challenges browser-like agents that fail its fingerprinting; an honest one often passes.
-      if (response.status === 403 && response.headers.get("cf-mitigated") === "challenge") {
-        await response.body?.cancel()
-        response = await fetch(args.url, { signal, headers: { ...headers, "User-Agent": "wright" } })
-      }
-      if (!response.ok) {
-        await response.body?.cancel()
-        throw new Error(`Request failed with status code: ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`)
-      }
-      const length = Number(response.headers.get("content-length"))
-      if (length > MAX_RESPONSE_BYTES) {
-        await response.body?.cancel()
-        throw new Error(TOO_LARGE)
-      }
-      body = await readCapped(response)
-    } catch (e) {
-      if (timeout.aborted && !ctx.abort.aborted) throw new Error(`Request timed out after ${seconds} seconds: ${args.url}`)
-      if (ctx.abort.aborted) throw new Error(`Fetching ${args.url} was aborted`)
-      throw e
+export const webfetch = createWebfetch()
+
+function parseUrl(text: string): URL {
+  if (!/^https?:\/\//i.test(text) || !URL.canParse(text)) throw new Error(`URL must start with http:// or https:// (got "${text}")`)
+  const url = new URL(text)
+  if (url.username || url.password)
+    throw new Error(`URL must not carry a user name or password (got "${text}"). Ask the user for another way to authenticate.`)
+  return url
+}
+
+function redirectTarget(from: URL, location: string): URL {
+  const next = URL.canParse(location, from) ? new URL(location, from) : undefined
+  if (!next || (next.protocol !== "http:" && next.protocol !== "https:"))
+    throw new Error(`${from.href} redirects to "${location}", which is not an http:// or https:// URL; webfetch does not follow it.`)
+  return parseUrl(next.href)
+}
+
+/**
+ * Asks the rules about one hop. A host that is, or resolves to, a loopback, private,
+ * link-local or metadata address is let through only by a rule that names it; the answer
+ * says whether the connection may then reach such an address.
+ */
+async function admit(ctx: ToolContext, url: URL, lookup: Lookup, extra: Record<string, unknown>): Promise<boolean> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, "$1")
+  const ask: AskRequest = { permission: "webfetch", patterns: [url.href], always: ["*"], metadata: { url: url.href, ...extra } }
+  const known = hostKind(host)
+  if (known) return askNamed(ctx, url, ask, `${host} is a ${known} ${net.isIP(host) ? "address" : "name"}`)
+  await ctx.ask(ask)
+  if (net.isIP(host)) return false
+  // Resolved after the ask, so a URL the user refuses does not even reach DNS. The
+  // connection resolves again and checks again: this answer only decides what to ask.
+  const resolved = firstRefused(await abortable(lookup(host), ctx.abort).catch(() => []))
+  if (!resolved) return false
+  return askNamed(ctx, url, ask, `${host} resolves to ${resolved.address}, a ${resolved.kind} address`)
+}
+
+function abortable<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(signal.reason)
+    if (signal.aborted) return stop()
+    signal.addEventListener("abort", stop, { once: true })
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop))
+  })
+}
+
+async function askNamed(ctx: ToolContext, url: URL, ask: AskRequest, what: string): Promise<true> {
+  try {
+    await ctx.ask({ ...ask, always: [`${url.origin}/*`], named: true, metadata: { ...ask.metadata, refused: what } })
+  } catch (e) {
+    // No rule names the host (a rule that denies it is reported as any deny is).
+    if (PermissionDeniedError.is(e) && e.data.rules?.length === 0) throw refusal(url, what)
+    throw e
+  }
+  return true
+}
+
+function refusal(url: URL, what: string): Error {
+  return new Error(
+    `webfetch refused ${url.href}: ${what}. Loopback, private, link-local and cloud metadata addresses are fetched only ` +
+      `when a permission rule names the host (a "*" rule does not count). The user can allow this one with ` +
+      `"permission": {"webfetch": {${JSON.stringify(`${url.origin}/*`)}: "allow"}}.`,
+  )
+}
+
+async function finish(url: URL, response: WebResponse, format: "text" | "markdown" | "html"): Promise<ToolResult> {
+  if (response.status < 200 || response.status > 299) {
+    response.cancel()
+    throw new Error(`Request failed with status code: ${response.status}${response.statusText ? ` ${response.statusText}` : ""}`)
+  }
+  const length = Number(response.headers["content-length"])
+  if (length > MAX_RESPONSE_BYTES) {
+    response.cancel()
+    throw new Error(TOO_LARGE)
+  }
+  const body = await readCapped(response)
+  const contentType = String(response.headers["content-type"] ?? "")
+  const mime = contentType.split(";")[0]!.trim().toLowerCase()
+  const title = `${url.href} (${contentType})`
+  const metadata = { url: url.href, status: response.status, contentType, bytes: body.length }
+
+  if (mime.startsWith("image/") && mime !== "image/svg+xml") {
+    return {
+      title,
+      output: "Image fetched successfully",
+      metadata,
+      attachments: [{ mime, url: `data:${mime};base64,${body.toString("base64")}` }],
     }
+  }
 
-    const contentType = response.headers.get("content-type") ?? ""
-    const mime = contentType.split(";")[0]!.trim().toLowerCase()
-    const title = `${args.url} (${contentType})`
-    const metadata = { url: args.url, status: response.status, contentType, bytes: body.length }
+  const text = decode(body, contentType)
+  const html = mime === "text/html" || mime === "application/xhtml+xml"
+  let output = text
+  if (html && format === "markdown") output = htmlToMarkdown(text)
+  if (html && format === "text") output = htmlToText(text)
+  return { title, output, metadata }
+}
 
-    if (mime.startsWith("image/") && mime !== "image/svg+xml") {
-      return {
-        title,
-        output: "Image fetched successfully",
-        metadata,
-        attachments: [{ mime, url: `data:${mime};base64,${body.toString("base64")}` }],
-      }
-    }
-
-    const text = decode(body, contentType)
-    const html = mime === "text/html" || mime === "application/xhtml+xml"
-    let output = text
-    if (html && args.format === "markdown") output = htmlToMarkdown(text)
-    if (html && args.format === "text") output = htmlToText(text)
-    return { title, output, metadata }
-  },
-})
-
-async function readCapped(response: Response): Promise<Buffer> {
-  if (!response.body) return Buffer.alloc(0)
-  const reader = response.body.getReader()
-  const parts: Uint8Array[] = []
+async function readCapped(response: WebResponse): Promise<Buffer> {
+  const parts: Buffer[] = []
   let size = 0
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    size += value.byteLength
+  for await (const chunk of response.body as AsyncIterable<Buffer>) {
+    size += chunk.length
     if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel()
+      response.cancel()
       throw new Error(TOO_LARGE)
     }
-    parts.push(value)
+    parts.push(chunk)
   }
   return Buffer.concat(parts)
 }

@@ -1,9 +1,11 @@
 import http from "node:http"
+import zlib from "node:zlib"
 import type { AddressInfo } from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { runTool } from "../../src/tool"
 import { webfetch } from "../../src/tool/webfetch"
 import { toolContext } from "../lib/tool-context"
+import { ruledContext } from "./ruled-context"
 
 const PAGE = `<!doctype html><html><head><title>T</title><style>body{color:red}</style></head>
 <body><h1>Hello</h1><p>Some <b>bold</b> text &amp; a <a href="https://x.test/">link</a>.</p>
@@ -38,6 +40,8 @@ beforeAll(async () => {
       res.on("error", () => {})
       return pump()
     }
+    if (url === "/gzip") return void res.writeHead(200, { "content-type": "text/plain", "content-encoding": "gzip" }).end(zlib.gzipSync("zipped text"))
+    if (url === "/br") return void res.writeHead(200, { "content-type": "text/plain", "content-encoding": "br" }).end(zlib.brotliCompressSync("brotli text"))
     if (url === "/image") return void res.writeHead(200, { "content-type": "image/png" }).end(Buffer.from([137, 80, 78, 71]))
     if (url === "/hang") {
       res.writeHead(200, { "content-type": "text/plain" })
@@ -57,9 +61,12 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve))
 })
 
+/** The test server is on loopback: a rule naming it is what lets webfetch reach it (see webfetch-guard). */
+const named = () => ruledContext({ rules: { webfetch: { [`${base}/*`]: "allow" } } })
+
 describe("webfetch", () => {
   it("webfetch - converts HTML to Markdown and drops scripts and styles", async () => {
-    const ctx = toolContext()
+    const ctx = named()
     const result = await runTool(webfetch, { url: `${base}/page` }, ctx)
     expect(result.output).toContain("# Hello")
     expect(result.output).toContain("**bold**")
@@ -68,43 +75,48 @@ describe("webfetch", () => {
     expect(result.output).not.toContain("alert")
     expect(result.output).not.toContain("color:red")
     expect(result.title).toBe(`${base}/page (text/html; charset=utf-8)`)
-    expect(ctx.asks).toEqual([expect.objectContaining({ permission: "webfetch", patterns: [`${base}/page`], always: ["*"] })])
+    expect(ctx.asks).toEqual([expect.objectContaining({ permission: "webfetch", patterns: [`${base}/page`], always: [`${base}/*`], named: true })])
   })
 
   it("webfetch - text format strips tags and decodes entities", async () => {
-    const result = await runTool(webfetch, { url: `${base}/page`, format: "text" }, toolContext())
+    const result = await runTool(webfetch, { url: `${base}/page`, format: "text" }, named())
     expect(result.output).toContain("Hello")
     expect(result.output).toContain("Some bold text & a link.")
     expect(result.output).not.toMatch(/<|alert|color:red/)
   })
 
   it("webfetch - html format and non-HTML bodies come back unchanged", async () => {
-    expect((await runTool(webfetch, { url: `${base}/page`, format: "html" }, toolContext())).output).toBe(PAGE)
-    expect((await runTool(webfetch, { url: `${base}/json` }, toolContext())).output).toBe('{"a":1}')
+    expect((await runTool(webfetch, { url: `${base}/page`, format: "html" }, named())).output).toBe(PAGE)
+    expect((await runTool(webfetch, { url: `${base}/json` }, named())).output).toBe('{"a":1}')
+  })
+
+  it("webfetch - gzip and brotli bodies are decompressed", async () => {
+    expect((await runTool(webfetch, { url: `${base}/gzip` }, named())).output).toBe("zipped text")
+    expect((await runTool(webfetch, { url: `${base}/br` }, named())).output).toBe("brotli text")
   })
 
   it("webfetch - a non-2xx response fails with its status", async () => {
-    await expect(runTool(webfetch, { url: `${base}/missing` }, toolContext())).rejects.toThrow("Request failed with status code: 404")
+    await expect(runTool(webfetch, { url: `${base}/missing` }, named())).rejects.toThrow("Request failed with status code: 404")
   })
 
   it("webfetch - refuses bodies over 5 MB, declared or streamed", async () => {
-    await expect(runTool(webfetch, { url: `${base}/big-declared` }, toolContext())).rejects.toThrow("Response too large (exceeds 5MB limit)")
-    await expect(runTool(webfetch, { url: `${base}/big-streamed` }, toolContext())).rejects.toThrow("Response too large (exceeds 5MB limit)")
+    await expect(runTool(webfetch, { url: `${base}/big-declared` }, named())).rejects.toThrow("Response too large (exceeds 5MB limit)")
+    await expect(runTool(webfetch, { url: `${base}/big-streamed` }, named())).rejects.toThrow("Response too large (exceeds 5MB limit)")
   })
 
   it("webfetch - gives up after its timeout", async () => {
-    await expect(runTool(webfetch, { url: `${base}/hang`, timeout: 0.3 }, toolContext())).rejects.toThrow("timed out after 0.3 seconds")
+    await expect(runTool(webfetch, { url: `${base}/hang`, timeout: 0.3 }, named())).rejects.toThrow("timed out after 0.3 seconds")
   })
 
   it("webfetch - stops when the call is aborted", async () => {
-    const ctx = toolContext()
+    const ctx = named()
     const pending = runTool(webfetch, { url: `${base}/hang` }, ctx)
     setTimeout(() => ctx.controller.abort(), 50)
     await expect(pending).rejects.toThrow("aborted")
   })
 
   it("webfetch - refuses non-http URLs without asking", async () => {
-    const ctx = toolContext()
+    const ctx = named()
     await expect(runTool(webfetch, { url: "file:///etc/passwd" }, ctx)).rejects.toThrow("must start with http:// or https://")
     await expect(runTool(webfetch, { url: "ftp://example.com/x" }, ctx)).rejects.toThrow("must start with http:// or https://")
     expect(ctx.asks).toEqual([])
@@ -117,7 +129,7 @@ describe("webfetch", () => {
   })
 
   it("webfetch - images become attachments", async () => {
-    const result = await runTool(webfetch, { url: `${base}/image` }, toolContext())
+    const result = await runTool(webfetch, { url: `${base}/image` }, named())
     expect(result.output).toBe("Image fetched successfully")
     expect(result.attachments).toEqual([{ mime: "image/png", url: `data:image/png;base64,${Buffer.from([137, 80, 78, 71]).toString("base64")}` }])
   })
