@@ -48,6 +48,21 @@ export function resolveBoth(p: string, cwd: string): string[] {
   return physical === logical ? [physical] : [physical, logical]
 }
 
+/**
+ * The patterns a path meets path rules (`read`, `edit`, `list`, …) with: the path as written
+ * and the path with symlinks resolved, each relative to the worktree (`/`-separated) when
+ * inside it. The resolved one is relative to the worktree's own real path and absolute when
+ * it leaves the worktree. Asked together, a rule that denies either denies the call, so a
+ * link does not dodge a rule written for its target, nor the target's a rule for the link.
+ */
+export function pathPatterns(p: string, opts: { cwd: string; worktree: string }): string[] {
+  const literal = path.relative(path.resolve(opts.worktree), path.resolve(opts.cwd, p))
+  const root = resolveReal(opts.worktree, "/")
+  const real = resolveReal(p, opts.cwd)
+  const resolved = isInside(root, real) ? path.relative(root, real) : real
+  return [...new Set([literal, resolved].map((x) => x.split(path.sep).join("/") || "."))]
+}
+
 export function isInside(root: string, p: string): boolean {
   const rel = path.relative(root, p)
   return rel === "" || (rel !== ".." && !rel.startsWith("../") && !path.isAbsolute(rel))

@@ -1,6 +1,6 @@
 import { z } from "zod"
 import DESCRIPTION from "./apply-patch.txt"
-import { assertInsideProject, fileDiff, relativePath, resolveTarget } from "./fs-util"
+import { assertInsideProject, fileDiff, relativePath, resolveTarget, rulePatterns } from "./fs-util"
 import { commitPatch, parsePatch, planPatch, type PlannedChange } from "./patch-engine"
 import { defineTool, type ToolContext } from "./tool"
 
@@ -29,12 +29,13 @@ export const applyPatchTool = defineTool({
 
     const files = plan.map((c) => describe(ctx, c))
     const diff = files.map((f) => f.diff).join("\n")
-    const patterns = [...new Set(plan.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path])).map((p) => relativePath(ctx, p)))]
+    const paths = plan.flatMap((c) => (c.moveTo ? [c.path, c.moveTo] : [c.path]))
+    const shown = [...new Set(paths.map((p) => relativePath(ctx, p)))]
     await ctx.ask({
       permission: "edit",
-      patterns,
+      patterns: [...new Set(paths.flatMap((p) => rulePatterns(ctx, p)))],
       always: ["*"],
-      metadata: { filepath: patterns.join(", "), diff, files },
+      metadata: { filepath: shown.join(", "), diff, files },
     })
     ctx.abort.throwIfAborted()
 

@@ -3,7 +3,7 @@ import path from "node:path"
 import { z } from "zod"
 import DESCRIPTION from "./edit.txt"
 import { applyEdit } from "./edit-engine"
-import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, statOrUndefined } from "./fs-util"
+import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
 import { defineTool } from "./tool"
 
 export const EditParameters = z.object({
@@ -55,7 +55,7 @@ export const editTool = defineTool({
       }
       const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
 
-      await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filepath: file, diff } })
+      await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
       if (before === null) await mkdir(path.dirname(file), { recursive: true })
       await writeFile(file, after, "utf8")

@@ -3,7 +3,7 @@
 import { open, readdir, stat } from "node:fs/promises"
 import path from "node:path"
 import { lazyModule, mimeOf } from "../util"
-import { externalDirectoryAsk, resolveReal } from "../permission"
+import { externalDirectoryAsk, pathPatterns, resolveReal } from "../permission"
 import type { ToolContext } from "./tool"
 import { truncateOutput } from "./truncate"
 
@@ -26,6 +26,11 @@ export function resolveTarget(ctx: ToolContext, p: string): Target {
 /** The path as permission patterns and titles show it: relative to the worktree, `/` separated. */
 export function relativePath(ctx: ToolContext, abs: string): string {
   return path.relative(ctx.worktree, abs).split(path.sep).join("/") || "."
+}
+
+/** The patterns `p` meets path rules with: as written and with symlinks resolved (see `pathPatterns`). */
+export function rulePatterns(ctx: ToolContext, p: string): string[] {
+  return pathPatterns(p, { cwd: ctx.directory, worktree: ctx.worktree })
 }
 
 /**

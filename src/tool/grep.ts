@@ -1,7 +1,7 @@
 import path from "node:path"
 import { z } from "zod"
 import DESCRIPTION from "./grep.txt"
-import { assertInsideProject, capOutput, resolveTarget, statOrUndefined } from "./fs-util"
+import { assertInsideProject, capOutput, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
 import { BASE_FLAGS, ripgrep } from "./ripgrep"
 import { defineTool } from "./tool"
 
@@ -37,6 +37,8 @@ export const grepTool = defineTool({
       always: ["*"],
       metadata: { pattern: args.pattern, path: target.abs, include: args.include },
     })
+    // Searching one file reads it: the read rules for it (the `.env` default among them) apply.
+    if (!isDir) await ctx.ask({ permission: "read", patterns: rulePatterns(ctx, target.input), always: ["*"], metadata: { filepath: target.abs } })
 
     const cwd = isDir ? target.abs : path.dirname(target.abs)
     const flags = ["--json", ...(args.include ? [`--glob=${args.include}`] : []), ...BASE_FLAGS]

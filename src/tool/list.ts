@@ -30,7 +30,7 @@ export const listTool = defineTool({
     if (!info) throw new Error(`Directory not found: ${target.abs}. Pass an existing directory as path, or omit it.`)
     if (!info.isDirectory()) throw new Error(`list path must be a directory, but ${target.abs} is a file. Use read to open it.`)
     await assertInsideProject(ctx, target, "directory")
-    await ctx.ask({ permission: "list", patterns: [target.abs], always: ["*"], metadata: { path: target.abs } })
+    await ctx.ask({ permission: "list", patterns: [...new Set([target.abs, target.real])], always: ["*"], metadata: { path: target.abs } })
 
     const globs = [...LIST_SKIPPED.map((d) => `--glob=!${d}/`), ...(args.ignore ?? []).map((g) => `--glob=!${g}`)]
     const files: string[] = []

@@ -11,6 +11,7 @@ import {
   nearNames,
   relativePath,
   resolveTarget,
+  rulePatterns,
   statOrUndefined,
 } from "./fs-util"
 import { defineTool, type ToolContext, type ToolResult } from "./tool"
@@ -38,7 +39,7 @@ export const readTool = defineTool({
     const info = await statOrUndefined(file)
     await assertInsideProject(ctx, target, info?.isDirectory() ? "directory" : "file")
     const title = relativePath(ctx, file)
-    await ctx.ask({ permission: "read", patterns: [title], always: ["*"], metadata: { filepath: file } })
+    await ctx.ask({ permission: "read", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file } })
     ctx.abort.throwIfAborted()
 
     if (!info) {

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises"
 import path from "node:path"
 import { z } from "zod"
 import DESCRIPTION from "./write.txt"
-import { assertInsideProject, detectEol, fileDiff, relativePath, resolveTarget, splitBom, statOrUndefined, toEol, withBom } from "./fs-util"
+import { assertInsideProject, detectEol, fileDiff, relativePath, resolveTarget, rulePatterns, splitBom, statOrUndefined, toEol, withBom } from "./fs-util"
 import { defineTool } from "./tool"
 
 export const WriteParameters = z.object({
@@ -28,7 +28,7 @@ export const writeTool = defineTool({
       const after = before === null ? args.content : keepFormat(before, args.content)
       const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
 
-      await ctx.ask({ permission: "edit", patterns: [rel], always: ["*"], metadata: { filepath: file, diff } })
+      await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
       await mkdir(path.dirname(file), { recursive: true })
       await writeFile(file, after, "utf8")
