@@ -20,10 +20,11 @@ export const applyPatchTool = defineTool({
     const named = ops.flatMap((op) => (op.type === "update" && op.moveTo ? [op.path, op.moveTo] : [op.path]))
     const targets = named.map((p) => resolveTarget(ctx, p))
     const seen = new Set<string>()
+    const roots = new Set<string>()
     for (const target of targets) {
       if (seen.has(target.abs)) continue
       seen.add(target.abs)
-      await assertInsideProject(ctx, target, "file")
+      for (const root of await assertInsideProject(ctx, target, "file")) roots.add(root)
     }
     const plan = await planPatch(ops, ctx.directory)
 
@@ -42,7 +43,7 @@ export const applyPatchTool = defineTool({
     // Plan again under the locks of every file touched, so a concurrent edit is not lost,
     // then write all or nothing.
     const keys = [...new Set(targets.map((t) => t.real))].sort()
-    await withLocks(ctx, keys, async () => commitPatch(await planPatch(ops, ctx.directory)))
+    await withLocks(ctx, keys, async () => commitPatch(await planPatch(ops, ctx.directory), undefined, [...roots]))
 
     const summary = plan.map((c) => {
       const letter = c.type === "add" ? "A" : c.type === "delete" ? "D" : "M"

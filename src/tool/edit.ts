@@ -1,8 +1,8 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises"
-import path from "node:path"
+import { readFile } from "node:fs/promises"
 import { z } from "zod"
 import DESCRIPTION from "./edit.txt"
 import { applyEdit } from "./edit-engine"
+import { writeFileContained } from "./file-writer"
 import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
 import { defineTool } from "./tool"
 
@@ -21,7 +21,7 @@ export const editTool = defineTool({
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
-    await assertInsideProject(ctx, target, "file")
+    const roots = await assertInsideProject(ctx, target, "file")
     const rel = relativePath(ctx, file)
 
     // Read, replace and write under one lock: parallel edits of a file apply one after another.
@@ -57,8 +57,7 @@ export const editTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      if (before === null) await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, after, "utf8")
+      await writeFileContained({ roots, file, data: after })
 
       return {
         title: rel,

@@ -36,14 +36,17 @@ export function rulePatterns(ctx: ToolContext, p: string): string[] {
 /**
  * Asks `external_directory` when `target`, with symlinks resolved, leaves both the project
  * directory and the worktree. Runs before the tool's own ask, so a path that leaves the
- * project is caught whatever route it takes (`../`, absolute, a symlink).
+ * project is caught whatever route it takes (`../`, absolute, a symlink). Returns the roots
+ * a write to `target` may land in: the project and worktree, plus the directory just allowed.
  */
-export async function assertInsideProject(ctx: ToolContext, target: Target, kind: "file" | "directory"): Promise<void> {
+export async function assertInsideProject(ctx: ToolContext, target: Target, kind: "file" | "directory"): Promise<string[]> {
+  const roots = [ctx.directory, ctx.worktree]
   const isDir = kind === "directory"
   const ask = externalDirectoryAsk(target.input, { cwd: ctx.directory, project: ctx.directory, isDir })
-  if (!ask) return
-  if (ctx.worktree !== ctx.directory && !externalDirectoryAsk(target.input, { cwd: ctx.directory, project: ctx.worktree, isDir })) return
+  if (!ask) return roots
+  if (ctx.worktree !== ctx.directory && !externalDirectoryAsk(target.input, { cwd: ctx.directory, project: ctx.worktree, isDir })) return roots
   await ctx.ask(ask)
+  return [...roots, ask.metadata.parentDir]
 }
 
 export async function statOrUndefined(p: string) {

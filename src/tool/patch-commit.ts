@@ -2,20 +2,22 @@
 // its target (nothing visible changes); then each target is swapped in by rename, the old file
 // kept aside as a backup; if any step fails, every swap already done is undone and the backups
 // restored. A file that changed on disk since the plan was made stops the commit before any write.
+// Every temp file, rename and restore goes through the target's directory as file-writer.ts
+// opened it (checked inside the roots, no links followed), never through a path.
 
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
-import * as path from "node:path"
+import { type ContainedDir, openContained, writeTemp } from "./file-writer"
 import type { PlannedChange } from "./patch-types"
 
 interface Target {
   /** Path as planned. */
   planned: string
-  /** Where the bytes live (symlinks followed for existing files). */
-  real: string
   final: string | null
   /** Source of the file mode to keep (the moved file's source for a move). */
   modeFrom: string
+  /** The target's directory, opened and checked inside the roots (file-writer.ts): every write goes through it. */
+  dir?: ContainedDir
   temp?: string
   backup?: string
   swapped?: boolean
@@ -30,32 +32,8 @@ async function readOrNull(p: string): Promise<string | null> {
   }
 }
 
-async function realOrSelf(p: string): Promise<string> {
-  try {
-    return await fs.realpath(p)
-  } catch {
-    return p
-  }
-}
-
-function sibling(file: string, tag: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.wright-${tag}-${process.pid}-${randomBytes(4).toString("hex")}`)
-}
-
-/** Creates missing parent directories; returns the ones it created, deepest first. */
-async function makeParents(dir: string): Promise<string[]> {
-  const missing: string[] = []
-  for (let d = dir; ; d = path.dirname(d)) {
-    try {
-      await fs.stat(d)
-      break
-    } catch {
-      missing.push(d)
-      if (path.dirname(d) === d) break
-    }
-  }
-  await fs.mkdir(dir, { recursive: true })
-  return missing
+function aside(name: string): string {
+  return `.${name}.wright-bak-${process.pid}-${randomBytes(4).toString("hex")}`
 }
 
 function targetsOf(plan: PlannedChange[]): { targets: Map<string, Target>; expected: Map<string, string | null> } {
@@ -66,7 +44,7 @@ function targetsOf(plan: PlannedChange[]): { targets: Map<string, Target>; expec
   }
   const set = (p: string, final: string | null, modeFrom = p) => {
     const prev = targets.get(p)
-    targets.set(p, { planned: p, real: p, final, modeFrom: prev?.modeFrom ?? modeFrom })
+    targets.set(p, { planned: p, final, modeFrom: prev?.modeFrom ?? modeFrom })
   }
   for (const c of plan) {
     touch(c.path, c.before)
@@ -87,9 +65,10 @@ export interface CommitIo {
 /**
  * Writes a verified plan atomically: temp files + rename; if any step fails, restores every file
  * already touched. Creates parent dirs for adds/moves. Preserves each updated file's BOM and line
- * endings (they are already in the planned text).
+ * endings (they are already in the planned text). Every file must lie in one of `roots` when
+ * its directory is opened for the commit; a path that leaves them by then writes nothing.
  */
-export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename: fs.rename }): Promise<void> {
+export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename: fs.rename }, roots: string[] = ["/"]): Promise<void> {
   const { targets, expected } = targetsOf(plan)
   for (const [p, was] of expected) {
     if ((await readOrNull(p)) !== was) {
@@ -97,43 +76,58 @@ export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename
     }
   }
   const list = [...targets.values()]
-  for (const t of list) t.real = await realOrSelf(t.planned)
   const createdDirs: string[] = []
-
   try {
-    for (const t of list) {
-      if (t.final === null) continue
-      createdDirs.push(...(await makeParents(path.dirname(t.real))))
-      t.temp = sibling(t.real, "tmp")
-      await fs.writeFile(t.temp, t.final, { flag: "wx" })
-      const mode = await fs.stat(t.modeFrom).then((s) => s.mode, () => undefined)
-      if (mode !== undefined) await fs.chmod(t.temp, mode & 0o7777)
-    }
-    for (const t of list) {
-      if ((await readOrNull(t.real)) !== null) {
-        t.backup = sibling(t.real, "bak")
-        await io.rename(t.real, t.backup)
+    try {
+      for (const t of list) {
+        t.dir = await openContained(roots, t.planned)
+        createdDirs.push(...t.dir.created)
       }
-      if (t.temp) {
-        await io.rename(t.temp, t.real)
-        t.temp = undefined
-      }
-      t.swapped = true
+    } catch (e) {
+      await removeDirs(createdDirs)
+      throw e
     }
-  } catch (e) {
-    await rollback(list, createdDirs)
-    throw new Error(`apply_patch failed while writing, and every file was restored: ${(e as Error).message}`)
+    try {
+      for (const t of list) {
+        if (t.final === null) continue
+        const mode = await fs.stat(t.modeFrom).then((s) => s.mode & 0o7777, () => undefined)
+        t.temp = await writeTemp(t.dir!, t.final, mode)
+      }
+      for (const t of list) {
+        const dir = t.dir!
+        if ((await readOrNull(dir.at(dir.name))) !== null) {
+          t.backup = aside(dir.name)
+          await io.rename(dir.at(dir.name), dir.at(t.backup))
+        }
+        if (t.temp) {
+          await io.rename(dir.at(t.temp), dir.at(dir.name))
+          t.temp = undefined
+        }
+        t.swapped = true
+      }
+    } catch (e) {
+      await rollback(list, createdDirs)
+      throw new Error(`apply_patch failed while writing, and every file was restored: ${(e as Error).message}`)
+    }
+    for (const t of list) if (t.backup) await fs.rm(t.dir!.at(t.backup), { force: true })
+  } finally {
+    for (const t of list) await t.dir?.close()
   }
-  for (const t of list) if (t.backup) await fs.rm(t.backup, { force: true })
 }
 
 async function rollback(list: Target[], createdDirs: string[]): Promise<void> {
   for (const t of [...list].reverse()) {
-    if (t.temp) await fs.rm(t.temp, { force: true }).catch(() => {})
+    const dir = t.dir!
+    if (t.temp) await fs.rm(dir.at(t.temp), { force: true }).catch(() => {})
     if (t.swapped || t.backup) {
-      if (t.swapped && t.final !== null) await fs.rm(t.real, { force: true }).catch(() => {})
-      if (t.backup) await fs.rename(t.backup, t.real).catch(() => {})
+      if (t.swapped && t.final !== null) await fs.rm(dir.at(dir.name), { force: true }).catch(() => {})
+      if (t.backup) await fs.rename(dir.at(t.backup), dir.at(dir.name)).catch(() => {})
     }
   }
-  for (const d of createdDirs) await fs.rmdir(d).catch(() => {})
+  await removeDirs(createdDirs)
+}
+
+/** Removes directories the commit created, deepest first (they are empty again by then). */
+async function removeDirs(dirs: string[]): Promise<void> {
+  for (const d of [...dirs].sort((a, b) => b.length - a.length)) await fs.rmdir(d).catch(() => {})
 }

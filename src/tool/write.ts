@@ -1,6 +1,6 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises"
-import path from "node:path"
+import { readFile } from "node:fs/promises"
 import { z } from "zod"
+import { writeFileContained } from "./file-writer"
 import DESCRIPTION from "./write.txt"
 import { assertInsideProject, detectEol, fileDiff, relativePath, resolveTarget, rulePatterns, splitBom, statOrUndefined, toEol, withBom } from "./fs-util"
 import { defineTool } from "./tool"
@@ -18,7 +18,7 @@ export const writeTool = defineTool({
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
-    await assertInsideProject(ctx, target, "file")
+    const roots = await assertInsideProject(ctx, target, "file")
     const rel = relativePath(ctx, file)
 
     return ctx.services.withFileLock(target.real, async () => {
@@ -30,8 +30,7 @@ export const writeTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      await mkdir(path.dirname(file), { recursive: true })
-      await writeFile(file, after, "utf8")
+      await writeFileContained({ roots, file, data: after })
 
       return {
         title: rel,
