@@ -30,6 +30,9 @@ export function createApi(client: Client) {
     commands: () => client.command.list(),
     providers: () => client.config.providers(),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
+    trust: () => client.trust.get(),
+    /** Records the trust and reloads the project's App with its full config. */
+    grantTrust: () => client.trust.grant(),
   }
 }
 

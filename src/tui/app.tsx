@@ -6,13 +6,13 @@ import { Box, Static, Text, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
 import type { Controller } from "./controller"
-import { emptyQuestion, filtered, permissionKey, questionKey, selectKey, type PermissionUi, type SelectUi } from "./dialog-keys"
+import { emptyQuestion, filtered, permissionKey, questionKey, selectKey, trustKey, type PermissionUi, type SelectUi, type TrustUi } from "./dialog-keys"
 import * as E from "./editor"
 import { decodeKeys, type Key } from "./keys"
 import type { Store } from "./store"
 import { useRawInput } from "./use-raw-input"
 import { BlockView, type BlockOptions } from "./view/block"
-import { PermissionDialog, QuestionDialog, SelectDialog, type QuestionUi } from "./view/dialogs"
+import { PermissionDialog, QuestionDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
 import { PromptView, StatusLine, type Suggestion } from "./view/prompt"
 
 export interface AppProps {
@@ -30,12 +30,13 @@ interface Ui {
   select?: SelectUi
   perm: PermissionUi
   question: QuestionUi
+  trust: TrustUi
   sugSelected: number
   sugDismissed: boolean
   files: { query: string; items: string[] }
 }
 
-const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), sugSelected: 0, sugDismissed: false, files: { query: "", items: [] } })
+const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] } })
 
 /** The `@word` or `/command` being typed at the cursor. */
 function completing(editor: E.EditorState): { kind: "command" | "mention"; word: string; start: number } | undefined {
@@ -103,6 +104,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return store.set({ showDetails: !s.showDetails })
       case "history":
         return void controller.older()
+      case "trust":
+        return void controller.reviewTrust()
       case "compact":
         return void controller.compact()
       case "export":
@@ -250,6 +253,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     if (key.name === "ctrl" && key.text === "c") {
       if (u.select) return setUi({ select: undefined })
       if (u.perm.message !== undefined) return setUi({ perm: { selected: 0 } })
+      if (s.trust) return controller.keepHeldBack()
       if (u.editor.text) return setUi({ editor: E.emptyEditor(), histIndex: 0 })
       return onExit()
     }
@@ -266,6 +270,13 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       const [next, action] = permissionKey(u.perm, key)
       setUi({ perm: next })
       if (action.type === "reply") controller.replyPermission(perm.id, action.reply, action.message)
+      return
+    }
+    if (s.trust) {
+      const [next, action] = trustKey(u.trust, key)
+      setUi({ trust: next })
+      if (action.type === "trust") void controller.grantTrust()
+      if (action.type === "keep") controller.keepHeldBack()
       return
     }
     if (u.select) {
@@ -308,7 +319,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
   const question = state.questions[0]
   const perm = state.permissions[0]
-  const dialogShown = question || perm || ui.select
+  const dialogShown = question || perm || state.trust || ui.select
   const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
@@ -336,6 +347,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           other={perm.sessionID !== state.session?.id ? perm.sessionID : undefined}
           maxRows={dialogRows}
         />
+      ) : state.trust ? (
+        <TrustDialog status={state.trust} selected={ui.trust.selected} maxRows={dialogRows} />
       ) : ui.select ? (
         <SelectDialog title={ui.select.title} items={filtered(ui.select)} selected={ui.select.selected} filter={ui.select.filter} maxRows={dialogRows - 3} hint={ui.select.kind === "sessions" ? "↑↓ choose · enter open · del delete · esc close" : undefined} />
       ) : null}

@@ -18,6 +18,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "export", description: "write the session as Markdown" },
   { name: "thinking", description: "show or hide reasoning" },
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
+  { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
   { name: "help", description: "keys and commands" },
   { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
 ]

@@ -2,7 +2,7 @@
 // a remote server), and every result lands in the store. Failures become notices, never
 // crashes: the prompt stays usable.
 import type { Client } from "../sdk"
-import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session } from "../protocol"
+import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
 import { toMarkdown } from "./export"
@@ -109,6 +109,15 @@ export function createController(opts: ControllerOptions) {
       fail("The prompt failed")(e)
     })
   }
+
+  // Resolves whoever waits for the launch's trust question (the first prompt) once it is answered.
+  let trustAnswered: (() => void) | undefined
+  const askedTrust = () => {
+    store.set({ trust: undefined })
+    trustAnswered?.()
+    trustAnswered = undefined
+  }
+  const needsTrust = (t: TrustStatus) => !t.trusted && t.ignored.length > 0
 
   async function shell(command: string) {
     const id = await ensureSession()
@@ -234,6 +243,49 @@ export function createController(opts: ControllerOptions) {
       store.set({ questions: store.getState().questions.filter((q) => q.id !== requestID) })
       const call = answers ? api.replyQuestion(requestID, answers) : api.rejectQuestion(requestID)
       call.catch(fail("Question"))
+    },
+    /**
+     * Asks once per launch, when the folder's config holds something back: the dialog shows
+     * (store.trust) and this resolves when the user has answered, at once when there is nothing
+     * to ask or the server has no trust route.
+     */
+    async askTrust(): Promise<void> {
+      const status = await api.trust().catch(() => undefined)
+      if (!status || !needsTrust(status)) return
+      store.set({ trust: status })
+      return new Promise<void>((resolve) => (trustAnswered = resolve))
+    },
+    /** `/trust`: shows the dialog again with what the config asks for now. */
+    async reviewTrust() {
+      const status = await api.trust().catch((e) => (fail("Trust")(e), undefined))
+      if (!status) return
+      if (status.trusted) return store.notify(status.source === "flag" ? "This folder's config applies in full this time (--trust or WRIGHT_TRUST)" : "This folder is trusted: its config applies in full")
+      if (!needsTrust(status)) return store.notify("This folder's config asks for nothing that needs trust")
+      if (store.getState().busy) return store.notify("A step is running: /trust once it is done (trusting reloads the project)", "error")
+      store.set({ trust: status })
+    },
+    /** Trusts the folder: the core reloads the project with its full config (MCP servers start, …). */
+    async grantTrust() {
+      store.set({ trust: undefined })
+      // Reloading disposes the project's App, which would interrupt a running step.
+      if (store.getState().busy) {
+        askedTrust()
+        return store.notify("A step is running: /trust once it is done (trusting reloads the project)", "error")
+      }
+      store.notify("Trusting this folder…")
+      const status = await api.grantTrust().catch((e) => (fail("Trust")(e), undefined))
+      if (status?.trusted) {
+        store.print({ kind: "notice", key: `trust:${Date.now()}`, text: `Trusted ${status.directory}: its config applies in full (wright trust --revoke undoes it).`, tone: "info" })
+        store.notify("Trusted this folder")
+        // The reloaded project may bring agents, commands and models of its own.
+        await loadBasics().catch(fail("Loading"))
+      } else if (status) store.notify("The folder's config changed meanwhile; /trust shows what it asks for now", "error")
+      askedTrust()
+    },
+    /** Leaves the folder's config held back for this launch. */
+    keepHeldBack() {
+      askedTrust()
+      store.print({ kind: "notice", key: `trust:${Date.now()}`, text: "This folder's config stays held back; /trust trusts it later.", tone: "dim" })
     },
     async completeFiles(query: string) {
       return api.findFiles(query).catch(() => [] as string[])

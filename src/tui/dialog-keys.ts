@@ -97,6 +97,39 @@ export function permissionKey(u: PermissionUi, key: Key): [PermissionUi, Permiss
   }
 }
 
+export interface TrustUi {
+  /** 0 trusts, 1 keeps the config held back (the default: an Enter meant for the prompt must not trust a cloned repository). */
+  selected: number
+}
+
+export type TrustAction = { type: "none" } | { type: "trust" } | { type: "keep" }
+
+export function trustKey(u: TrustUi, key: Key): [TrustUi, TrustAction] {
+  const none = { type: "none" } as const
+  const choose = (i: number): [TrustUi, TrustAction] => [{ selected: 1 }, i === 0 ? { type: "trust" } : { type: "keep" }]
+  switch (key.name) {
+    case "left":
+    case "right":
+    case "up":
+    case "down":
+    case "tab":
+    case "backtab":
+      return [{ selected: 1 - u.selected }, none]
+    case "return":
+      return choose(u.selected)
+    case "escape":
+      return choose(1)
+    case "text": {
+      const t = key.text.toLowerCase()
+      if (t === "1" || t === "y" || t === "t") return choose(0)
+      if (t === "2" || t === "n" || t === "k") return choose(1)
+      return [u, none]
+    }
+    default:
+      return [u, none]
+  }
+}
+
 export const emptyQuestion = (): QuestionUi => ({ step: 0, selected: 0, picks: [], answers: [] })
 
 export type QuestionAction = { type: "none" } | { type: "reply"; answers: string[][] } | { type: "reject" }

@@ -59,8 +59,12 @@ export async function runTui(opts: TuiOptions): Promise<void> {
 
   ;(opts.ready ?? Promise.resolve()).then(
     async () => {
+      // The trust question comes first and holds back the first prompt: trusting reloads the
+      // project, which would interrupt a running step.
+      const asked = controller.askTrust()
       await controller.boot()
       if (opts.sessionID) await controller.openSession(opts.sessionID)
+      await asked
       if (opts.prompt) await controller.submit(opts.prompt)
     },
     (e) => {

@@ -3,7 +3,7 @@
 // settled blocks to the append-only `printed` list (written once to scrollback) and keeps the
 // rest in `live`. Only the messages of the open session are held, and of an old session only
 // the newest page is loaded.
-import type { AssistantMessage, BusEvent, MessageWithParts, ModelRef, Part, PermissionRequest, QuestionRequest, Session, SessionStatus } from "../protocol"
+import type { AssistantMessage, BusEvent, MessageWithParts, ModelRef, Part, PermissionRequest, QuestionRequest, Session, SessionStatus, TrustStatus } from "../protocol"
 import type { AgentInfo } from "./api"
 import { messageBlocks, type Block } from "./blocks"
 
@@ -29,6 +29,8 @@ export interface StoreState {
   retry?: { attempt: number; message: string; next: number }
   permissions: PermissionRequest[]
   questions: QuestionRequest[]
+  /** Set while the dialog asks whether to trust the folder: what its config would do once trusted. */
+  trust?: TrustStatus
   /** Primary agents (Tab cycles them). */
   agents: AgentInfo[]
   /** Every agent an `@name` mention may name. */

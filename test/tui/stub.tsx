@@ -3,7 +3,7 @@
 // controller and components are the real ones.
 import { render } from "ink-testing-library"
 import { createClient } from "../../src/sdk"
-import type { BusEvent, MessageWithParts, Session } from "../../src/protocol"
+import type { BusEvent, MessageWithParts, Session, TrustStatus } from "../../src/protocol"
 import { App } from "../../src/tui/app"
 import { createController } from "../../src/tui/controller"
 import { createStore } from "../../src/tui/store"
@@ -18,7 +18,9 @@ export function session(id = "ses_1", title = "Test session"): Session {
   return { id, slug: "test", projectID: "p", directory: "/tmp/project", title, version: "0", time: { created: 1, updated: 1 } }
 }
 
-export function stubServer(data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[] } = {}) {
+export function stubServer(
+  data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[]; trust?: TrustStatus } = {},
+) {
   const requests: Recorded[] = []
   const sessions = data.sessions ?? [session()]
   const fetch = async (req: Request): Promise<Response> => {
@@ -34,6 +36,8 @@ export function stubServer(data: { sessions?: Session[]; messages?: Record<strin
     if (p === "/config/providers")
       return json({ providers: [{ id: "fake", name: "Fake", source: "config", env: [], options: {}, models: { m: { id: "m", limit: { context: 1000 } }, big: { id: "big" } } }], default: {} })
     if (p === "/permission" || p === "/question") return json([])
+    // Without `trust` the stub has no trust route, like an older server.
+    if (p === "/trust" && data.trust) return json(req.method === "POST" ? { ...data.trust, trusted: true, source: "record", changed: false, ignored: [] } : data.trust)
     if (p === "/session" && req.method === "GET") return json(sessions)
     if (p === "/session" && req.method === "POST") return json(sessions[0])
     const m = /^\/session\/([^/]+)(\/message)?$/.exec(p)

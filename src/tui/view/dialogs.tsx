@@ -1,7 +1,7 @@
 // Dialogs drawn above the prompt: a filterable list (sessions, models, agents), the
-// permission ask, and the question tool's questions.
+// permission ask, the question tool's questions, and whether to trust the folder's config.
 import { Box, Text } from "ink"
-import type { PermissionRequest, QuestionRequest } from "../../protocol"
+import type { PermissionRequest, QuestionRequest, TrustStatus } from "../../protocol"
 import { Diff } from "./text"
 
 export interface SelectItem {
@@ -112,6 +112,45 @@ export function QuestionDialog(props: { request: QuestionRequest; ui: QuestionUi
         </Text>
       ) : null}
       <Text dimColor>{q.multiple ? "↑↓ choose · space toggle · enter confirm · esc dismiss" : "↑↓ choose · enter confirm · esc dismiss"}</Text>
+    </Box>
+  )
+}
+
+export const TRUST_OPTIONS = ["Trust this folder", "Keep it held back"] as const
+
+/** The lines that fit in `rows` (at least one row); when some do not, the last row counts the rest. */
+export function fitLines(lines: string[], rows: number): { shown: string[]; more: number } {
+  const n = Math.max(1, rows)
+  if (lines.length <= n) return { shown: lines, more: 0 }
+  const shown = lines.slice(0, n - 1)
+  return { shown, more: lines.length - shown.length }
+}
+
+export function TrustDialog(props: { status: Pick<TrustStatus, "directory" | "changed" | "ignored">; selected: number; maxRows: number }) {
+  const s = props.status
+  // Title, "once trusted" line, options and hint take four rows; each held-back thing gets one.
+  const { shown, more } = fitLines(s.ignored, props.maxRows - 4)
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+      <Text wrap="truncate-end">
+        <Text color="yellow" bold>
+          {s.changed ? "This folder's config changed since you trusted it" : "This folder's config is not trusted"}
+        </Text>
+        <Text dimColor>{`  ${s.directory}`}</Text>
+      </Text>
+      <Text>Held back until you trust it; once trusted, it would:</Text>
+      {shown.map((line, i) => (
+        <Text key={i} wrap="truncate-end">{`  · ${line}`}</Text>
+      ))}
+      {more ? <Text dimColor>{shown.length ? `  … and ${more} more` : `  ${more} things`}</Text> : null}
+      <Box gap={2}>
+        {TRUST_OPTIONS.map((o, i) => (
+          <Text key={o} inverse={i === props.selected} color={i === 0 ? "red" : "green"}>
+            {` ${i + 1} ${o} `}
+          </Text>
+        ))}
+      </Box>
+      <Text dimColor>{"←→ choose · enter confirm · esc keep held back"}</Text>
     </Box>
   )
 }
