@@ -1,10 +1,5 @@
 import type { CommandModule } from "yargs"
-
-export interface TrustArgs {
-  dir?: string
-  revoke?: boolean
-  list?: boolean
-}
+import type { TrustArgs } from "../trust/execute"
 
 export const trustCommand: CommandModule<object, TrustArgs> = {
   command: "trust [dir]",

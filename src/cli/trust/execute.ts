@@ -7,8 +7,13 @@ import path from "node:path"
 import { createAgents } from "../../agent"
 import { listTrustRecords, loadConfig, writeTrustRecord, xdgPaths } from "../../config"
 import { CATALOG } from "../../llm"
-import type { TrustArgs } from "../cmd/trust"
 import { bold, dim, green, UserError } from "../ui"
+
+export interface TrustArgs {
+  dir?: string
+  revoke?: boolean
+  list?: boolean
+}
 
 export async function trust(args: TrustArgs) {
   const data = xdgPaths(process.env, os.homedir()).data
