@@ -3,14 +3,15 @@
 // backquotes, process substitution, loop and if bodies, functions, here-documents fed
 // to shells, `bash -c` strings, `eval` text), wrappers are looked through, and paths given
 // to file commands and redirections are checked against the project. Whatever cannot be
-// known before the command runs is reported, and the request must then be asked.
+// known before the command runs is reported, and the request must then be asked. Files the
+// command reads (cat, grep, `< file`, …) are asked as `read`, so the read rules apply.
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
 import { type Analyzer, type Io, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
 import { type Word, evalWord, pureVisit } from "./bash-words"
-import { expandGlob, externalDirectoryPattern, isDirectory, isInside, resolveBoth, resolveReal } from "./paths"
+import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal } from "./paths"
 
 export interface BashCommand {
   text: string
@@ -19,7 +20,7 @@ export interface BashCommand {
 }
 
 export interface BashRequest {
-  permission: "bash" | "external_directory"
+  permission: "bash" | "external_directory" | "read"
   patterns: string[]
   always: string[]
   forceAsk?: boolean
@@ -48,8 +49,11 @@ const MAX_CWDS = 16
 const MAX_FORMS = 12
 const SAFE_DEVICES = /^\/dev\/(null|zero|random|urandom|tty|stdin|stdout|stderr|fd\/\d+)$/
 
-/** What the bash tool must ask before running `command`, in order. */
-export async function analyzeBash(command: string, opts: { cwd: string; project: string }): Promise<BashRequest[]> {
+/**
+ * What the bash tool must ask before running `command`, in order. `worktree` (the project
+ * unless given) is what `read` patterns are relative to, as the read tool's are.
+ */
+export async function analyzeBash(command: string, opts: { cwd: string; project: string; worktree?: string }): Promise<BashRequest[]> {
   const analysis = new Analysis(await bashParser(), opts)
   analysis.start(command)
   return analysis.requests(command)
@@ -66,12 +70,15 @@ class Analysis implements Analyzer {
   private depth = 0
   private unreadable = false
   private readonly written = new Set<string>()
+  private readonly reads = new Set<string>()
+  private readonly worktree: string
 
   constructor(
     private readonly parser: Parser,
-    opts: { cwd: string; project: string },
+    opts: { cwd: string; project: string; worktree?: string },
   ) {
     this.project = resolveReal(opts.project, "/")
+    this.worktree = opts.worktree ?? opts.project
     this.cwds = [path.resolve(opts.cwd)]
   }
 
@@ -96,6 +103,10 @@ class Analysis implements Analyzer {
     if (this.external.size > 0) {
       const patterns = [...this.external.keys()]
       out.push({ permission: "external_directory", patterns, always: patterns, metadata: { command, paths: [...this.external.values()] } })
+    }
+    if (this.reads.size > 0) {
+      const patterns = [...this.reads]
+      out.push({ permission: "read", patterns, always: ["*"], metadata: { command, files: patterns } })
     }
     const shown = this.commands.filter((c) => !c.skip)
     const patterns = unique(shown.flatMap((c) => c.forms.map((f) => f.tokens.join(" "))))
@@ -182,6 +193,19 @@ class Analysis implements Analyzer {
       const dir = opts.dir ?? (word.glob ? false : undefined)
       for (const candidate of candidates) {
         for (const real of resolveBoth(candidate, cwd)) if (!isInside(this.project, real)) this.addExternal(real, dir)
+      }
+    }
+  }
+
+  read(word: Word, opts: { io?: Io } = {}): void {
+    if (word.fd || (opts.io?.findPaths && word.value?.includes("{}"))) return
+    // A path only known at run time is reported by checkPath; here it names nothing a rule can match.
+    const p = this.expandTilde(word)
+    if (!p || p === "-" || (!p.startsWith("/") && !this.cwdKnown)) return
+    for (const cwd of p.startsWith("/") ? ["/"] : this.cwds) {
+      if (SAFE_DEVICES.test(path.resolve(cwd, p))) continue
+      for (const file of (word.glob ? expandGlob(p, cwd) : undefined) ?? [p]) {
+        for (const pattern of pathPatterns(file, { cwd, worktree: this.worktree })) this.reads.add(pattern)
       }
     }
   }
@@ -345,6 +369,7 @@ class Analysis implements Analyzer {
     if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(word.value ?? "")) return
     this.checkPath(word)
     if (op.includes(">")) this.wrote(word)
+    if (op === "<" || op === "<>") this.read(word)
   }
 
   private assignment(node: Node): void {

@@ -1,14 +1,20 @@
 // Commands that take file paths, checked against the project: `cd` (which moves where
 // later relative paths point), rm/cp/mv/…, `dd if= of=`, `sed -i`; and text processors
-// whose programs can run commands or write files (awk, sed).
+// whose programs can run commands or write files (awk, sed). The files they read (cat's,
+// cp's sources, sed's and awk's inputs and scripts) are reported as reads.
 import { posix } from "node:path"
-import { type Handler, describe } from "./bash-types"
+import { ASSIGNMENT, type Handler, describe } from "./bash-types"
 import { literalWord, operands, scanOptions } from "./bash-words"
 
-const awk: Handler = (words, a) => {
+const awk: Handler = (words, a, io) => {
   const scan = scanOptions(words, 1, "Fvfe", ["--field-separator", "--assign", "--file", "--source"])
-  if (scan.options.some((o) => o.name === "-f" || o.name === "--file")) return
+  const scripts = scan.options.filter((o) => (o.name === "-f" || o.name === "--file") && o.value)
+  for (const script of scripts) a.read(script.value!, { io })
   const programs = scan.options.filter((o) => o.name === "-e" || o.name === "--source").map((o) => o.value)
+  const inputs = words.slice(scan.index + (scripts.length || programs.length ? 0 : 1))
+  // Operands are input files, except `name=value`, which sets a variable.
+  for (const input of inputs) if (!ASSIGNMENT.test(input.value ?? "")) a.read(input, { io })
+  if (scripts.length > 0) return
   if (programs.length === 0) programs.push(words[scan.index])
   for (const program of programs) {
     if (!program) continue
@@ -38,6 +44,8 @@ const sed: Handler = (words, a, io) => {
     if (script && code === undefined) a.unknown(`sed runs a script only known at run time`)
     if (code && sedRunsOrWrites(code)) a.unknown(`sed script runs commands or writes files (e, w, r commands)`)
   }
+  for (const o of options) if ((o.name === "-f" || o.name === "--file") && o.value) a.read(o.value, { io })
+  for (const file of files) a.read(file, { io })
   if (options.some((o) => o.name === "-i" || o.name.startsWith("--in-place"))) for (const file of files) a.checkPath(file, { io })
 }
 
@@ -53,24 +61,31 @@ const dd: Handler = (words, a, io) => {
   for (const word of words.slice(1)) {
     const v = word.value
     if (v === undefined) a.unknown(`dd is given ${word.raw}, only known at run time`)
-    else if (v.startsWith("if=") || v.startsWith("of=")) a.checkPath({ ...literalWord(v.slice(3)), glob: word.glob }, { io })
+    else if (v.startsWith("if=") || v.startsWith("of=")) {
+      const file = { ...literalWord(v.slice(3)), glob: word.glob }
+      a.checkPath(file, { io })
+      if (v.startsWith("if=")) a.read(file, { io })
+    }
   }
 }
 
 // Commands whose operands are paths: shortValue/longValue list options that take a value,
 // pathOptions those whose value is a path too.
 // `writes` says which operands are written: every one (tee) or the last, a destination (cp).
-function fileCommand(shortValue = "", longValue: string[] = [], pathOptions: string[] = [], writes?: "all" | "last"): Handler {
+// `reads` says which are read: every one (cat), or the sources of a copy (every one but the
+// destination, which is the last unless an option names it).
+function fileCommand(shortValue = "", longValue: string[] = [], pathOptions: string[] = [], writes?: "all" | "last", reads?: "all" | "sources"): Handler {
   return (words, a, io) => {
     const { operands: paths, options } = operands(words, 1, shortValue, longValue)
     for (const option of options) if (pathOptions.includes(option.name) && option.value) a.checkPath(option.value, { io })
     for (const path of paths) if (path.value !== "-") a.checkPath(path, { io })
     if (io.extraArgs) a.unknown(`${words[0].value} gets more paths from xargs' input`)
+    const target = options.find((o) => pathOptions.includes(o.name))?.value
+    const sources = target ? paths : paths.slice(0, -1)
+    if (reads) for (const path of reads === "all" ? paths : sources) a.read(path, { io })
     if (writes === "all") for (const path of paths) a.wrote(path)
     if (writes === "last") {
-      const target = options.find((o) => pathOptions.includes(o.name))?.value
       const dest = target ?? paths[paths.length - 1]
-      const sources = target ? paths : paths.slice(0, -1)
       if (dest?.value === undefined) return
       a.wrote(dest)
       for (const source of sources) if (source.value) a.wrote({ ...dest, value: `${dest.value}/${posix.basename(source.value)}` })
@@ -115,20 +130,20 @@ export const FILE_COMMANDS: Record<string, Handler> = {
   rmdir: fileCommand(),
   unlink: fileCommand(),
   shred: fileCommand("nsu", ["--iterations", "--size", "--random-source"]),
-  cp: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
-  mv: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
+  cp: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last", "sources"),
+  mv: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last", "sources"),
   ln: fileCommand("tS", ["--target-directory", "--suffix"], ["-t", "--target-directory"], "last"),
-  install: fileCommand("tmogS", ["--target-directory", "--mode", "--owner", "--group", "--suffix"], ["-t", "--target-directory"], "last"),
+  install: fileCommand("tmogS", ["--target-directory", "--mode", "--owner", "--group", "--suffix"], ["-t", "--target-directory"], "last", "sources"),
   mkdir: fileCommand("m", ["--mode", "--context"]),
   touch: fileCommand("rdt", ["--reference", "--date", "--time"], ["-r", "--reference"]),
   chmod: fileCommand("", [], ["--reference"]),
   chown: fileCommand("", [], ["--reference"]),
   chgrp: fileCommand("", [], ["--reference"]),
   truncate: fileCommand("sr", ["--size", "--reference"], ["-r", "--reference"]),
-  cat: fileCommand(),
+  cat: fileCommand("", [], [], undefined, "all"),
   tee: fileCommand("", [], [], "all"),
-  head: fileCommand("nc", ["--lines", "--bytes"]),
-  tail: fileCommand("ncs", ["--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"]),
-  less: fileCommand(),
-  more: fileCommand(),
+  head: fileCommand("nc", ["--lines", "--bytes"], [], undefined, "all"),
+  tail: fileCommand("ncs", ["--lines", "--bytes", "--pid", "--sleep-interval", "--max-unchanged-stats"], [], undefined, "all"),
+  less: fileCommand("", [], [], undefined, "all"),
+  more: fileCommand("", [], [], undefined, "all"),
 }

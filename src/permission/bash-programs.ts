@@ -2,6 +2,7 @@
 // `rebase --exec`, `bisect run`, `submodule foreach`), tar `--to-command`, rsync `-e`,
 // ssh `-o ProxyCommand=`, sort `--compress-program`, make `--eval`, and editors. The
 // code is analysed like a `bash -c` string when it is literal, and is unknowable otherwise.
+import { reader } from "./bash-reads"
 import type { Analyzer, Handler } from "./bash-types"
 import { type Word, literalWord, operands } from "./bash-words"
 
@@ -90,7 +91,11 @@ export const PROGRAMS: Record<string, Handler> = {
   scp: ssh,
   sftp: ssh,
   zip: codeOptions("", ["--unzip-command"], ["-TT", "--unzip-command"]),
-  sort: codeOptions("kotST", ["--compress-program", "--key", "--output", "--field-separator", "--temporary-directory"], ["--compress-program"]),
+  sort: (words, a, io) => {
+    const long = ["--compress-program", "--key", "--output", "--field-separator", "--temporary-directory", "--buffer-size"]
+    codeOptions("kotST", long, ["--compress-program"])(words, a, io)
+    reader({ shortValue: "kotST", longValue: long, readOptions: ["--files0-from"] })(words, a, io)
+  },
   make: codeOptions("CfIjloWE", ["--eval", "--file", "--directory"], ["-E", "--eval"]),
 }
 

@@ -42,8 +42,14 @@ const env: Handler = (words, a) => {
   return i < words.length ? { inner: i } : undefined
 }
 
-const xargs: Handler = (words, _a, io) => {
+const xargs: Handler = (words, a, io) => {
   const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"])
+  for (const o of scan.options) {
+    if ((o.name === "-a" || o.name === "--arg-file") && o.value) {
+      a.checkPath(o.value, { io })
+      a.read(o.value, { io })
+    }
+  }
   return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true } } : undefined
 }
 
@@ -63,6 +69,7 @@ const source: Handler = (words, a) => {
   const file = words[1]
   if (!file) return
   scriptFile(file, a, `${words[0].value} reads`)
+  a.read(file)
 }
 
 const trap: Handler = (words, a) => {

@@ -14,6 +14,8 @@ export interface Io {
 export interface Analyzer {
   unknown(reason: string): void
   checkPath(word: Word, opts?: { dir?: boolean; io?: Io }): void
+  /** A file this command reads: it is asked as `read` (literal and resolved path), like the read tool. */
+  read(word: Word, opts?: { io?: Io }): void
   /** Runs `cd`: the following commands may run in `target`. */
   changeDir(target: Word | undefined): void
   /** Shell source found inside a command; `sameShell` when it runs in this shell (eval, source). */

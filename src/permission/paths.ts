@@ -51,16 +51,15 @@ export function resolveBoth(p: string, cwd: string): string[] {
 /**
  * The patterns a path meets path rules (`read`, `edit`, `list`, …) with: the path as written
  * and the path with symlinks resolved, each relative to the worktree (`/`-separated) when
- * inside it. The resolved one is relative to the worktree's own real path and absolute when
- * it leaves the worktree. Asked together, a rule that denies either denies the call, so a
- * link does not dodge a rule written for its target, nor the target's a rule for the link.
+ * inside it and absolute when not (the resolved one is compared with the worktree's own real
+ * path). Asked together, a rule that denies either denies the call, so a link does not dodge
+ * a rule written for its target, nor the target's a rule written for the link.
  */
 export function pathPatterns(p: string, opts: { cwd: string; worktree: string }): string[] {
-  const literal = path.relative(path.resolve(opts.worktree), path.resolve(opts.cwd, p))
-  const root = resolveReal(opts.worktree, "/")
-  const real = resolveReal(p, opts.cwd)
-  const resolved = isInside(root, real) ? path.relative(root, real) : real
-  return [...new Set([literal, resolved].map((x) => x.split(path.sep).join("/") || "."))]
+  const shown = (abs: string, root: string) => (isInside(root, abs) ? path.relative(root, abs).split(path.sep).join("/") || "." : abs)
+  const literal = shown(path.resolve(opts.cwd, p), path.resolve(opts.worktree))
+  const resolved = shown(resolveReal(p, opts.cwd), resolveReal(opts.worktree, "/"))
+  return [...new Set([literal, resolved])]
 }
 
 export function isInside(root: string, p: string): boolean {

@@ -59,7 +59,7 @@ export const bash = defineTool({
       const outside = externalDirectoryAsk(cwd, { cwd: ctx.directory, project: ctx.directory, isDir: true })
       if (outside) await ctx.ask(outside)
     }
-    for (const req of await analyzeBash(args.command, { cwd, project: ctx.directory })) await ctx.ask(req)
+    for (const req of await analyzeBash(args.command, { cwd, project: ctx.directory, worktree: ctx.worktree })) await ctx.ask(req)
     if (ctx.abort.aborted) throw new Error("The command was not run: the call was aborted.")
 
     let preview = ""

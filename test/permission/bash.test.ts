@@ -98,7 +98,9 @@ describe("bash analysis", () => {
 
   it("bash analysis - paths outside the project come first as one external_directory request", async () => {
     const requests = await analyze(`cat /etc/hosts > ${outside}/copy.txt; rm out-link/x`)
-    expect(requests.map((r) => r.permission)).toEqual(["external_directory", "bash"])
+    // cat reads /etc/hosts: that read is asked too, after the directories and before the commands.
+    expect(requests.map((r) => r.permission)).toEqual(["external_directory", "read", "bash"])
+    expect(requests[1].patterns).toEqual(["/etc/hosts"])
     expect(requests[0].patterns).toEqual(["/etc/*", `${outside}/*`])
     expect(requests[0].always).toEqual(requests[0].patterns)
     expect(requests[0].metadata.paths).toEqual(["/etc/hosts", `${outside}/copy.txt`])

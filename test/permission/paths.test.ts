@@ -2,7 +2,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { externalDirectoryAsk, externalDirectoryPattern, isInside, resolveReal } from "../../src/permission"
+import { externalDirectoryAsk, externalDirectoryPattern, isInside, pathPatterns, resolveReal } from "../../src/permission"
 
 let root: string
 let project: string
@@ -24,6 +24,17 @@ beforeAll(() => {
 afterAll(() => fs.rmSync(root, { recursive: true, force: true }))
 
 describe("paths", () => {
+  it("paths - pathPatterns gives the path as written and resolved, relative inside the worktree, absolute outside", () => {
+    const opts = { cwd: project, worktree: project }
+    expect(pathPatterns("src/a.ts", opts)).toEqual(["src/a.ts"])
+    expect(pathPatterns("./src/../src/a.ts", opts)).toEqual(["src/a.ts"])
+    expect(pathPatterns("link/x.txt", opts)).toEqual(["link/x.txt", path.join(outside, "dir", "x.txt")])
+    expect(pathPatterns("src/deep/up/src/a.ts", opts)).toEqual(["src/deep/up/src/a.ts", "src/a.ts"])
+    expect(pathPatterns("../outside/secret.txt", opts)).toEqual([path.join(outside, "secret.txt")])
+    expect(pathPatterns(".", opts)).toEqual(["."])
+    expect(pathPatterns("a.ts", { cwd: path.join(project, "src"), worktree: project })).toEqual(["src/a.ts"])
+  })
+
   it("paths - resolveReal makes relative paths absolute", () => {
     expect(resolveReal("src/a.ts", project)).toBe(path.join(project, "src", "a.ts"))
     expect(resolveReal("./src/../src/a.ts", project)).toBe(path.join(project, "src", "a.ts"))

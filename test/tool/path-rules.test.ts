@@ -2,10 +2,10 @@
 // rules protect (`notes.txt -> .env`, `link -> secret`) must meet those rules, through every
 // file tool. Asks go through the real permission service with the built-in defaults (which
 // ask before reading `.env` files) plus the rules of each test.
-import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
-import { applyPatchTool, editTool, grepTool, listTool, readTool, runTool, writeTool } from "../../src/tool"
+import { applyPatchTool, bash, editTool, grepTool, listTool, readTool, runTool, writeTool } from "../../src/tool"
 import { tempDir } from "../lib/tool-context"
 import { ruledContext } from "./ruled-context"
 
@@ -93,6 +93,27 @@ describe("path rules", () => {
     const ctx = ruledContext({ directory: dir, rules: { list: { [path.join(dir, "secret")]: "deny" } } })
     expect((await failure(runTool(listTool, { path: "link" }, ctx)))?.name).toBe("PermissionDeniedError")
     expect(ctx.asks.at(-1)).toMatchObject({ permission: "list", patterns: [path.join(dir, "link"), path.join(dir, "secret")] })
+  })
+
+  test("path rules - bash `cat` of a symlink to .env asks read as the read tool does; refused, the command never runs", async () => {
+    const { dir, at } = project()
+    const ctx = ruledContext({ directory: dir })
+    const error = await failure(runTool(bash, { command: "cat notes.txt > leaked.txt" }, ctx))
+    expect(error?.name).toBe("PermissionRejectedError")
+    expect(ctx.asked).toEqual([expect.objectContaining({ permission: "read", patterns: ["notes.txt", ".env"] })])
+    expect(existsSync(at("leaked.txt"))).toBe(false)
+  })
+
+  test("path rules - bash reads through link -> secret meet the secret/* deny; other reads run without a question", async () => {
+    const { dir, at } = project()
+    for (const command of ["cat link/key.txt > leaked.txt", "base64 < link/key.txt > leaked.txt", "grep -h . link/* > leaked.txt"]) {
+      const error = await failure(runTool(bash, { command }, ruledContext({ directory: dir, rules: secretDeny })))
+      expect(error?.name, command).toBe("PermissionDeniedError")
+    }
+    expect(existsSync(at("leaked.txt"))).toBe(false)
+    const ctx = ruledContext({ directory: dir, rules: secretDeny })
+    expect((await runTool(bash, { command: "cat code/a.ts" }, ctx)).output).toContain("export const a = 1")
+    expect(ctx.asked).toEqual([])
   })
 
   test("path rules - a project opened through a symlinked path gets patterns relative to the worktree", async () => {
