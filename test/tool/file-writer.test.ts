@@ -101,6 +101,18 @@ describe("file writer", () => {
     expect(readFileSync(path.join(outside, "f.txt"), "utf8")).toBe("outside\n")
   })
 
+  test("file writer - a project opened through a symlinked path is written in place", async () => {
+    const { root, project } = setup()
+    const alias = path.join(root, "alias")
+    symlinkSync(project, alias)
+    const ctx = toolContext({ directory: alias })
+    await runTool(writeTool, { filePath: "sub/new.txt", content: "ok\n" }, ctx)
+    await runTool(editTool, { filePath: "sub/f.txt", oldString: "inside", newString: "edited" }, ctx)
+    expect(readFileSync(path.join(project, "sub", "new.txt"), "utf8")).toBe("ok\n")
+    expect(readFileSync(path.join(project, "sub", "f.txt"), "utf8")).toBe("edited\n")
+    expect(ctx.asks.map((a) => a.permission)).toEqual(["edit", "edit"])
+  })
+
   test("file writer - an approved directory outside the project can be written when it is one of the roots", async () => {
     const { project, outside } = setup()
     const ctx = toolContext({ directory: project })
