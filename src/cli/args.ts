@@ -19,10 +19,22 @@ export interface RunArgs {
   thinking?: boolean
 }
 
-export interface ServeArgs {
+/** The flags of every guarded listener: `wright serve` and the TUI's --port. */
+export interface ListenerArgs {
+  /** Extra browser origins allowed, exact. */
+  cors?: string[]
+  /** Extra names the Host header may carry (`name` or `name:port`). */
+  allowHost?: string[]
+  /** Extra directories (and what is inside them) requests may name. */
+  allowDir?: string[]
+  insecure?: boolean
+  password?: string
+  passwordFile?: string
+  passwordPrompt?: boolean
+}
+
+export interface ServeArgs extends ListenerArgs {
   port: number
   hostname: string
-  cors?: string[]
-  insecure?: boolean
   dir?: string
 }

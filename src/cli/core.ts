@@ -1,3 +1,4 @@
+import os from "node:os"
 import path from "node:path"
 import type { Config } from "../config"
 import { createServer } from "../server"
@@ -8,16 +9,27 @@ import { VERSION } from "./ui"
 /**
  * The core of one process: the database, an App per project directory, and the HTTP
  * server in front of them. Front ends talk to `server.fetch` (in-process) or a port.
+ * Requests may name the start directory (and what is inside it), `allowDirs`, the global
+ * config's `server.directories` and projects that already have sessions; nothing else.
  */
-export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv }) {
+export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv; allowDirs?: string[] }) {
   const env = opts.env ?? process.env
   const store = openStore(databasePath(env))
   const apps = createApps({ store, env, overrides: opts.overrides, version: VERSION })
   const directory = path.resolve(opts.directory)
   // Fail fast on config errors, before any command output.
   const app = await apps.get(directory)
+  const home = env.HOME || os.homedir()
+  const configured = (app.userConfig.server?.directories ?? []).map((d) => path.resolve(home, d.replace(/^~(?=$|\/)/, home)))
   // PATCH /config reloads the project's App so the next request builds it with the new config.
-  const server = createServer({ directory, getApp: apps.get, version: VERSION, reloadApp: apps.reload })
+  const server = createServer({
+    directory,
+    getApp: apps.get,
+    version: VERSION,
+    reloadApp: apps.reload,
+    allowedDirectories: [...(opts.allowDirs ?? []).map((d) => path.resolve(d)), ...configured],
+    isKnownProject: (dir) => store.sessions.list({ directory: dir, limit: 1 }).length > 0,
+  })
   return {
     app,
     server,

@@ -1,18 +1,21 @@
 // The HTTP API: OpenCode's routes on Hono. One server serves several projects; the
 // `directory` query parameter or `x-opencode-directory` header picks the project's App.
 // Routes only translate HTTP to App calls; errors become `{name, data}` with a status code.
-// Auth and CORS wrap this app when it listens on a port (see security.ts).
+// Which directories a request may name is decided here, for every caller (directories.ts);
+// Host, Origin and auth wrap this app when it listens on a port (listener.ts).
 import { statSync } from "node:fs"
 import path from "node:path"
 import { Hono } from "hono"
 import { BadRequestError, UnknownError } from "../protocol"
 import { createShells, type App, type Shells } from "../session"
+import { directoryRule } from "./directories"
 import { errorResponse } from "./error"
 import { agentRoutes } from "./routes/agent"
 import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
 import { mcpRoutes } from "./routes/mcp"
+import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
 import { permissionRoutes } from "./routes/permission"
 import { sessionRoutes } from "./routes/session"
@@ -27,6 +30,10 @@ export interface ServerOptions {
   /** Forgets a project's App so the next `getApp` loads it afresh (after PATCH /config). */
   reloadApp?(directory: string): Promise<void>
   version: string
+  /** Trees requests may name besides `directory` (the user's --allow-dir and global `server.directories`). */
+  allowedDirectories?: string[]
+  /** True for a directory that already has sessions: requests may name it. */
+  isKnownProject?(directory: string): boolean
 }
 
 export function createServer(opts: ServerOptions) {
@@ -90,14 +97,17 @@ export function createServer(opts: ServerOptions) {
     ...fileRoutes,
     ...toolRoutes,
     ...mcpRoutes,
+    ...trustRoutes,
   ]
   const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))
+  const checkDirectory = directoryRule({ start: context.directory, allowed: opts.allowedDirectories, isKnownProject: opts.isKnownProject })
 
   hono.use("*", async (c, next) => {
     if (globalPaths.has(c.req.path)) return next()
     const header = c.req.header("x-opencode-directory")
     const named = c.req.query("directory") ?? (header ? safeDecode(header) : undefined)
     const directory = named === undefined ? context.directory : path.resolve(context.directory, named)
+    if (named !== undefined) checkDirectory(directory)
     if (named !== undefined && !statSync(directory, { throwIfNoEntry: false })?.isDirectory()) {
       const where = c.req.query("directory") !== undefined ? "query.directory" : "header.x-opencode-directory"
       throw new BadRequestError({ message: `Invalid request: ${where}: not a directory: ${directory}`, issues: [{ path: where, message: `not a directory: ${directory}` }] })

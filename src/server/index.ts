@@ -1,6 +1,7 @@
 // The HTTP + SSE API every front end uses (run, the TUI, ACP, remote clients), speaking
 // OpenCode's paths and shapes so the official SDK works against it. Routes translate HTTP
-// to App calls and nothing more; auth and CORS wrap the app when it listens on a port.
+// to App calls and nothing more; every TCP port goes through the guarded listener.
 export { createServer, type Server, type ServerOptions } from "./app"
-export { secure, authFromEnv, isAllowedOrigin, ALLOWED_METHODS, type SecurityOptions, type FetchHandler } from "./security"
+export { guard, listen, listenRefusal, isLoopback, ListenError, ALLOWED_METHODS, type GuardOptions, type ListenOptions, type Listening, type FetchHandler } from "./listener"
+export { BODY_LIMIT, FILE_BODY_LIMIT } from "./route"
 export { HEARTBEAT_MS } from "./sse"

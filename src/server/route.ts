@@ -2,6 +2,7 @@ import type { Context, Hono } from "hono"
 import { z } from "zod"
 import { BadRequestError } from "../protocol"
 import type { App, Shells } from "../session"
+import { PayloadTooLargeError, UnsupportedMediaTypeError } from "./error"
 
 export type Method = "get" | "post" | "patch" | "put" | "delete"
 
@@ -72,23 +73,65 @@ function invalid(where: string, error: z.ZodError): never {
   throw new BadRequestError({ message: `Invalid request: ${issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`, issues })
 }
 
+const MiB = 1 << 20
+/** Bodies past this are refused with 413 while they arrive. */
+export const BODY_LIMIT = 10 * MiB
+/** Prompts carry file parts as data URLs: they get more room. */
+export const FILE_BODY_LIMIT = 64 * MiB
+// The routes whose bodies hold file parts (by operationId; the route files are the better home).
+const FILE_PART_ROUTES = new Set(["session.prompt", "session.prompt_async", "session.command"])
+export const mib = (bytes: number) => `${bytes / MiB} MiB`
+
+const JSON_TYPE = /^application\/json\s*(;|$)/i
+
+/**
+ * A JSON route's body, read with a byte count so an oversize one is refused (413) once it
+ * passes `limit`, however it is sent (Content-Length or chunked), instead of being buffered.
+ * Only `application/json` is accepted (415 otherwise: it is what cross-origin forms and
+ * "simple" requests cannot send); a request without a body reads as `{}`.
+ */
+async function readBody(c: Context<ServerEnv>, limit: number): Promise<unknown> {
+  const req = c.req.raw
+  const what = `${req.method} ${c.req.path}`
+  const tooLarge = () => new PayloadTooLargeError({ message: `Body of ${what} is larger than ${mib(limit)}: refused` })
+  const type = req.headers.get("content-type")
+  if (Number(req.headers.get("content-length") ?? 0) > limit) throw tooLarge()
+  if (type !== null && !JSON_TYPE.test(type)) throw new UnsupportedMediaTypeError({ message: `Content-Type "${type}" is refused: send the body of ${what} as application/json` })
+  const chunks: Uint8Array[] = []
+  let size = 0
+  const reader = req.body?.getReader()
+  for (;;) {
+    const next = reader ? await reader.read() : { done: true as const, value: undefined }
+    if (next.done) break
+    size += next.value.byteLength
+    // The rest is never read: on a port, @hono/node-server drains a little of it, then closes.
+    if (size > limit) throw tooLarge()
+    chunks.push(next.value)
+  }
+  const text = Buffer.concat(chunks).toString("utf8")
+  if (!text.trim()) return {}
+  if (type === null) throw new UnsupportedMediaTypeError({ message: `A body without Content-Type is refused: send the body of ${what} as application/json` })
+  try {
+    return JSON.parse(text)
+  } catch (e) {
+    throw new BadRequestError({ message: `Invalid request: body is not valid JSON (${(e as Error).message})`, issues: [{ path: "body", message: "not valid JSON" }] })
+  }
+}
+
 export function register(hono: Hono<ServerEnv>, routes: Route<any, any>[], server: ServerContext) {
   for (const r of routes) {
+    const limit = FILE_PART_ROUTES.has(r.operationId) ? FILE_BODY_LIMIT : BODY_LIMIT
     hono.on(r.method.toUpperCase(), r.path, async (c) => {
       let body: unknown = undefined
       if (r.body) {
-        const text = await c.req.text()
-        let raw: unknown = {}
-        if (text.trim()) {
-          try {
-            raw = JSON.parse(text)
-          } catch (e) {
-            throw new BadRequestError({ message: `Invalid request: body is not valid JSON (${(e as Error).message})`, issues: [{ path: "body", message: "not valid JSON" }] })
-          }
-        }
-        const parsed = r.body.safeParse(raw)
+        const parsed = r.body.safeParse(await readBody(c, limit))
         if (!parsed.success) invalid("body", parsed.error)
         body = parsed.data
+      } else if (r.method !== "get") {
+        const type = c.req.header("content-type")
+        // No body is read here, but a form or text/plain post must not be executed either.
+        if (type !== undefined && !JSON_TYPE.test(type))
+          throw new UnsupportedMediaTypeError({ message: `Content-Type "${type}" is refused: ${c.req.method} ${c.req.path} takes no body, or JSON` })
       }
       let query: unknown = undefined
       if (r.query) {
@@ -133,7 +176,9 @@ export function openapi(routes: Route<any, any>[], info: { title: string; versio
           ...(r.response && r.status !== 204 ? { content: { "application/json": { schema: schema(r.response, "output") } } } : {}),
         },
         "400": named("Bad request: the body or query failed validation (data.issues names each field)"),
+        ...(r.global ? {} : { "403": named("Forbidden: the directory named is not one this server may open") }),
         ...(r.path.includes(":") ? { "404": named("Not found: an id in the path names nothing") } : {}),
+        ...(r.body ? { "413": named("The body is over the size limit"), "415": named("The body is not application/json") } : {}),
         ...(r.conflict ? { "409": named("Busy: the session is running") } : {}),
       },
     }

@@ -50,6 +50,9 @@ test("event - /event starts with server.connected, sends no-buffering headers, t
 
 test("event - /global/event wraps every project's events as {directory, payload}", async () => {
   const other = tempDir("wright-other-project-")
+  // A second project on the same server: the user allowed it (--allow-dir).
+  await h.close()
+  h = await startServer({ llm, allowDirs: [other] })
   writeFileSync(path.join(other, "wright.json"), "{}")
   const controller = new AbortController()
   const stream = collect<GlobalEvent & { type: string }>(
@@ -69,6 +72,9 @@ test("event - /global/event wraps every project's events as {directory, payload}
 
 test("event - the directory parameter and header pick the project; each project has its own App", async () => {
   const other = tempDir("wright-second-project-")
+  // A second project on the same server: the user allowed it (--allow-dir).
+  await h.close()
+  h = await startServer({ llm, allowDirs: [other] })
   writeFileSync(path.join(other, "wright.json"), JSON.stringify({ username: "second" }))
   const mine = h.client
   const theirs = h.clientFor(other)

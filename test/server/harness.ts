@@ -1,14 +1,15 @@
 // A real server for route tests: a sandbox HOME and project, a real SQLite file, one App per
-// project directory, and our SDK client whose `fetch` is the app itself (no socket). The
-// model is the llm-server, reached over real HTTP.
+// project directory, and our SDK client whose `fetch` is the app itself (no socket), or the
+// app behind the port's guard (`guard`: as if bound to 127.0.0.1:4096, requests to BASE).
+// The model is the llm-server, reached over real HTTP.
 import { createClient, type Client } from "../../src/sdk"
-import { createServer, secure, type SecurityOptions } from "../../src/server"
+import { createServer, guard, type GuardOptions } from "../../src/server"
 import { createApps, type App } from "../../src/session"
 import { openStore } from "../../src/storage"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import type { LLMServer } from "../lib/llm-server"
 
-export const BASE = "http://wright.test"
+export const BASE = "http://127.0.0.1:4096"
 
 export interface Harness {
   box: Sandbox
@@ -21,14 +22,29 @@ export interface Harness {
   close(): Promise<void>
 }
 
-export async function startServer(opts: { llm?: LLMServer; config?: Record<string, unknown>; security?: SecurityOptions } = {}): Promise<Harness> {
+export interface ServerSetup {
+  llm?: LLMServer
+  config?: Record<string, unknown>
+  guard?: Partial<GuardOptions>
+  /** Directories requests may name besides the project (--allow-dir). */
+  allowDirs?: string[]
+}
+
+export async function startServer(opts: ServerSetup = {}): Promise<Harness> {
   const box = sandbox()
   writeConfig(box.project, { ...(opts.llm ? providerConfig(opts.llm, "openai-chat") : {}), ...opts.config })
   const store = openStore(box.dbPath)
   const apps = createApps({ store, env: box.env, home: box.home, version: "9.9.9-test" })
   const getApp = apps.get
-  const server = createServer({ directory: box.project, getApp, version: "9.9.9-test", reloadApp: apps.reload })
-  const fetch = opts.security ? secure(server.fetch, opts.security) : server.fetch
+  const server = createServer({
+    directory: box.project,
+    getApp,
+    version: "9.9.9-test",
+    reloadApp: apps.reload,
+    allowedDirectories: opts.allowDirs,
+    isKnownProject: (dir) => store.sessions.list({ directory: dir, limit: 1 }).length > 0,
+  })
+  const fetch = opts.guard ? guard(server.fetch, { hostname: "127.0.0.1", port: 4096, ...opts.guard }) : server.fetch
   const clientFor = (directory: string) => createClient({ baseUrl: BASE, fetch, directory })
   return {
     box,

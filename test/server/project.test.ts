@@ -73,7 +73,7 @@ test("skill - skills found in the project's config folder are listed", async () 
   mkdirSync(path.join(project, ".wright", "skills", "deploy"), { recursive: true })
   writeFileSync(path.join(project, ".wright", "skills", "deploy", "SKILL.md"), "---\nname: deploy\ndescription: Ship it\n---\nRun the deploy script.\n")
   writeFileSync(path.join(project, "wright.json"), JSON.stringify({ model: "fake/chat-model" }))
-  h = await startServer({ llm })
+  h = await startServer({ llm, allowDirs: [project] })
   const skills = await h.clientFor(project).skill.list()
   expect(skills).toEqual([{ name: "deploy", description: "Ship it", location: path.join(project, ".wright", "skills", "deploy", "SKILL.md"), content: expect.stringContaining("Run the deploy script.") }])
   expect((await h.clientFor(project).command.list()).find((c) => c.name === "deploy")?.source).toBe("skill")
@@ -160,7 +160,7 @@ test("file - /file/status parses git status with line counts", async () => {
   execFileSync("rm", [path.join(dir, "gone.txt")])
   writeFileSync(path.join(dir, "new.txt"), "1\n2\n3\n")
   await h.close()
-  h = await startServer({ llm })
+  h = await startServer({ llm, allowDirs: [dir] })
   // The new server's project is another sandbox: point it at the git repo.
   const files = await h.clientFor(dir).file.status()
   expect(files.sort((a, b) => a.path.localeCompare(b.path))).toEqual([

@@ -10,7 +10,7 @@ export const attachCommand: CommandModule<object, AttachArgs> = {
       .option("dir", { type: "string", describe: "project directory on the server" })
       .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
       .option("session", { alias: "s", type: "string", describe: "open the session with this id" })
-      .option("password", { alias: "p", type: "string", describe: "basic auth password (default: $WRIGHT_SERVER_PASSWORD)" })
+      .option("password", { alias: "p", type: "string", describe: "basic auth password; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })
       .option("username", { alias: "u", type: "string", describe: "basic auth username (default: $WRIGHT_SERVER_USERNAME or wright)" })
       .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
       .option("agent", { type: "string", describe: "primary agent to start with" })

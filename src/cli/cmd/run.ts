@@ -16,7 +16,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("session", { alias: "s", type: "string", describe: "continue the session with this id" })
       .option("dir", { type: "string", describe: "project directory (default: the current one)" })
       .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
-      .option("password", { alias: "p", type: "string", describe: "password for --attach (default: $WRIGHT_SERVER_PASSWORD)" })
+      .option("password", { alias: "p", type: "string", describe: "password for --attach; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })
       .option("username", { alias: "u", type: "string", describe: "username for --attach (default: $WRIGHT_SERVER_USERNAME or wright)" })
       .option("auto", { type: "boolean", describe: "approve every permission ask once (explicit denies still hold)" })
       .option("title", { type: "string", describe: "title of a new session" })

@@ -1,19 +1,22 @@
 import type { CommandModule } from "yargs"
 import type { TuiArgs } from "../tui/thread"
+import { LISTENER_EPILOG, listenerOptions } from "./serve"
 
 export const tuiCommand: CommandModule<object, TuiArgs> = {
   command: "$0 [project]",
   describe: "open the interactive UI (the default command)",
   builder: (y) =>
-    y
-      .positional("project", { type: "string", describe: "project directory (default: the current one)" })
-      .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
-      .option("agent", { type: "string", describe: "primary agent to start with (build, plan, …)" })
-      .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
-      .option("session", { alias: "s", type: "string", describe: "open the session with this id" })
-      .option("prompt", { type: "string", describe: "send this prompt at start" })
-      .option("port", { type: "number", describe: "also serve the HTTP API on this port (0 picks one)" })
-      .option("hostname", { type: "string", describe: "address for --port (default 127.0.0.1)" }) as never,
+    listenerOptions(
+      y
+        .positional("project", { type: "string", describe: "project directory (default: the current one)" })
+        .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
+        .option("agent", { type: "string", describe: "primary agent to start with (build, plan, …)" })
+        .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
+        .option("session", { alias: "s", type: "string", describe: "open the session with this id" })
+        .option("prompt", { type: "string", describe: "send this prompt at start" })
+        .option("port", { type: "number", describe: "also serve the HTTP API on this port (0 picks one), guarded as wright serve is" })
+        .option("hostname", { type: "string", describe: "address for --port (default 127.0.0.1)" }),
+    ).epilog(`With --port or --hostname: ${LISTENER_EPILOG}`) as never,
   handler: async (args) => {
     const { tui } = await import("../tui/thread")
     await tui(args)

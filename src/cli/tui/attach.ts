@@ -3,6 +3,7 @@ import path from "node:path"
 import { createClient } from "../../sdk"
 import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
+import { clientAuthHeaders } from "../password"
 import { UserError } from "../ui"
 import { parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
@@ -28,9 +29,7 @@ export async function attach(args: AttachArgs) {
   }
   const model = parseModelFlag(args.model)
   requireTerminal()
-  const password = args.password ?? process.env.WRIGHT_SERVER_PASSWORD ?? process.env.OPENCODE_SERVER_PASSWORD
-  const username = args.username ?? process.env.WRIGHT_SERVER_USERNAME ?? process.env.OPENCODE_SERVER_USERNAME ?? "wright"
-  const headers: Record<string, string> = password ? { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` } : {}
+  const headers = clientAuthHeaders(args, process.env)
   const directory = args.dir ? path.resolve(args.dir) : undefined
   const client = createClient({ baseUrl: base.href, headers, directory })
 
@@ -38,7 +37,8 @@ export async function attach(args: AttachArgs) {
   const ready = client.session.status().then(
     () => undefined,
     (e: Error & { status?: number }) => {
-      if (e.status === 401) throw new UserError(`${args.url}: wrong or missing password (-p, or WRIGHT_SERVER_PASSWORD)`)
+      if (e.status === 401) throw new UserError(`${args.url}: wrong or missing password (WRIGHT_SERVER_PASSWORD, WRIGHT_SERVER_PASSWORD_FILE or -p)`)
+      if (e.status === 403) throw new UserError(`${args.url}: ${e.message}`)
       throw new UserError(`${args.url}: cannot reach the server: ${e.message}`)
     },
   )

@@ -8,10 +8,13 @@ import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { createClient, type Client } from "../../sdk"
 import { createRpcClient, runTui } from "../../tui"
+import type { ListenerArgs } from "../args"
+import { listenerAuth } from "../password"
 import { UserError } from "../ui"
 import { parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
+import type { ListenRequest, WorkerInit } from "./worker"
 
-export interface TuiArgs {
+export interface TuiArgs extends ListenerArgs {
   project?: string
   model?: string
   agent?: string
@@ -36,9 +39,14 @@ export async function tui(args: TuiArgs) {
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`project: not a directory: ${directory}`)
   const model = parseModelFlag(args.model)
   requireTerminal()
+  // The port's password comes before the UI: a prompt needs the terminal to itself.
+  const serving = args.port !== undefined || args.hostname !== undefined
+  const hostname = args.hostname ?? "127.0.0.1"
+  const auth = serving ? await listenerAuth(args, process.env) : {}
 
   const entry = workerEntry()
-  const worker = new Worker(entry.url, { workerData: { directory }, stdout: true, stderr: true, execArgv: entry.execArgv })
+  const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)) }
+  const worker = new Worker(entry.url, { workerData: init, stdout: true, stderr: true, execArgv: entry.execArgv })
   const logs: string[] = []
   const keep = (d: Buffer) => {
     logs.push(d.toString())
@@ -95,8 +103,11 @@ export async function tui(args: TuiArgs) {
     const ready = Promise.race([rpc.ready, died])
     const sessionID = await pickSession(client, args, ready)
     const notices: string[] = []
-    if (args.port !== undefined || args.hostname !== undefined) {
-      const url = await Promise.race([rpc.call<string>("listen", { port: args.port ?? 0, hostname: args.hostname }), died])
+    if (serving) {
+      const request: ListenRequest = { port: args.port ?? 0, hostname, cors: args.cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth }
+      const url = await Promise.race([rpc.call<string>("listen", request), died]).catch((e: Error) => {
+        throw e.name === "ListenError" ? new UserError(e.message) : e
+      })
       notices.push(`Server listening on ${url}`)
     }
     const history = promptHistory()

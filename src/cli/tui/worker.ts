@@ -1,14 +1,29 @@
 // The TUI's worker thread: it hosts the whole core (store, App, HTTP server) and answers the
 // main thread over RPC. Requests that arrive while the core boots wait for it. It never
-// touches the terminal; its console output is captured by the main thread.
-import { serve as listen } from "@hono/node-server"
-import type { AddressInfo } from "node:net"
+// touches the terminal; its console output is captured by the main thread. A port, when
+// asked for, goes through the same guarded listener as `wright serve`.
 import { parentPort, workerData } from "node:worker_threads"
+import type { BusEvent } from "../../protocol"
+import { createClient } from "../../sdk"
+import { listen, type Listening } from "../../server"
 import { serveRpc, type Port } from "../../tui"
 import { startCore } from "../core"
 
 export interface WorkerInit {
   directory: string
+  /** --allow-dir, resolved. */
+  allowDirs?: string[]
+}
+
+/** What the main thread asks `listen` for: the TUI's --port and listener flags, the password resolved. */
+export interface ListenRequest {
+  port: number
+  hostname: string
+  cors?: string[]
+  allowHosts?: string[]
+  insecure?: boolean
+  password?: string
+  username?: string
 }
 
 type Core = Awaited<ReturnType<typeof startCore>>
@@ -16,16 +31,16 @@ type Core = Awaited<ReturnType<typeof startCore>>
 const init = workerData as WorkerInit
 const port = parentPort as unknown as Port
 let core: Core | undefined
-let httpServer: ReturnType<typeof listen> | undefined
+let listening: Listening | undefined
 let unsubscribe: (() => void) | undefined
 
-const booting = startCore({ directory: init.directory })
+const booting = startCore({ directory: init.directory, allowDirs: init.allowDirs })
 booting.catch(() => {})
 
 const rpc = serveRpc(port, {
   fetch: async (req) => (await booting).server.fetch(req),
   async call(method, input) {
-    if (method === "listen") return startListening(input as { port?: number; hostname?: string })
+    if (method === "listen") return startListening(input as ListenRequest)
     if (method === "shutdown") return shutdown()
     throw new Error(`unknown RPC call: ${method}`)
   },
@@ -34,33 +49,41 @@ const rpc = serveRpc(port, {
 booting.then(
   (c) => {
     core = c
-    unsubscribe = c.app.bus.subscribeAll((e) => rpc.emit(e))
-    rpc.ready()
+    unsubscribe = forwardEvents(c, () => rpc.ready())
   },
   (e) => rpc.fatal(e),
 )
 
-async function startListening(opts: { port?: number; hostname?: string }): Promise<string> {
+/**
+ * Forwards the start project's events, then calls `connected` once. Trusting the folder (or
+ * PATCH /config) replaces the project's App, and its bus with it: the server's stream of every
+ * App follows the new one, where the first App's bus would go silent.
+ */
+function forwardEvents(c: Core, connected: () => void): () => void {
+  const stop = new AbortController()
+  const client = createClient({ baseUrl: "http://wright.internal", fetch: c.server.fetch })
+  let first = true
+  const onConnect = () => first && ((first = false), connected())
+  void (async () => {
+    for await (const e of client.global.event({ signal: stop.signal, onConnect }))
+      if (e.directory === c.app.directory && e.payload.type !== "server.heartbeat" && e.payload.type !== "server.connected") rpc.emit(e.payload as BusEvent)
+  })().catch((e) => rpc.fatal(e))
+  return () => stop.abort()
+}
+
+async function startListening(req: ListenRequest): Promise<string> {
   const c = await booting
-  const hostname = opts.hostname ?? "127.0.0.1"
-  const server = listen({ fetch: c.server.fetch, port: opts.port ?? 0, hostname })
-  await new Promise<void>((resolve, reject) => {
-    server.once("listening", () => resolve())
-    server.once("error", (e: NodeJS.ErrnoException) =>
-      reject(new Error(e.code === "EADDRINUSE" ? `--port: ${opts.port} is already in use` : e.message)),
-    )
-  })
-  httpServer = server
-  const address = server.address() as AddressInfo
-  const host = hostname.includes(":") ? `[${hostname}]` : hostname
-  return `http://${host}:${address.port}`
+  // Allowed origins come from the flags and the user's own config, never from the project's.
+  const cors = [...(req.cors ?? []), ...(c.app.userConfig.server?.cors ?? [])]
+  listening = await listen({ ...req, cors, fetch: c.server.fetch })
+  return listening.url
 }
 
 /** Settles running sessions (aborted, their tools marked as errors), flushes history, closes. */
 async function shutdown(): Promise<boolean> {
   unsubscribe?.()
   rpc.abortAll()
-  httpServer?.close()
+  void listening?.close()
   if (core) await core.close()
   else await booting.then((c) => c.close()).catch(() => {})
   return true

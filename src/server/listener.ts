@@ -1,0 +1,238 @@
+// The guarded listener: every TCP port wright opens (`wright serve`, the TUI's --port) goes
+// through `listen`, and every request on it through `guard`, in this order, before routing:
+//   1. Host must name the bound address (loopback names for a loopback bind) with the bound
+//      port, or a name given with --allow-host: a DNS-rebinding page carries its own name.
+//   2. An Origin must be allowed exactly (--cors, or the user's global config); a browser
+//      request without one must not be cross-site (Sec-Fetch-Site). A page on another
+//      loopback port is another origin.
+//   3. A declared body past the largest limit is refused at once (routes count the rest).
+//   4. Basic auth when a password is set (also `?auth_token=<base64 user:pass>`, as OpenCode).
+// Preflights from allowed origins skip auth. In-process callers (run, the TUI's RPC, ACP)
+// reach the app's fetch directly and never pass here; what applies to them (directories,
+// content type, body limits) lives in the app.
+import { serve, type ServerType } from "@hono/node-server"
+import { createHash, timingSafeEqual } from "node:crypto"
+import type { AddressInfo, Socket } from "node:net"
+import { networkInterfaces } from "node:os"
+import { ForbiddenError, errorAnswer, PayloadTooLargeError } from "./error"
+import { FILE_BODY_LIMIT, mib } from "./route"
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+export interface GuardOptions {
+  /** The address the socket is bound to, as given to listen: `127.0.0.1`, `::1`, `0.0.0.0`, `::`, a name. */
+  hostname: string
+  /** The port actually bound. */
+  port: number
+  /** More names `Host` may carry: `name` (any port, or none, as behind a proxy) or `name:port`. */
+  allowHosts?: string[]
+  /** Browser origins allowed, exact (`https://app.example.com`). Only from flags and the global config. */
+  cors?: string[]
+  /** Basic auth is on when set. */
+  password?: string
+  /** Default "wright"; when none is configured, OpenCode's default "opencode" works too. */
+  username?: string
+}
+
+export const ALLOWED_METHODS = "GET, HEAD, PUT, PATCH, POST, DELETE"
+const ALLOWED_HEADERS = "content-type, authorization, x-opencode-directory, x-opencode-workspace, last-event-id"
+
+export function isLoopback(hostname: string): boolean {
+  const h = bare(hostname)
+  return h === "localhost" || h === "::1" || /^127(\.\d{1,3}){3}$/.test(h)
+}
+
+const isWildcard = (hostname: string) => ["", "0.0.0.0", "::"].includes(bare(hostname))
+const bare = (name: string) => name.replace(/^\[|\]$/g, "").toLowerCase()
+
+/** `name[:port]` of a Host header or an --allow-host value; IPv6 in brackets. */
+function parseHost(value: string): { name: string; port?: number } | undefined {
+  const m = /^(\[[0-9a-f:.]+\]|[^:[\]\s]+)(?::(\d{1,5}))?$/i.exec(value.trim())
+  if (!m) return undefined
+  return { name: bare(m[1]!), port: m[2] === undefined ? undefined : Number(m[2]) }
+}
+
+/** Which names this bind answers to: loopback names on loopback, every local address on a wildcard. */
+function boundNames(hostname: string): (name: string) => boolean {
+  const bound = bare(hostname)
+  if (isLoopback(bound)) return isLoopback
+  if (!isWildcard(bound)) return (name) => name === bound
+  return (name) => isLoopback(name) || Object.values(networkInterfaces()).some((list) => list?.some((i) => bare(i.address) === name))
+}
+
+/** The refusal of a bind that would expose the API unauthenticated, or undefined when it may go ahead. */
+export function listenRefusal(hostname: string, opts: { password?: string; insecure?: boolean }): string | undefined {
+  if (opts.password || opts.insecure || isLoopback(hostname)) return undefined
+  return (
+    `Refusing to listen on ${hostname} without a password: anyone who can reach it could run commands on this machine; ` +
+    `set WRIGHT_SERVER_PASSWORD (or --password-file PATH), use --hostname 127.0.0.1, or pass --insecure if the network is trusted`
+  )
+}
+
+const digest = (s: string) => createHash("sha256").update(s).digest()
+/** Equal-length digests keep the comparison constant-time whatever the lengths. */
+const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b))
+
+function credentials(request: Request): string | undefined {
+  const header = request.headers.get("authorization")
+  const token = header?.match(/^Basic\s+(.+)$/i)?.[1] ?? new URL(request.url).searchParams.get("auth_token") ?? undefined
+  if (!token) return undefined
+  return Buffer.from(token.trim(), "base64").toString("utf8")
+}
+
+function authorized(request: Request, opts: GuardOptions): boolean {
+  if (!opts.password) return true
+  const given = credentials(request)
+  if (given === undefined) return false
+  const colon = given.indexOf(":")
+  const user = colon === -1 ? given : given.slice(0, colon)
+  const pass = colon === -1 ? "" : given.slice(colon + 1)
+  const users = opts.username ? [opts.username] : ["wright", "opencode"]
+  // Every candidate is compared, so the time taken says nothing about which part was wrong.
+  let userOk = false
+  for (const u of users) userOk = same(user, u) || userOk
+  const passOk = same(pass, opts.password)
+  return userOk && passOk
+}
+
+function withCors(response: Response, origin: string | undefined): Response {
+  if (!origin) return response
+  const headers = new Headers(response.headers)
+  headers.set("access-control-allow-origin", origin)
+  headers.append("vary", "Origin")
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers })
+}
+
+const normalOrigin = (origin: string) => origin.trim().replace(/\/+$/, "").toLowerCase()
+
+/** Why a request is refused before routing, or undefined when it may go on. */
+function refusal(request: Request, opts: GuardOptions, answersTo: (name: string) => boolean, allowed: Set<string>): Response | undefined {
+  const hostHeader = request.headers.get("host") ?? new URL(request.url).host
+  const host = parseHost(hostHeader)
+  const named = opts.allowHosts?.map(parseHost).some((h) => h && host && h.name === host.name && (h.port === undefined || h.port === (host.port ?? 80)))
+  if (!host || (!named && !(answersTo(host.name) && (host.port ?? 80) === opts.port))) {
+    const name = host?.name.includes(":") ? `[${host.name}]` : (host?.name ?? "NAME")
+    return errorAnswer(new ForbiddenError({ message: `Host "${hostHeader}" is not this server's address; start wright with --allow-host ${name} to accept it` }))
+  }
+
+  const origin = request.headers.get("origin")
+  if (origin !== null && !allowed.has(normalOrigin(origin))) {
+    const how = origin === "null" ? "a page without an origin (a file, a sandbox) can never be allowed" : `start wright with --cors ${origin}, or add it to "server.cors" in the global config`
+    return errorAnswer(new ForbiddenError({ message: `Origin "${origin}" is not allowed; ${how}` }))
+  }
+  // Browsers send no Origin on a no-cors GET, but they do say where it came from.
+  const site = request.headers.get("sec-fetch-site")
+  if (origin === null && (site === "cross-site" || site === "same-site"))
+    return errorAnswer(new ForbiddenError({ message: `A ${site} request without an allowed Origin is refused; allow the page's origin with --cors or "server.cors" in the global config` }))
+
+  const length = Number(request.headers.get("content-length") ?? 0)
+  if (length > FILE_BODY_LIMIT)
+    // The body is never read: @hono/node-server drains a little of it after this answer, then closes.
+    return errorAnswer(new PayloadTooLargeError({ message: `Body of ${request.method} ${new URL(request.url).pathname} is larger than ${mib(FILE_BODY_LIMIT)}: refused` }))
+  return undefined
+}
+
+/** Wraps the app's fetch with the checks above, CORS for allowed origins and basic auth. */
+export function guard(handler: FetchHandler, opts: GuardOptions): FetchHandler {
+  const answersTo = boundNames(opts.hostname)
+  const allowed = new Set((opts.cors ?? []).map(normalOrigin))
+  return async (request) => {
+    const refused = refusal(request, opts, answersTo, allowed)
+    if (refused) return refused
+    const origin = request.headers.get("origin") ?? undefined
+    if (request.method === "OPTIONS" && origin !== undefined && request.headers.has("access-control-request-method")) {
+      return new Response(null, {
+        status: 204,
+        headers: {
+          "access-control-allow-origin": origin,
+          "access-control-allow-methods": ALLOWED_METHODS,
+          "access-control-allow-headers": request.headers.get("access-control-request-headers") ?? ALLOWED_HEADERS,
+          "access-control-max-age": "86400",
+          vary: "Origin",
+        },
+      })
+    }
+    if (!authorized(request, opts)) {
+      const body = { name: "UnauthorizedError", data: { message: "Unauthorized: this server needs a password (HTTP basic auth; wright run --attach and wright attach read $WRIGHT_SERVER_PASSWORD)" } }
+      return withCors(new Response(JSON.stringify(body), { status: 401, headers: { "content-type": "application/json", "www-authenticate": 'Basic realm="wright"' } }), origin)
+    }
+    return withCors(await handler(request), origin)
+  }
+}
+
+/** How long a connection closed after an early answer (a 413) keeps reading before it is cut. */
+const LINGER_MS = 2_000
+
+/**
+ * Node closes a connection whose request body was not read to the end right after the answer.
+ * With the body still arriving, that makes TCP reset the connection, and the client may lose
+ * the answer (a 413 seen as "connection reset"). Half-close instead, read (and drop) what
+ * still comes for a moment, then close.
+ */
+function lingerOnClose(socket: Socket) {
+  const destroySoon = socket.destroySoon.bind(socket)
+  socket.destroySoon = () => {
+    if (socket.readableEnded) return destroySoon()
+    socket.end()
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS)
+    timer.unref()
+    socket.once("end", () => {
+      clearTimeout(timer)
+      socket.destroy()
+    })
+  }
+}
+
+/** A refused or failed bind; the message names the flag to change. */
+export class ListenError extends Error {
+  override readonly name = "ListenError"
+}
+
+export interface ListenOptions extends Omit<GuardOptions, "port"> {
+  fetch: FetchHandler
+  /** 0 picks a free port. */
+  port: number
+  /** Bind a non-loopback address without a password. */
+  insecure?: boolean
+}
+
+export interface Listening {
+  url: string
+  port: number
+  /** Stops accepting, drops open connections (event streams) and resolves once closed. */
+  close(): Promise<void>
+}
+
+/** Opens a guarded port: refuses an unauthenticated non-loopback bind, then serves `guard(fetch)`. */
+export async function listen(opts: ListenOptions): Promise<Listening> {
+  const refused = listenRefusal(opts.hostname, opts)
+  if (refused) throw new ListenError(refused)
+  // The guard must know the port actually bound, which port 0 only tells once listening.
+  let guarded: FetchHandler = async () => new Response(null, { status: 503 })
+  const server: ServerType = serve({ fetch: (req: Request) => guarded(req), port: opts.port, hostname: opts.hostname })
+  server.on("connection", lingerOnClose)
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", () => resolve())
+    server.once("error", (e: NodeJS.ErrnoException) =>
+      reject(
+        e.code === "EADDRINUSE"
+          ? new ListenError(`--port: ${opts.port} is already in use (pass another, or 0 for a free one)`)
+          : e.code === "EADDRNOTAVAIL" || e.code === "ENOTFOUND"
+            ? new ListenError(`--hostname: cannot listen on ${opts.hostname} (${e.code})`)
+            : e,
+      ),
+    )
+  })
+  const port = (server.address() as AddressInfo).port
+  guarded = guard(opts.fetch, { ...opts, port })
+  const host = opts.hostname.includes(":") ? `[${bare(opts.hostname)}]` : opts.hostname
+  return {
+    url: `http://${host}:${port}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        ;(server as { closeAllConnections?: () => void }).closeAllConnections?.()
+      }),
+  }
+}
