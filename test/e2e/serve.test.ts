@@ -105,7 +105,8 @@ test("serve - --cors allows that origin's preflight; others are refused", async 
   expect(ok.status).toBe(204)
   expect(ok.headers.get("access-control-allow-origin")).toBe("https://ide.example.com")
   expect((await preflight("https://other.example.com")).status).toBe(403)
-  expect((await preflight("http://localhost:8080")).status).toBe(204)
+  // A page on another loopback port is another origin: refused too.
+  expect((await preflight("http://localhost:8080")).status).toBe(403)
 })
 
 test("serve - a bad --port is a clear error", async () => {
