@@ -91,3 +91,30 @@ test("guard tui - --allow-host, --cors and --allow-dir work on the TUI's port as
   expect((await send(url, "GET", `/session?directory=${encodeURIComponent(extra)}`)).status).toBe(200)
   expect((await send(url, "GET", `/session?directory=${encodeURIComponent(box.home)}`)).status).toBe(403)
 })
+
+test("guard tui - --password-prompt on a terminal reads the password without echoing it", async () => {
+  const box = project()
+  const pane = open(box, ["serve", "--port", "0", "--password-prompt"])
+  await pane.waitFor("Server password:")
+  pane.type("hidden pw")
+  pane.keys("Enter")
+  const screen = await pane.waitFor(/listening on http:\/\/\S+:\d+/)
+  expect(screen).not.toContain("hidden pw")
+  const url = /listening on (http:\/\/\S+:\d+)/.exec(screen)![1]!
+  expect((await send(url, "GET", "/session")).status).toBe(401)
+  expect((await send(url, "GET", "/session", { headers: basic("hidden pw") })).status).toBe(200)
+  pane.keys("C-c")
+  await pane.waitFor("[exited 0]")
+
+  // The TUI asks before it draws, then its --port takes that password.
+  const tui = open(box, ["--port", "0", "--password-prompt"])
+  await tui.waitFor("Server password:")
+  tui.type("tui pw")
+  tui.keys("Enter")
+  const tuiUrl = await urlOf(tui)
+  await tui.waitFor("tab agents")
+  expect(tui.screen()).not.toContain("tui pw")
+  expect((await send(tuiUrl, "GET", "/session", { headers: basic("tui pw") })).status).toBe(200)
+  tui.type("typing still works")
+  await tui.waitFor("typing still works")
+})

@@ -1,6 +1,6 @@
 import type { CommandModule } from "yargs"
 import type { TuiArgs } from "../tui/thread"
-import { LISTENER_EPILOG, listenerOptions } from "./serve"
+import { listenerOptions } from "./serve"
 
 export const tuiCommand: CommandModule<object, TuiArgs> = {
   command: "$0 [project]",
@@ -16,7 +16,7 @@ export const tuiCommand: CommandModule<object, TuiArgs> = {
         .option("prompt", { type: "string", describe: "send this prompt at start" })
         .option("port", { type: "number", describe: "also serve the HTTP API on this port (0 picks one), guarded as wright serve is" })
         .option("hostname", { type: "string", describe: "address for --port (default 127.0.0.1)" }),
-    ).epilog(`With --port or --hostname: ${LISTENER_EPILOG}`) as never,
+    ).epilog("--port/--hostname serve the API through the same guarded listener as wright serve, with the same flags (see wright serve --help).") as never,
   handler: async (args) => {
     const { tui } = await import("../tui/thread")
     await tui(args)
