@@ -22,7 +22,7 @@ export class UserError extends Error {
   }
 }
 
-const QUIET_ERRORS = new Set(["UserError", "ConfigError", "StorageError", "ProviderModelNotFoundError", "ProviderAuthError", "AgentNotFoundError", "NotFoundError", "BadRequestError", "UnauthorizedError", "BusyError"])
+const QUIET_ERRORS = new Set(["UserError", "ConfigError", "StorageError", "ProviderModelNotFoundError", "ProviderAuthError", "AgentNotFoundError", "NotFoundError", "BadRequestError", "UnauthorizedError", "BusyError", "ForbiddenError", "PayloadTooLargeError", "UnsupportedMediaTypeError"])
 
 export function fail(e: unknown): never {
   const err = e instanceof Error ? e : new Error(String(e))

@@ -79,9 +79,11 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.tool.ids(),
       client.tool.list("fake", "chat-model"),
       client.mcp.status(),
+      client.trust.get(),
     ].map(settle),
   )
   await client.config.update({})
+  await client.trust.grant()
   await client.session.shell(s.id, { command: "true" })
   const forked = await client.session.fork(s.id)
   await client.session.revert(s.id, { messageID: answer.info.id })

@@ -27,7 +27,9 @@ export const acpCommand: CommandModule<object, AcpArgs> = {
       import("../ui"),
       import("../trust/notice"),
     ])
-    const core = await startCore({ directory })
+    // The editor on stdio is the user, and ACP opens no port: its sessions may name any folder
+    // (each one's own config is still held to what its trust allows).
+    const core = await startCore({ directory, allowDirs: ["/"] })
     const notice = trustNotice(core.app.trust)
     if (notice) process.stderr.write(`wright acp: ${notice}`)
     const clientFor = (dir: string) => createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory: dir })
