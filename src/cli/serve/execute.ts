@@ -7,6 +7,7 @@ import path from "node:path"
 import { listen, listenRefusal } from "../../server"
 import type { ServeArgs } from "../args"
 import { startCore } from "../core"
+import { trustNotice } from "../trust/notice"
 import { listenerAuth } from "../password"
 import { UserError, yellow } from "../ui"
 
@@ -38,6 +39,8 @@ export async function serve(args: ServeArgs) {
     throw (e as Error).name === "ListenError" ? new UserError((e as Error).message) : e
   }
   if (!auth.password) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
+  const notice = trustNotice(core.app.trust)
+  if (notice) process.stderr.write(notice)
   process.stdout.write(`wright server listening on ${listening.url}\n`)
 
   await stopRequested
