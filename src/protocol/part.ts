@@ -163,3 +163,17 @@ export const Part = z.discriminatedUnion("type", [
   RetryPart,
 ])
 export type Part = z.infer<typeof Part>
+
+/**
+ * How a tool call looks to a person, said by the tool itself (`summary()` beside `execute`):
+ * the pipeline writes it into the tool part's `state.metadata.summary` on every transition,
+ * so every front end (run, the TUI, ACP, remote clients) shows calls the same way.
+ * `kind` takes ACP's tool kinds; location paths are relative to the project.
+ */
+export const ToolSummary = z.object({
+  title: z.string(),
+  kind: z.enum(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]),
+  locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
+})
+export type ToolSummary = z.infer<typeof ToolSummary>
+

@@ -26,3 +26,4 @@ export function fileTools(): Tool[] {
   return [readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatchTool]
 }
 export { ripgrep, ripgrepBinary, BASE_FLAGS as RIPGREP_FLAGS } from "./ripgrep"
+export { summarize } from "./summary"

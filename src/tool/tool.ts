@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { FilePart, QuestionInfo, Todo } from "../protocol"
+import type { FilePart, QuestionInfo, Todo, ToolState, ToolSummary } from "../protocol"
 
 /** A file produced by a tool (an image read, a fetched PDF), sent back to the model. */
 export type ToolAttachment = Pick<FilePart, "mime" | "url" | "filename">
@@ -67,6 +67,12 @@ export interface ToolDefinition<P extends z.ZodType = z.ZodType> {
   description: string
   parameters: P
   execute(args: z.infer<P>, ctx: ToolContext): Promise<ToolResult>
+  /**
+   * How a call looks to a person (title, kind, locations relative to `project.worktree`).
+   * Called by the tool-call pipeline on every state transition, with whatever input the
+   * model sent (possibly invalid: must not throw). Undefined: the generic summary.
+   */
+  summary?(input: Record<string, unknown>, state: ToolState, project: { directory: string; worktree: string }): ToolSummary
 }
 
 export interface Tool<P extends z.ZodType = z.ZodType> extends ToolDefinition<P> {
