@@ -78,7 +78,7 @@ function fromAPICall(e: APICallError, providerID: string): MessageError {
   if (status === 413 || errorCode(parseJSON(body)) === "context_length_exceeded" || matches(OVERFLOW, message) || matches(OVERFLOW, body)) {
     return { name: "ContextOverflowError", data: { message, ...(body ? { responseBody: body } : {}) } }
   }
-  if (status === 401 || status === 403) return auth(providerID, message)
+  if (status === 401 || status === 403 || googleKeyRejected(parseJSON(body))) return auth(providerID, message)
   const headers = e.responseHeaders
   const verdict = headers?.["x-should-retry"]
   const retryable =
@@ -151,6 +151,12 @@ function bodyMessage(body: unknown): string | undefined {
   const root = pick(body)
   if (!root) return undefined
   return str(pick(root.error)?.message) ?? str(root.error) ?? str(root.message)
+}
+
+/** Gemini answers a bad or expired key with HTTP 400 INVALID_ARGUMENT; only the ErrorInfo reason tells. */
+function googleKeyRejected(body: unknown): boolean {
+  const details = pick(pick(body)?.error)?.details
+  return Array.isArray(details) && details.some((d) => str(pick(d)?.reason)?.startsWith("API_KEY_") === true)
 }
 
 function errorCode(body: unknown): string | undefined {

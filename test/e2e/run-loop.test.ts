@@ -24,7 +24,7 @@ function scriptThreeSteps() {
   )
 }
 
-const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "anthropic"]
+const PROTOCOLS: Protocol[] = ["openai-chat", "openai-responses", "anthropic", "google"]
 
 describe.each(PROTOCOLS)("run - a 3-step tool loop over %s", (protocol) => {
   test(`run - ${protocol}: reads, writes, runs bash, answers, and persists everything`, async () => {

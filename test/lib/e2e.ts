@@ -60,6 +60,14 @@ export function providerConfig(server: LLMServer, protocol: Protocol) {
         model: "fakeanthropic/claude-test",
         provider: { fakeanthropic: { npm: "@ai-sdk/anthropic", options: { baseURL, apiKey: "test-key" }, models: { "claude-test": { limit } } } },
       }
+    case "google":
+      // The package appends `/models/{id}:streamGenerateContent` to a base that ends in the API version.
+      return {
+        model: "fakegoogle/gemini-test",
+        provider: {
+          fakegoogle: { npm: "@ai-sdk/google", options: { baseURL: `${server.url}/v1beta`, apiKey: "test-key" }, models: { "gemini-test": { limit } } },
+        },
+      }
   }
 }
 

@@ -1,6 +1,7 @@
 // The real provider packages pointed at the scripted server, one entry per wire protocol
 // (OpenAI Chat twice: openai-compatible is what parses `reasoning_content`).
 import { createAnthropic } from "@ai-sdk/anthropic"
+import { createGoogleGenerativeAI } from "@ai-sdk/google"
 import { createOpenAI } from "@ai-sdk/openai"
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import { jsonSchema, streamText, tool, type LanguageModel, type TextStreamPart, type ToolSet } from "ai"
@@ -16,6 +17,8 @@ export interface Client {
   settings: { maxOutputTokens?: number }
   parsesReasoning: boolean
   parsesCacheWrite: boolean
+  /** Whether tool arguments stream in pieces (Gemini sends each call whole). */
+  streamsToolArgs: boolean
 }
 
 export const clients: Client[] = [
@@ -26,6 +29,7 @@ export const clients: Client[] = [
     settings: {},
     parsesReasoning: true,
     parsesCacheWrite: false,
+    streamsToolArgs: true,
   },
   {
     name: "openai chat",
@@ -34,6 +38,7 @@ export const clients: Client[] = [
     settings: {},
     parsesReasoning: false,
     parsesCacheWrite: true,
+    streamsToolArgs: true,
   },
   {
     name: "openai responses",
@@ -42,6 +47,7 @@ export const clients: Client[] = [
     settings: {},
     parsesReasoning: true,
     parsesCacheWrite: true,
+    streamsToolArgs: true,
   },
   {
     name: "anthropic",
@@ -50,6 +56,16 @@ export const clients: Client[] = [
     settings: { maxOutputTokens: 1024 },
     parsesReasoning: true,
     parsesCacheWrite: true,
+    streamsToolArgs: true,
+  },
+  {
+    name: "google",
+    protocol: "google",
+    model: (url) => createGoogleGenerativeAI({ baseURL: `${url}/v1beta`, apiKey: "test" })("gemini-mock"),
+    settings: {},
+    parsesReasoning: true,
+    parsesCacheWrite: false,
+    streamsToolArgs: false,
   },
 ]
 

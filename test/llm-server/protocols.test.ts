@@ -36,7 +36,9 @@ describe.each(clients)("$name", (client) => {
     const { parts, thrown } = await collect(client, server.url, { tools: { get_weather: weatherTool } })
 
     expect(thrown).toBeUndefined()
-    expect(ofType(parts, "tool-input-delta").length).toBeGreaterThan(1)
+    const deltas = ofType(parts, "tool-input-delta").map((p) => p.delta)
+    if (client.streamsToolArgs) expect(deltas.length).toBeGreaterThan(1)
+    else expect(deltas).toEqual(['{"city":"Paris","days":3}'])
     const [call] = ofType(parts, "tool-call")
     expect(call.toolName).toBe("get_weather")
     expect(call.input).toEqual({ city: "Paris", days: 3 })
@@ -76,7 +78,7 @@ describe.each(clients)("$name", (client) => {
   })
 
   test("llm-server - a stream cut mid-way ends in an error, not a clean finish", async () => {
-    server.script(text("one two three four five six seven eight", { cutAfter: 4 }))
+    server.script({ text: ["one ", "two ", "three ", "four ", "five ", "six ", "seven ", "eight"], cutAfter: 4 })
     const { parts, thrown } = await collect(client, server.url)
 
     // ai 6 throws from `fullStream` here rather than emitting an `error` part.
@@ -136,6 +138,7 @@ describe.each(clients)("$name", (client) => {
     expect(server.pending()).toBe(0)
     const headers = server.requests[0].headers
     if (client.protocol === "anthropic") expect([headers["x-api-key"], headers["anthropic-version"]]).toEqual(["test", "2023-06-01"])
+    else if (client.protocol === "google") expect(headers["x-goog-api-key"]).toBe("test")
     else expect(headers.authorization).toBe("Bearer test")
   })
 
@@ -173,6 +176,97 @@ describe.each(clients.filter((c) => c.parsesReasoning))("$name", (client) => {
   })
 })
 
+describe("google", () => {
+  const gemini = clients.find((c) => c.protocol === "google")!
+
+  test("llm-server - google: the request carries system, contents, function declarations and settings", async () => {
+    server.script(text("ok"))
+    await collect(gemini, server.url, { system: "Be brief.", tools: { get_weather: weatherTool }, maxOutputTokens: 321, temperature: 0.2 })
+
+    const req = server.requests[0]
+    expect(req.path).toBe("/v1beta/models/gemini-mock:streamGenerateContent")
+    expect(req.body.systemInstruction).toEqual({ parts: [{ text: "Be brief." }] })
+    expect(req.body.contents).toEqual([{ role: "user", parts: [{ text: "hi" }] }])
+    const [declaration] = req.body.tools[0].functionDeclarations
+    expect(declaration.name).toBe("get_weather")
+    expect(declaration.parameters.required).toEqual(["city"])
+    expect(req.body.generationConfig).toMatchObject({ maxOutputTokens: 321, temperature: 0.2 })
+  })
+
+  test("llm-server - google: thinking options reach generationConfig.thinkingConfig", async () => {
+    server.script(text("ok"))
+    const thinkingConfig = { thinkingBudget: 2048, includeThoughts: true }
+    await collect(gemini, server.url, { providerOptions: { google: { thinkingConfig } } })
+
+    expect(server.requests[0].body.generationConfig.thinkingConfig).toEqual(thinkingConfig)
+  })
+
+  test("llm-server - google: the first call's thought signature is sent back with it in turn 2", async () => {
+    server.script(toolCalls([{ name: "get_weather", input: { city: "Oslo" } }, { name: "get_weather", input: { city: "Rome" } }]), text("Both sunny."))
+    const executed = tool({ ...weatherTool, execute: async ({ city }) => ({ city }) })
+    const { parts } = await collect(gemini, server.url, { tools: { get_weather: executed }, stopWhen: stepCountIs(2) })
+
+    const [first, second] = ofType(parts, "tool-call")
+    const signature = (first.providerMetadata?.google as { thoughtSignature?: string } | undefined)?.thoughtSignature
+    expect(signature).toMatch(/^[A-Za-z0-9+/]+=*$/)
+    expect(second.providerMetadata).toBeUndefined()
+    const model = server.requests[1].body.contents.find((c: any) => c.role === "model")
+    const calls = model.parts.filter((p: any) => p.functionCall)
+    expect(calls.map((p: any) => [p.functionCall.args.city, p.thoughtSignature])).toEqual([
+      ["Oslo", signature],
+      ["Rome", undefined],
+    ])
+  })
+
+  test("llm-server - google: a scripted call id is sent, and comes back on the function response", async () => {
+    server.script({ toolCalls: [{ id: "fc-lima", name: "get_weather", input: { city: "Lima" } }] }, text("Done."))
+    const executed = tool({ ...weatherTool, execute: async () => "mild" })
+    const { parts } = await collect(gemini, server.url, { tools: { get_weather: executed }, stopWhen: stepCountIs(2) })
+
+    expect(ofType(parts, "tool-call")[0].toolCallId).toBe("fc-lima")
+    expect(toolResult(server.requests[1].body, "google")?.id).toBe("fc-lima")
+  })
+
+  test("llm-server - google: malformed raw arguments arrive as an invalid tool call", async () => {
+    server.script({ toolCalls: [{ name: "get_weather", raw: '{"city": "Par' }] })
+    const { parts } = await collect(gemini, server.url, { tools: { get_weather: weatherTool } })
+
+    const [call] = ofType(parts, "tool-call")
+    expect(call.input).toBe('{"city": "Par')
+    expect(call.invalid).toBe(true)
+  })
+
+  test("llm-server - google: an HTTP error has Gemini's shape, which the SDK's message comes from", async () => {
+    server.script({ error: { status: 503 } })
+    const { parts } = await collect(gemini, server.url)
+
+    const error = ofType(parts, "error")[0].error as APICallError
+    expect(error.statusCode).toBe(503)
+    expect(error.message).toBe("llm-server: scripted HTTP 503")
+    expect(error.data).toEqual({ error: { code: 503, message: "llm-server: scripted HTTP 503", status: "UNAVAILABLE" } })
+  })
+
+  test("llm-server - google: a background request is answered on the side in Gemini's wire", async () => {
+    server.script(text("the conversation's turn"))
+    const { parts } = await collect(gemini, server.url, { headers: { "x-wright-request": "title" } })
+
+    expect(ofType(parts, "text-delta").map((p) => p.text).join("")).toBe("Scripted title")
+    expect(server.side.map((r) => [r.protocol, r.stream])).toEqual([["google", true]])
+    expect([server.requests.length, server.pending()]).toEqual([0, 1])
+    server.reset()
+  })
+
+  test("llm-server - google: a streaming request without alt=sse is refused and recorded", async () => {
+    const res = await fetch(`${server.url}/v1beta/models/gemini-mock:streamGenerateContent`, { method: "POST", body: "{}" })
+
+    expect(res.status).toBe(400)
+    expect(((await res.json()) as any).error.status).toBe("INVALID_ARGUMENT")
+    expect(server.failures).toHaveLength(1)
+    expect(server.failures[0]).toContain("without ?alt=sse")
+    server.reset()
+  })
+})
+
 /** Finds the tool result a provider sent back in turn 2, whatever the protocol's shape. */
 function toolResult(body: any, protocol: string): { id: string; output: unknown } | undefined {
   if (protocol === "openai-chat") {
@@ -182,6 +276,11 @@ function toolResult(body: any, protocol: string): { id: string; output: unknown 
   if (protocol === "openai-responses") {
     const item = body.input.find((x: any) => x.type === "function_call_output")
     return item && { id: item.call_id, output: item.output }
+  }
+  if (protocol === "google") {
+    const part = body.contents.flatMap((c: any) => c.parts).find((p: any) => p.functionResponse)
+    // Gemini takes the result as an object: `response.content` holds the tool's JSON output.
+    return part && { id: part.functionResponse.id, output: JSON.stringify(part.functionResponse.response.content) }
   }
   for (const m of body.messages) {
     const block = Array.isArray(m.content) && m.content.find((b: any) => b.type === "tool_result")

@@ -41,7 +41,7 @@ describe.each(PROTOCOLS)("$label", ({ npm, options }) => {
   })
 
   test("classifyError - a stream cut mid-answer is retryable", async () => {
-    const e = await failure(npm, { text: "a long answer that never ends", cutAfter: 4 }, options)
+    const e = await failure(npm, { text: ["a ", "long ", "answer ", "that ", "never ", "ends"], cutAfter: 4 }, options)
     expect(e).toMatchObject({ name: "APIError", data: { isRetryable: true } })
   })
 
@@ -53,7 +53,7 @@ describe.each(PROTOCOLS)("$label", ({ npm, options }) => {
   })
 
   test("classifyError - a stream silent for chunkTimeout is a retryable chunk timeout", async () => {
-    const e = await failure(npm, { text: "a long answer that stalls", hang: 4 }, { ...options, chunkTimeout: 200 })
+    const e = await failure(npm, { text: ["a ", "long ", "answer ", "that ", "stalls"], hang: 4 }, { ...options, chunkTimeout: 200 })
     expect(e).toMatchObject({ name: "APIError", data: { isRetryable: true } })
     expect(e.data.message).toContain("chunk timeout")
     await expect.poll(() => server.inFlight()).toBe(0)
@@ -77,6 +77,32 @@ test("classifyError - Anthropic's 'prompt is too long' is a ContextOverflowError
   const body = { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } }
   const e = await failure("@ai-sdk/anthropic", { error: { status: 400, body } })
   expect(e.name).toBe("ContextOverflowError")
+})
+
+test("classifyError - Gemini's 'input token count exceeds the maximum' is a ContextOverflowError", async () => {
+  const message = "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576)."
+  const e = await failure("@ai-sdk/google", { error: { status: 400, body: { error: { code: 400, message, status: "INVALID_ARGUMENT" } } } })
+  expect(e.name).toBe("ContextOverflowError")
+})
+
+test("classifyError - Gemini's rejected API key (HTTP 400, API_KEY_INVALID) is a ProviderAuthError", async () => {
+  const body = {
+    error: {
+      code: 400,
+      message: "API key not valid. Please pass a valid API key.",
+      status: "INVALID_ARGUMENT",
+      details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "API_KEY_INVALID", domain: "googleapis.com" }],
+    },
+  }
+  const e = await failure("@ai-sdk/google", { error: { status: 400, body } })
+  expect(e.name).toBe("ProviderAuthError")
+  expect(e.data.message).toContain("API key not valid")
+})
+
+test("classifyError - Gemini's 429 RESOURCE_EXHAUSTED is retryable", async () => {
+  const body = { error: { code: 429, message: "Resource has been exhausted (e.g. check quota).", status: "RESOURCE_EXHAUSTED" } }
+  const e = await failure("@ai-sdk/google", { error: { status: 429, body } })
+  expect(e).toMatchObject({ name: "APIError", data: { statusCode: 429, isRetryable: true } })
 })
 
 test("classifyError - HTTP 413 is a ContextOverflowError", async () => {

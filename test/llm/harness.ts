@@ -10,12 +10,15 @@ export const PROTOCOLS = [
   { label: "openai responses", npm: "@ai-sdk/openai", options: {}, path: "/v1/responses" },
   { label: "openai chat", npm: "@ai-sdk/openai", options: { chatCompletions: true }, path: "/v1/chat/completions" },
   { label: "anthropic messages", npm: "@ai-sdk/anthropic", options: {}, path: "/v1/messages" },
+  { label: "google gemini", npm: "@ai-sdk/google", options: {}, path: "/v1beta/models/test-model:streamGenerateContent" },
 ] as const
 
 export function fakeProvider(server: LLMServer, npm: string, options: Record<string, unknown> = {}): ProviderConfigInput {
+  // @ai-sdk/google appends `/models/{id}:streamGenerateContent` to its base, which ends in the API version.
+  const version = npm === "@ai-sdk/google" ? "v1beta" : "v1"
   return {
     npm,
-    options: { baseURL: `${server.url}/v1`, apiKey: "test-key", ...options },
+    options: { baseURL: `${server.url}/${version}`, apiKey: "test-key", ...options },
     models: { "test-model": { name: "Test", limit: { context: 100_000, output: 4_000 } } },
   }
 }

@@ -1,6 +1,6 @@
 // A scripted LLM for tests and the offline demo, faked only at the HTTP wire: wright's real
 // provider packages talk to it over real HTTP (OpenAI Chat Completions, OpenAI Responses,
-// Anthropic Messages; streamed or not). Replies are consumed in order from one queue; every
+// Anthropic Messages, Gemini generateContent; streamed or not). Replies are consumed in order from one queue; every
 // request is recorded. It must import nothing but `node:` built-ins (it is bundled on its own
 // into dist/llm-server.mjs) and never anything from wright's src/.
 import type { Reply, ToolCallReply } from "./types"

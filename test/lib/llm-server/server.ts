@@ -4,6 +4,7 @@ import { Buffer } from "node:buffer"
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { anthropic } from "./anthropic"
+import { google } from "./google"
 import { openaiChat } from "./openai-chat"
 import { openaiResponses } from "./openai-responses"
 import { buildTurn, idSource } from "./turn"
@@ -11,10 +12,29 @@ import type { LLMServer, LLMServerOptions, Protocol, RecordedRequest, Reply } fr
 import { validateReply } from "./validate"
 import { encodeFrame, type Wire, type WireContext } from "./wire"
 
-const ROUTES: Record<string, { protocol: Protocol; wire: Wire }> = {
+interface Route {
+  protocol: Protocol
+  wire: Wire
+  /** Gemini names the model and the streaming in the path, not in the body. */
+  model?: string
+  stream?: boolean
+}
+
+const ROUTES: Record<string, Route> = {
   "/v1/chat/completions": { protocol: "openai-chat", wire: openaiChat },
   "/v1/responses": { protocol: "openai-responses", wire: openaiResponses },
   "/v1/messages": { protocol: "anthropic", wire: anthropic },
+}
+
+/** `/v1beta/models/gemini-2.5-flash:streamGenerateContent` (the API also serves v1, and tuned models). */
+const GOOGLE_PATH = /^\/v1(?:beta)?\/(?:models|tunedModels)\/([^/:]+):(generateContent|streamGenerateContent)$/
+
+function routeOf(path: string): Route | undefined {
+  const fixed = ROUTES[path]
+  if (fixed) return fixed
+  const m = GOOGLE_PATH.exec(path)
+  if (m) return { protocol: "google", wire: google, model: decodeURIComponent(m[1]!), stream: m[2] === "streamGenerateContent" }
+  return undefined
 }
 
 const JSON_TYPE = { "content-type": "application/json" }
@@ -49,11 +69,13 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
     const gone = new Promise<void>((resolve) => res.once("close", resolve))
     open.add(gone)
     void gone.then(() => open.delete(gone))
-    const path = (req.url ?? "/").split("?")[0]
+    const [path = "/", query = ""] = (req.url ?? "/").split("?")
     const raw = await readBody(req)
-    const route = ROUTES[path]
+    const route = routeOf(path)
     if (!route || req.method !== "POST") {
-      const message = `llm-server: no route for ${req.method} ${path}; it serves POST /v1/chat/completions, /v1/responses and /v1/messages (use baseURL \`\${url}/v1\`)`
+      const message =
+        `llm-server: no route for ${req.method} ${path}; it serves POST /v1/chat/completions, /v1/responses, /v1/messages ` +
+        "(use baseURL `${url}/v1`) and /v1beta/models/{model}:streamGenerateContent or :generateContent (Google: baseURL `${url}/v1beta`)"
       failures.push(message)
       return send(res, 404, { ...JSON_TYPE, ...NO_RETRY }, JSON.stringify({ error: { message, type: "not_found" } }))
     }
@@ -64,7 +86,13 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       path,
       headers: flatHeaders(req),
       body,
-      stream: body?.stream === true,
+      stream: route.stream ?? body?.stream === true,
+    }
+    // Without `alt=sse` Gemini streams one JSON array instead of SSE events; nothing here speaks that.
+    if (route.stream && new URLSearchParams(query).get("alt") !== "sse") {
+      const message = `llm-server: ${path} without ?alt=sse asks for a JSON-array stream; only SSE (?alt=sse) is served`
+      failures.push(message)
+      return send(res, 400, { ...JSON_TYPE, ...NO_RETRY }, JSON.stringify(route.wire.error(400, message)))
     }
     // Background requests (session titles) are answered on the side, so scripted turns
     // are never consumed by them and tests can count the conversation's requests exactly.
@@ -88,10 +116,10 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
         return send(res, 500, { ...JSON_TYPE, ...NO_RETRY }, JSON.stringify(route.wire.error(500, message)))
       }
     }
-    await play(res, gone, route.wire, recorded, reply)
+    await play(res, gone, route.wire, recorded, reply, route.model)
   }
 
-  async function play(res: ServerResponse, gone: Promise<void>, wire: Wire, req: RecordedRequest, reply: Reply): Promise<void> {
+  async function play(res: ServerResponse, gone: Promise<void>, wire: Wire, req: RecordedRequest, reply: Reply, model?: string): Promise<void> {
     let closed = false
     void gone.then(() => (closed = true))
     // A write to a connection the client already dropped may never call back; `gone` ends the wait.
@@ -99,7 +127,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
     if (reply.hang === "before-headers") return gone
     if (reply.error) return sendScriptedError(res, wire, reply.error)
     const ctx: WireContext = {
-      model: typeof req.body?.model === "string" ? req.body.model : "mock-model",
+      model: model ?? (typeof req.body?.model === "string" ? req.body.model : "mock-model"),
       newId,
       created: Math.floor(Date.now() / 1000),
       includeUsage: req.body?.stream_options?.include_usage === true,

@@ -4,6 +4,8 @@ import type { Finish, Reply, ToolCallReply } from "./types"
 
 export interface TurnCall {
   id: string
+  /** The script set `id` (Gemini sends a call id only then). */
+  scriptedId: boolean
   name: string
   args: string
   chunks: string[]
@@ -47,7 +49,7 @@ export function buildTurn(reply: Reply, newId: (prefix: string) => string, callP
 
 function buildCall(call: ToolCallReply, newId: (prefix: string) => string, prefix: string): TurnCall {
   const args = call.raw ?? JSON.stringify(call.input ?? {})
-  return { id: call.id ?? newId(prefix), name: call.name, args, chunks: split(args, 3) }
+  return { id: call.id ?? newId(prefix), scriptedId: call.id !== undefined, name: call.name, args, chunks: split(args, 3) }
 }
 
 function deltas(value: string | string[] | undefined): string[] {

@@ -11,6 +11,7 @@ export interface Usage {
 }
 
 export interface ToolCallReply {
+  /** Generated when absent (Gemini then sends none and the SDK makes one up). */
   id?: string
   name: string
   input?: unknown
@@ -25,7 +26,7 @@ export interface Reply {
   reasoning?: string | string[]
   /** A string is split into a few deltas; an array is one delta per element. */
   text?: string | string[]
-  /** Arguments are split over several chunks. */
+  /** Arguments are split over several chunks (Gemini: one whole `functionCall` per call). */
   toolCalls?: ToolCallReply[]
   /** Default: "tool-calls" when there are tool calls, else "stop". */
   finish?: Finish
@@ -42,7 +43,7 @@ export interface Reply {
   expect?: (req: RecordedRequest) => void
 }
 
-export type Protocol = "openai-chat" | "openai-responses" | "anthropic"
+export type Protocol = "openai-chat" | "openai-responses" | "anthropic" | "google"
 
 export interface RecordedRequest {
   protocol: Protocol
@@ -54,7 +55,7 @@ export interface RecordedRequest {
 }
 
 export interface LLMServer {
-  /** "http://127.0.0.1:<port>"; providers use baseURL `${url}/v1`. */
+  /** "http://127.0.0.1:<port>"; providers use baseURL `${url}/v1` (Google: `${url}/v1beta`). */
   url: string
   /** Every request received, in order, except background ones. */
   requests: RecordedRequest[]
