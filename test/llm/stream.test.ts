@@ -123,3 +123,25 @@ test("stream - an abort mid-stream ends with an abort part and releases the conn
   expect(seen).not.toContain("finish")
   await expect.poll(() => server.inFlight()).toBe(0)
 })
+
+test("stream - google: thought parts arrive as reasoning before the text, thinking tokens count as output", async () => {
+  server.script({ reasoning: ["Check ", "the file."], text: "It is fine.", usage: { input: 50, output: 20, reasoning: 12, cacheRead: 30 } })
+  const parts = await collect(await resolveFake(server, "@ai-sdk/google"))
+  const reasoning = parts.map((p) => (p.type === "reasoning-delta" ? p.delta : "")).join("")
+  expect(reasoning).toBe("Check the file.")
+  expect(parts.findIndex((p) => p.type === "reasoning-delta")).toBeLessThan(parts.findIndex((p) => p.type === "text-delta"))
+  expect(textOf(parts)).toBe("It is fine.")
+  const step = parts.find((p) => p.type === "finish-step")
+  expect(step?.type === "finish-step" && step.usage).toMatchObject({ inputTokens: 50, outputTokens: 20, reasoningTokens: 12, cachedInputTokens: 30 })
+})
+
+test("stream - google: agent options land under the google key and reach generationConfig", async () => {
+  server.script({ text: "ok" })
+  const thinkingConfig = { thinkingBudget: 1024, includeThoughts: true }
+  await collect(await resolveFake(server, "@ai-sdk/google"), { modelOptions: { thinkingConfig } })
+  const body = server.requests[0]!.body
+  expect(body.generationConfig.thinkingConfig).toEqual(thinkingConfig)
+  expect(body.generationConfig.maxOutputTokens).toBe(4_000)
+  expect(body.systemInstruction).toEqual({ parts: [{ text: "You are a test." }] })
+  expect(body.tools[0].functionDeclarations.map((d: { name: string }) => d.name)).toEqual(["read"])
+})
