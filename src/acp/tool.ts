@@ -1,89 +1,46 @@
-// How a wright tool call looks to an editor: its ACP kind, a short title, the files it
-// touches (absolute paths, so the editor can follow along) and what it produced (text, or
+// How a wright tool call looks to an editor: the tool's own summary (title, ACP kind, the files
+// it touches, as absolute paths so the editor can follow along) and what it produced (text, or
 // a diff for edits).
 import path from "node:path"
 import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk"
+import { ToolSummary, type ToolPart } from "../protocol"
 
 type Input = Record<string, unknown>
 
-const KINDS: Record<string, ToolKind> = {
-  read: "read",
-  edit: "edit",
-  write: "edit",
-  apply_patch: "edit",
-  bash: "execute",
-  grep: "search",
-  glob: "search",
-  list: "search",
-  webfetch: "fetch",
-  websearch: "fetch",
-  task: "think",
-  todowrite: "think",
-  todoread: "think",
-}
-
-export function toolKind(tool: string): ToolKind {
-  return KINDS[tool] ?? "other"
-}
-
 const str = (v: unknown): string | undefined => (typeof v === "string" && v !== "" ? v : undefined)
 
-/** A title that stays the same while the call runs; other tools show their own title once they have one. */
-export function toolTitle(tool: string, input: Input, directory: string, own?: string): string {
-  const file = str(input.filePath)
-  switch (tool) {
-    case "read":
-      return file ? `Read ${shown(file, directory)}` : "Read"
-    case "edit":
-    case "write":
-      return file ? `${tool === "edit" ? "Edit" : "Write"} ${shown(file, directory)}` : tool
-    case "bash":
-      return str(input.description) ?? str(input.command) ?? "bash"
-    case "grep":
-    case "glob":
-      return str(input.pattern) ? `${tool} ${input.pattern as string}` : tool
-    case "list":
-      return `List ${str(input.path) ?? "."}`
-    case "webfetch":
-      return str(input.url) ? `Fetch ${input.url as string}` : "webfetch"
-    case "task":
-      return str(input.description) ?? own ?? "task"
-    default:
-      return own || tool
-  }
+export interface ToolView {
+  title: string
+  kind: ToolKind
+  locations: ToolCallLocation[]
+  /** Whether it came from the tool's summary; without one (a pending call, an old server) it is generic. */
+  described: boolean
 }
 
-/** The files a call is about, as absolute paths; a read also names its first line. */
-export function toolLocations(tool: string, input: Input, directory: string, metadata?: Input): ToolCallLocation[] {
-  const abs = (p: string) => path.resolve(directory, p)
-  switch (tool) {
-    case "read": {
-      const file = str(input.filePath)
-      if (!file) return []
-      const line = typeof input.offset === "number" ? input.offset : undefined
-      return [{ path: abs(file), ...(line !== undefined ? { line } : {}) }]
-    }
-    case "edit":
-    case "write": {
-      const file = str(input.filePath)
-      return file ? [{ path: abs(file) }] : []
-    }
-    case "grep":
-    case "glob":
-    case "list":
-      return [{ path: abs(str(input.path) ?? ".") }]
-    case "apply_patch":
-      return patchFiles(metadata).flatMap((f) => [f.filePath, f.movePath].filter((p): p is string => !!p).map((p) => ({ path: abs(p) })))
-    default:
-      return []
+/**
+ * The call as the tool described it (`state.metadata.summary`, paths relative to `root`, the
+ * worktree); without a summary, the tool's name and the title it reported, kind "other".
+ */
+export function toolView(part: ToolPart, root: string): ToolView {
+  const parsed = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
+  if (parsed.success) {
+    const { title, kind, locations } = parsed.data
+    return { title, kind, locations: locations.map((l) => ({ ...l, path: path.resolve(root, l.path) })), described: true }
   }
+  const own = "title" in part.state ? part.state.title : undefined
+  return { title: own ? `${part.tool} ${own.split("\n")[0]}` : part.tool, kind: "other", locations: [], described: false }
 }
 
-/** What a finished call shows: its output, plus one diff per file it changed. */
-export function toolContent(tool: string, output: string, metadata: Input | undefined, directory: string): ToolCallContent[] {
+/** The files an edit permission ask is about (apply_patch's `files`), as absolute paths. */
+export function patchLocations(metadata: Input | undefined, directory: string): ToolCallLocation[] {
+  return patchFiles(metadata).flatMap((f) => [f.filePath, f.movePath].filter((p): p is string => !!p).map((p) => ({ path: path.resolve(directory, p) })))
+}
+
+/** What a finished call shows: its output, plus one diff per file it changed (whichever tool made them). */
+export function toolContent(output: string, metadata: Input | undefined, directory: string): ToolCallContent[] {
   const content: ToolCallContent[] = []
   if (output) content.push(textContent(output))
-  if (toolKind(tool) === "edit") content.push(...editDiffs(metadata, directory))
+  content.push(...editDiffs(metadata, directory))
   return content
 }
 
@@ -152,9 +109,4 @@ function patchFiles(metadata: Input | undefined): PatchFile[] {
     const filePath = str(o.filePath)
     return filePath ? [{ filePath, movePath: str(o.movePath), diff: str(o.diff) }] : []
   })
-}
-
-function shown(file: string, directory: string): string {
-  const rel = path.relative(directory, path.resolve(directory, file))
-  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : file
 }

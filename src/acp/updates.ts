@@ -4,7 +4,7 @@
 // status, and text that arrives without deltas is still sent once.
 import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk"
 import type { BusEvent, Message, Part, Todo, ToolPart } from "../protocol"
-import { textContent, toolContent, toolKind, toolLocations, toolTitle } from "./tool"
+import { textContent, toolContent, toolView } from "./tool"
 
 interface TextState {
   kind: "text" | "reasoning"
@@ -21,6 +21,8 @@ export class UpdateMapper {
   private readonly assistant = new Set<string>()
   private readonly texts = new Map<string, TextState>()
   private readonly tools = new Map<string, ToolState>()
+  /** Each assistant message's worktree (`path.root`): the paths of tool summaries are relative to it. */
+  private readonly roots = new Map<string, string>()
 
   constructor(private readonly directory: string) {}
 
@@ -28,6 +30,7 @@ export class UpdateMapper {
     switch (e.type) {
       case "message.updated":
         if (streamed(e.properties.info)) this.assistant.add(e.properties.info.id)
+        if (e.properties.info.role === "assistant") this.roots.set(e.properties.info.id, e.properties.info.path.root)
         return []
       case "message.part.updated":
         return this.part(e.properties.part)
@@ -65,6 +68,7 @@ export class UpdateMapper {
     const id = part.callID || part.id
     const input = state.input
     const out: SessionUpdate[] = []
+    const view = toolView(part, this.roots.get(part.messageID) ?? this.directory)
     let known = this.tools.get(id)
     if (!known) {
       known = { status: state.status === "pending" ? "pending" : "running" }
@@ -72,21 +76,22 @@ export class UpdateMapper {
       out.push({
         sessionUpdate: "tool_call",
         toolCallId: id,
-        title: toolTitle(part.tool, input, this.directory),
-        kind: toolKind(part.tool),
+        title: view.title,
+        kind: view.kind,
         status: state.status === "pending" ? "pending" : "in_progress",
-        locations: toolLocations(part.tool, input, this.directory),
+        locations: view.locations,
         rawInput: input,
       })
     } else if (known.status === "pending" && state.status === "running") {
-      // The arguments are complete now: the title and the files can be named.
+      // The arguments are complete now: the tool's summary names the call and its files.
       known.status = "running"
       out.push({
         sessionUpdate: "tool_call_update",
         toolCallId: id,
         status: "in_progress",
-        title: toolTitle(part.tool, input, this.directory, state.title),
-        locations: toolLocations(part.tool, input, this.directory),
+        title: view.title,
+        kind: view.kind,
+        locations: view.locations,
         rawInput: input,
       })
     }
@@ -94,14 +99,14 @@ export class UpdateMapper {
     if (state.status === "running") this.runningOutput(known, state.metadata?.output, out, id)
     if (state.status === "completed") {
       known.status = "completed"
-      const locations = toolLocations(part.tool, input, this.directory, state.metadata)
       out.push({
         sessionUpdate: "tool_call_update",
         toolCallId: id,
         status: "completed",
-        title: toolTitle(part.tool, input, this.directory, state.title),
-        ...(locations.length > 0 ? { locations } : {}),
-        content: toolContent(part.tool, state.output, state.metadata, this.directory),
+        title: view.title,
+        ...(view.described ? { kind: view.kind } : {}),
+        ...(view.locations.length > 0 ? { locations: view.locations } : {}),
+        content: toolContent(state.output, state.metadata, this.directory),
         rawOutput: { output: state.output, metadata: state.metadata },
       })
     }

@@ -6,7 +6,7 @@ import * as acp from "@agentclientprotocol/sdk"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { chunks, initialize, ofKind, protocolOnly, startEditor, type Editor } from "./harness"
+import { chunks, initialize, ofKind, protocolOnly, startEditor, toolCallShown, type Editor } from "./harness"
 
 const m = acp.methods
 let llm: LLMServer
@@ -80,7 +80,11 @@ test("acp - a prompt streams text, reasoning, a read and a bash call that asks p
   expect(chunks(editor.updates, "agent_thought_chunk")).toBe("The user wants the notes.")
 
   const calls = ofKind(editor.updates, "tool_call")
-  expect(calls.map((c) => c.kind)).toEqual(["read", "execute"])
+  // Each call ends up shown the way its tool summarised it, paths made absolute for the editor.
+  expect(calls.map((c) => toolCallShown(editor.updates, c.toolCallId))).toEqual([
+    { title: "Read notes.txt", kind: "read", locations: [{ path: path.join(box.project, "notes.txt") }] },
+    { title: "$ echo ran > out.txt && cat out.txt", kind: "execute", locations: [] },
+  ])
   const [read, bash] = calls
   const finals = ofKind(editor.updates, "tool_call_update").filter((u) => u.status === "completed")
   expect(finals.map((u) => u.toolCallId)).toEqual([read!.toolCallId, bash!.toolCallId])
@@ -143,12 +147,13 @@ test("acp - an allowed edit ends as a diff of the file", async () => {
   expect((await prompt(editor, sessionId, "bump b")).stopReason).toBe("end_turn")
   expect(readFileSync(file, "utf8")).toBe("const a = 1\nconst b = 3\n")
   const call = ofKind(editor.updates, "tool_call")[0]!
-  expect(call.kind).toBe("edit")
-  // The call is announced while its arguments stream; the file is named once they are complete.
+  // The call is announced while its arguments stream; its summary names it and the file once they are complete.
   const running = ofKind(editor.updates, "tool_call_update").find((u) => u.status === "in_progress")!
-  expect(running).toMatchObject({ toolCallId: call.toolCallId, title: "Edit app.ts", locations: [{ path: file }] })
+  expect(running).toMatchObject({ toolCallId: call.toolCallId, title: "Edit app.ts", kind: "edit", locations: [{ path: file }] })
   const done = ofKind(editor.updates, "tool_call_update").find((u) => u.status === "completed")!
   expect(done.content).toContainEqual({ type: "diff", path: file, oldText: "const a = 1\nconst b = 2", newText: "const a = 1\nconst b = 3" })
+  // Once made, the edit's summary names the line it changed, so the editor can jump there.
+  expect(toolCallShown(editor.updates, call.toolCallId)).toEqual({ title: "Edit app.ts", kind: "edit", locations: [{ path: file, line: 2 }] })
 })
 
 test("acp - session/cancel mid-stream ends the turn as cancelled, and the session takes the next prompt", async () => {

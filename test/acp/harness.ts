@@ -105,6 +105,21 @@ export function ofKind<K extends acp.SessionUpdate["sessionUpdate"]>(updates: ac
   return updates.map((u) => u.update).filter((u): u is Extract<acp.SessionUpdate, { sessionUpdate: K }> => u.sessionUpdate === kind)
 }
 
+/**
+ * A tool call as the editor shows it after all its updates: the last title, kind and locations
+ * sent for it (a call announced while its arguments stream is generic until its summary arrives).
+ */
+export function toolCallShown(updates: acp.SessionNotification[], toolCallId: string): { title?: string; kind?: acp.ToolKind; locations?: acp.ToolCallLocation[] } {
+  const shown: { title?: string; kind?: acp.ToolKind; locations?: acp.ToolCallLocation[] } = {}
+  for (const { update: u } of updates) {
+    if ((u.sessionUpdate !== "tool_call" && u.sessionUpdate !== "tool_call_update") || u.toolCallId !== toolCallId) continue
+    if (u.title) shown.title = u.title
+    if (u.kind) shown.kind = u.kind
+    if (u.locations) shown.locations = u.locations
+  }
+  return shown
+}
+
 /** The text of all chunks of one kind, joined. */
 export function chunks(updates: acp.SessionNotification[], kind: "agent_message_chunk" | "agent_thought_chunk" | "user_message_chunk"): string {
   return ofKind(updates, kind)

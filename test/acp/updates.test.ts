@@ -51,20 +51,26 @@ test("updates - a tool part becomes one tool_call and one update per real change
   const m = new UpdateMapper(DIR)
   m.map(updated(assistant))
   const input = { filePath: "src/a.ts", oldString: "x", newString: "y" }
+  const summary = { title: "Edit src/a.ts", kind: "edit", locations: [{ path: "src/a.ts" }] }
+  // While the arguments stream there is no summary yet: the call is announced generically.
   const [call] = m.map(part(tool({ status: "pending", input: {}, raw: "" })))
-  expect(call).toMatchObject({ sessionUpdate: "tool_call", toolCallId: "call_1", kind: "edit", status: "pending" })
+  expect(call).toEqual({ sessionUpdate: "tool_call", toolCallId: "call_1", title: "edit", kind: "other", status: "pending", locations: [], rawInput: {} })
   expect(m.map(part(tool({ status: "pending", input: {}, raw: "{\"file" })))).toEqual([])
-  const running = m.map(part(tool({ status: "running", input, time: { start: 1 } })))
+  const running = m.map(part(tool({ status: "running", input, metadata: { summary }, time: { start: 1 } })))
   expect(running).toEqual([
-    { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress", title: "Edit src/a.ts", locations: [{ path: "/work/project/src/a.ts" }], rawInput: input },
+    { sessionUpdate: "tool_call_update", toolCallId: "call_1", status: "in_progress", title: "Edit src/a.ts", kind: "edit", locations: [{ path: "/work/project/src/a.ts" }], rawInput: input },
   ])
-  expect(m.map(part(tool({ status: "running", input, time: { start: 1 } })))).toEqual([])
+  expect(m.map(part(tool({ status: "running", input, metadata: { summary }, time: { start: 1 } })))).toEqual([])
   const diff = "Index: /work/project/src/a.ts\n===\n--- /work/project/src/a.ts\n+++ /work/project/src/a.ts\n@@ -1,2 +1,2 @@\n keep\n-x\n+y\n"
-  const done = m.map(part(tool({ status: "completed", input, output: "Edit applied successfully.", title: "src/a.ts", metadata: { diff, filepath: "/work/project/src/a.ts" }, time: { start: 1, end: 2 } })))
+  const settled = { ...summary, locations: [{ path: "src/a.ts", line: 2 }] }
+  const done = m.map(part(tool({ status: "completed", input, output: "Edit applied successfully.", title: "src/a.ts", metadata: { diff, filepath: "/work/project/src/a.ts", summary: settled }, time: { start: 1, end: 2 } })))
   expect(done).toHaveLength(1)
   expect(done[0]).toMatchObject({
     sessionUpdate: "tool_call_update",
     status: "completed",
+    title: "Edit src/a.ts",
+    kind: "edit",
+    locations: [{ path: "/work/project/src/a.ts", line: 2 }],
     content: [
       { type: "content", content: { type: "text", text: "Edit applied successfully." } },
       { type: "diff", path: "/work/project/src/a.ts", oldText: "keep\nx", newText: "keep\ny" },
@@ -72,6 +78,33 @@ test("updates - a tool part becomes one tool_call and one update per real change
   })
   // A late duplicate of a settled call changes nothing.
   expect(m.map(part(tool({ status: "error", input, error: "late", time: { start: 1, end: 3 } })))).toEqual([])
+})
+
+test("updates - title, kind and files come from the summary the part carries, its paths against the message's worktree", () => {
+  const m = new UpdateMapper(DIR)
+  // The session runs in a package; the worktree is the repository above it.
+  m.map(updated({ ...assistant, path: { cwd: DIR, root: "/work" } }))
+  const summary = { title: "Frobnicate the widget", kind: "move", locations: [{ path: "lib/widget.rs", line: 7 }, { path: "/tmp/out" }] }
+  const [call] = m.map(part(tool({ status: "running", input: { filePath: "ignored.ts" }, metadata: { summary }, time: { start: 1 } })))
+  expect(call).toMatchObject({
+    sessionUpdate: "tool_call",
+    title: "Frobnicate the widget",
+    kind: "move",
+    status: "in_progress",
+    locations: [{ path: "/work/lib/widget.rs", line: 7 }, { path: "/tmp/out" }],
+  })
+})
+
+test("updates - without a summary (an old server) a call shows its tool's name and title, kind other", () => {
+  const m = new UpdateMapper(DIR)
+  m.map(updated(assistant))
+  const input = { filePath: "src/a.ts" }
+  expect(m.map(part(tool({ status: "running", input, time: { start: 1 } })))[0]).toMatchObject({ title: "edit", kind: "other", locations: [] })
+  const bogus = { title: 3, kind: "teleport", locations: "x" }
+  const [done] = m.map(part(tool({ status: "completed", input, output: "ok", title: "src/a.ts", metadata: { summary: bogus }, time: { start: 1, end: 2 } })))
+  expect(done).toMatchObject({ status: "completed", title: "edit src/a.ts" })
+  expect(done).not.toHaveProperty("kind")
+  expect(done).not.toHaveProperty("locations")
 })
 
 test("updates - todos become the editor's plan (cancelled ones left out)", () => {

@@ -95,7 +95,8 @@ describe("tui - in a terminal", () => {
     expect(existsSync(path.join(box.project, "ran.txt"))).toBe(false)
     pane.keys("Enter")
     const done = await pane.waitFor("The file is written.")
-    expect(done).toMatch(/✓ bash echo from-the-tui > ran.txt/)
+    // The line is the bash tool's summary: the command as it ran.
+    expect(done).toMatch(/✓ \$ echo from-the-tui > ran.txt/)
     expect(done).not.toContain("Permission required")
     expect(readFileSync(path.join(box.project, "ran.txt"), "utf8")).toBe("from-the-tui\n")
   })
@@ -271,7 +272,7 @@ describe("tui - server, attach and failures", () => {
     await pane.waitFor(PROMPT_READY)
     pane.type("!echo shell-said-hi")
     pane.keys("Enter")
-    const shell = await pane.waitFor("✓ bash echo shell-said-hi")
+    const shell = await pane.waitFor("✓ $ echo shell-said-hi")
     expect(shell).toMatch(/^\s+shell-said-hi$/m)
     pane.type("a prompt to take back")
     pane.keys("Enter")

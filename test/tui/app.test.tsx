@@ -55,22 +55,23 @@ test("tui view - streamed text shows up as it arrives, many deltas coalesced int
 test("tui view - a running tool is one line with a spinner; when it completes it moves to scrollback with its output", async () => {
   const stub = stubServer()
   const ui = await openSession(stub)
-  stub.emit(part({ id: "prt_3", type: "tool", callID: "c1", tool: "bash", state: { status: "running", input: { command: "npm test" }, time: { start: Date.now() } } }))
+  const summary = { title: "$ npm test", kind: "execute", locations: [] }
+  stub.emit(part({ id: "prt_3", type: "tool", callID: "c1", tool: "bash", state: { status: "running", input: { command: "npm test" }, metadata: { summary }, time: { start: Date.now() } } }))
   await tick()
   const running = ui.lastFrame()!
-  expect(running).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] bash npm test/)
+  expect(running).toMatch(/[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] \$ npm test/)
   stub.emit(
     part({
       id: "prt_3",
       type: "tool",
       callID: "c1",
       tool: "bash",
-      state: { status: "completed", input: { command: "npm test" }, output: "12 passed\n", title: "npm test", metadata: {}, time: { start: 1, end: 2 } },
+      state: { status: "completed", input: { command: "npm test" }, output: "12 passed\n", title: "npm test", metadata: { summary }, time: { start: 1, end: 2 } },
     }),
   )
   await tick()
   const done = ui.lastFrame()!
-  expect(done).toContain("✓ bash npm test")
+  expect(done).toContain("✓ $ npm test")
   expect(done).toContain("12 passed")
   // It was printed once to the static part: the live region no longer holds it.
   expect(ui.store.getState().live.some((b) => b.key === "prt_3")).toBe(false)
@@ -81,13 +82,34 @@ test("tui view - an edit shows its diff coloured by line", async () => {
   const stub = stubServer()
   const ui = await openSession(stub)
   const diff = "Index: a.ts\n===\n--- a.ts\n+++ a.ts\n@@ -1,1 +1,1 @@\n-const a = 1\n+const a = 2\n"
-  stub.emit(part({ id: "prt_4", type: "tool", callID: "c2", tool: "edit", state: { status: "completed", input: { filePath: "a.ts" }, output: "ok", title: "a.ts", metadata: { diff }, time: { start: 1, end: 2 } } }))
+  const summary = { title: "Edit a.ts", kind: "edit", locations: [{ path: "a.ts", line: 1 }] }
+  stub.emit(part({ id: "prt_4", type: "tool", callID: "c2", tool: "edit", state: { status: "completed", input: { filePath: "a.ts" }, output: "ok", title: "a.ts", metadata: { diff, summary }, time: { start: 1, end: 2 } } }))
   await tick()
   const frame = ui.lastFrame()!
-  expect(frame).toContain("✓ edit a.ts")
+  expect(frame).toContain("✓ Edit a.ts")
   expect(frame).toContain("-const a = 1")
   expect(frame).toContain("+const a = 2")
   expect(frame).not.toContain("+++ a.ts")
+})
+
+test("tui view - a tool line is the title of the summary the part carries, whatever the tool", async () => {
+  const stub = stubServer()
+  const ui = await openSession(stub)
+  // Nothing in the TUI could derive this from "read" and its input: it must come from the part.
+  const summary = { title: "Consult the oracle about lib/x.ts", kind: "other", locations: [{ path: "lib/x.ts" }] }
+  stub.emit(part({ id: "prt_6", type: "tool", callID: "c6", tool: "read", state: { status: "completed", input: { filePath: "/abs/lib/x.ts" }, output: "…", title: "lib/x.ts", metadata: { summary }, time: { start: 1, end: 2 } } }))
+  await tick()
+  const frame = ui.lastFrame()!
+  expect(frame).toContain("✓ Consult the oracle about lib/x.ts")
+  expect(frame).not.toContain("/abs/lib/x.ts")
+})
+
+test("tui view - without a summary (an old server) a tool line is the tool's name and its own title", async () => {
+  const stub = stubServer()
+  const ui = await openSession(stub)
+  stub.emit(part({ id: "prt_7", type: "tool", callID: "c7", tool: "mcp_search", state: { status: "completed", input: { q: "x" }, output: "", title: "3 results\nmore", metadata: { summary: { title: 5 } }, time: { start: 1, end: 2 } } }))
+  await tick()
+  expect(ui.lastFrame()).toContain("✓ mcp_search 3 results")
 })
 
 const ask = (id: string): PermissionRequest => ({ id, sessionID: "ses_1", permission: "bash", patterns: ["rm -rf build"], metadata: { command: "rm -rf build" }, always: ["rm *"] })
@@ -218,7 +240,7 @@ test("tui view - a 2,000-message session prints only its newest page; /history p
 test("tui view - a failed step shows its error once, in the turn's footer", async () => {
   const stub = stubServer()
   const ui = await openSession(stub)
-  const error = { name: "APIError", data: { message: "rate limited", statusCode: 429, isRetryable: false } }
+  const error = { name: "APIError" as const, data: { message: "rate limited", statusCode: 429, isRetryable: false } }
   stub.emit({ type: "session.error", properties: { sessionID: "ses_1", error } })
   stub.emit({ type: "message.updated", properties: { sessionID: "ses_1", info: { ...assistant("msg_2", "msg_1", 3000), error } as AssistantMessage } })
   stub.emit({ type: "session.status", properties: { sessionID: "ses_1", status: { type: "idle" } } })
@@ -232,7 +254,7 @@ test("tui view - an error before any answer (no assistant message) is printed as
   const stub = stubServer()
   const ui = mount(stub)
   await ui.controller.openSession("ses_1")
-  stub.emit({ type: "session.error", properties: { sessionID: "ses_1", error: { name: "ProviderAuthError", data: { message: "no API key for fake" } } } })
+  stub.emit({ type: "session.error", properties: { sessionID: "ses_1", error: { name: "ProviderAuthError", data: { providerID: "fake", message: "no API key for fake" } } } })
   await tick()
   expect(ui.lastFrame()).toContain("ProviderAuthError: no API key for fake")
 })

@@ -1,4 +1,4 @@
-import type { BusEvent, Part, ToolPart } from "../../protocol"
+import { ToolSummary, type BusEvent, type ToolPart } from "../../protocol"
 import { bold, cyan, dim, green, red, yellow } from "../ui"
 
 export interface Renderer {
@@ -101,18 +101,22 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     if (status !== "completed" && status !== "error") return
     if (shown.has(part.id)) return
     shown.add(part.id)
-    const title = status === "completed" ? part.state.title : describeInput(part)
     const child = part.sessionID !== opts.root ? dim("  ↳") : ""
     if (wroteText && !endsWithNewline) text("\n")
-    if (status === "completed") stderr(`${child}${green("✓")} ${bold(part.tool)} ${dim(title || describeInput(part))}\n`)
-    else stderr(`${child}${red("✗")} ${bold(part.tool)} ${dim(describeInput(part))}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
+    if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
+    else stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
   }
 }
 
-function describeInput(part: Part & { type: "tool" }) {
-  const input = part.state.input as Record<string, unknown>
-  const main = input.filePath ?? input.command ?? input.pattern ?? input.url ?? input.path ?? input.description
-  return typeof main === "string" ? main : ""
+/**
+ * The call as its tool summarised it (`state.metadata.summary`); without a summary (an old
+ * server) the tool's name and the title it reported.
+ */
+function callLine(part: ToolPart): string {
+  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
+  if (summary.success) return summary.data.title
+  const own = "title" in part.state ? part.state.title : ""
+  return own ? `${bold(part.tool)} ${dim(firstLine(own))}` : bold(part.tool)
 }
 
 function firstLine(s: string) {

@@ -2,7 +2,7 @@
 // compact line with its state, a turn footer, a notice or a session header.
 import { Box, Text } from "ink"
 import { memo } from "react"
-import type { ToolPart } from "../../protocol"
+import { ToolSummary, type ToolPart } from "../../protocol"
 import type { Block } from "../blocks"
 import { Diff, Markdown, seconds, spinnerFrame, useNow } from "./text"
 
@@ -99,33 +99,20 @@ function Reasoning({ text, start, end, opts }: { text: string; start: number; en
 
 const str = (v: unknown) => (typeof v === "string" ? v : undefined)
 
-/** What a tool call is about, in a few words. */
-export function toolSummary(part: ToolPart): string {
-  const input = part.state.input as Record<string, unknown>
-  const title = "title" in part.state ? part.state.title : undefined
-  const firstLine = (s: string) => s.split("\n")[0]!.slice(0, 200)
-  switch (part.tool) {
-    case "bash":
-      return firstLine(str(input.command) ?? title ?? "")
-    case "read":
-    case "edit":
-    case "write":
-      return str(input.filePath) ?? title ?? ""
-    case "glob":
-    case "grep":
-      return `${str(input.pattern) ?? ""}${str(input.path) ? ` in ${input.path}` : ""}`
-    case "list":
-      return str(input.path) ?? "."
-    case "todowrite":
-      return ""
-    case "webfetch":
-      return str(input.url) ?? ""
-    case "task":
-      return str(input.description) ?? ""
-    default:
-      if (title) return firstLine(title)
-      return firstLine(JSON.stringify(input)).slice(0, 80)
-  }
+/**
+ * The call as its tool summarised it (`state.metadata.summary`, written by the server); without
+ * a summary (an old server) the tool's name and the title it reported.
+ */
+export function ToolTitle({ part }: { part: ToolPart }) {
+  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
+  if (summary.success) return <Text>{summary.data.title}</Text>
+  const own = "title" in part.state ? part.state.title : undefined
+  return (
+    <Text>
+      <Text bold>{part.tool}</Text>
+      {own ? ` ${own.split("\n")[0]!.slice(0, 200)}` : ""}
+    </Text>
+  )
 }
 
 export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions }) {
@@ -145,8 +132,7 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
     <Box flexDirection="column" marginTop={0}>
       <Text>
         <Text color={color}>{`${icon} `}</Text>
-        <Text bold>{part.tool}</Text>
-        <Text>{` ${toolSummary(part)}`}</Text>
+        <ToolTitle part={part} />
         {s.status === "pending" ? <Text dimColor>{" pending"}</Text> : null}
         {start && elapsed >= 500 ? <Text dimColor>{` ${seconds(elapsed)}`}</Text> : null}
       </Text>
