@@ -1,6 +1,8 @@
 // Parsed arguments of each command, shared by its yargs definition and its handler.
+// --print-logs and --log-level are global (LogArgs): every command's arguments carry them.
+import type { LogArgs } from "./log"
 
-export interface RunArgs {
+export interface RunArgs extends LogArgs {
   message: string[]
   model?: string
   agent?: string
@@ -33,8 +35,10 @@ export interface ListenerArgs {
   passwordPrompt?: boolean
 }
 
-export interface ServeArgs extends ListenerArgs {
-  port: number
-  hostname: string
+export interface ServeArgs extends ListenerArgs, LogArgs {
+  /** Default: `server.port` of the config, else 4096. */
+  port?: number
+  /** Default: `server.hostname` of the config, else 127.0.0.1. */
+  hostname?: string
   dir?: string
 }

@@ -4,6 +4,7 @@ import type { Config } from "../config"
 import { createServer } from "../server"
 import { createApps } from "../session"
 import { databasePath, openStore } from "../storage"
+import { silentLogger, type Logger, type RootLogger } from "../util"
 import { VERSION } from "./ui"
 
 /**
@@ -12,13 +13,16 @@ import { VERSION } from "./ui"
  * Requests may name the start directory (and what is inside it), `allowDirs`, the global
  * config's `server.directories` and projects that already have sessions; nothing else.
  */
-export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv; allowDirs?: string[] }) {
+export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv; allowDirs?: string[]; log?: RootLogger }) {
   const env = opts.env ?? process.env
+  const log: Logger = opts.log ?? silentLogger
   const store = openStore(databasePath(env))
-  const apps = createApps({ store, env, overrides: opts.overrides, version: VERSION })
+  const apps = createApps({ store, env, overrides: opts.overrides, version: VERSION, log })
   const directory = path.resolve(opts.directory)
   // Fail fast on config errors, before any command output.
   const app = await apps.get(directory)
+  opts.log?.fallbackLevel(app.config.logLevel)
+  log.child({ service: "core" }).info("wright started", { version: VERSION, pid: process.pid, directory, trusted: app.trust.trusted })
   const home = env.HOME || os.homedir()
   const configured = (app.userConfig.server?.directories ?? []).map((d) => path.resolve(home, d.replace(/^~(?=$|\/)/, home)))
   // PATCH /config reloads the project's App so the next request builds it with the new config.

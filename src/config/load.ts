@@ -3,6 +3,7 @@ import os from "node:os"
 import path from "node:path"
 import { z } from "zod"
 import { ConfigError } from "./error"
+import { ignoredKeys } from "./ignored"
 import { mergeConfig, mergeDeep } from "./merge"
 import { parseConfigSource, validateConfig, type ParsedConfig } from "./parse"
 import { findGitRoot, levelsBetween, xdgPaths } from "./paths"
@@ -31,7 +32,7 @@ export interface LoadedConfig {
   files: string[]
   /** Existing config directories (for Markdown agents, commands, skills), lowest precedence first. */
   dirs: string[]
-  /** Non-fatal problems, e.g. unknown top-level keys. */
+  /** Non-fatal problems, one line each naming the file: unknown keys, keys wright accepts but does not act on yet. */
   warnings: string[]
   /** The git root above `directory`, or `directory` itself outside git. */
   worktree: string
@@ -66,16 +67,16 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const gitRoot = findGitRoot(directory)
   const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {}, trust: { directory, trusted: false, changed: false, ignored: [], hash: "" }, secrets: [] }
 
-  const apply = (parsed: ParsedConfig) => {
+  const apply = (parsed: ParsedConfig, label: string) => {
     out.config = mergeConfig(out.config, parsed.config)
     out.userConfig = mergeConfig(out.userConfig, parsed.config)
-    out.warnings.push(...parsed.warnings)
+    out.warnings.push(...parsed.warnings, ...ignoredKeys(parsed.config, label))
     for (const t of parsed.tokens ?? []) if (t.resolved) out.secrets.push(t.at)
   }
   const loadFile = (file: string): boolean => {
     const text = readIfExists(file)
     if (text === undefined) return false
-    apply(parseConfigSource(text, file, { env, home }))
+    apply(parseConfigSource(text, file, { env, home }), file)
     out.files.push(file)
     return true
   }
@@ -125,7 +126,9 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
     for (const { file, text } of sources) {
       const parsed = parseConfigSource(text, file, { env, home, allow })
       project = mergeConfig(project, parsed.config)
-      out.warnings.push(...parsed.warnings)
+      // Keys an untrusted folder does not get are the trust notice's to report, not ours.
+      const applies = out.trust.trusted ? parsed.config : restrictProject(parsed.config, out.userConfig, opts.knownProviders).config
+      out.warnings.push(...parsed.warnings, ...ignoredKeys(applies, file))
       out.files.push(file)
       for (const t of parsed.tokens ?? []) {
         if (t.resolved) out.secrets.push(t.at)
@@ -142,9 +145,9 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   }
 
   const [contentVar, content] = pick(env, "WRIGHT_CONFIG_CONTENT", "OPENCODE_CONFIG_CONTENT")
-  if (content) apply(parseConfigSource(content, contentVar, { env, home, dir: directory }))
+  if (content) apply(parseConfigSource(content, contentVar, { env, home, dir: directory }), contentVar)
 
-  if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"))
+  if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"), "overrides")
 
   out.config = applyEnvSwitches(out.config, env)
   out.userConfig = applyEnvSwitches(out.userConfig, env)

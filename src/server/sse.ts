@@ -1,3 +1,5 @@
+import type { Logger } from "../util"
+
 export const HEARTBEAT_MS = 10_000
 
 const encoder = new TextEncoder()
@@ -25,6 +27,8 @@ export interface SseOptions {
   coalesce?: boolean
   /** Turns an event (or the server's own connected/heartbeat events) into the JSON sent. */
   format?: (event: object) => string
+  /** Where a stream that fails to take a chunk is told (it is closed then). */
+  log?: Logger
 }
 
 /**
@@ -62,7 +66,9 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         pending = []
         try {
           controller.enqueue(encoder.encode(text))
-        } catch {
+        } catch (error) {
+          // The stream errored under us (a client that left is seen by cancel() first).
+          opts.log?.debug("event stream: a chunk could not be sent; closing the stream", { error })
           close()
         }
       }

@@ -4,6 +4,7 @@ import { render } from "ink"
 import type { Client } from "../sdk"
 import type { ModelRef } from "../protocol"
 import { App } from "./app"
+import { showConfigWarnings } from "./config-warnings"
 import { createController } from "./controller"
 import type { EventSource } from "./rpc"
 import { createStore } from "./store"
@@ -62,6 +63,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
       // The trust question comes first and holds back the first prompt: trusting reloads the
       // project, which would interrupt a running step.
       const asked = controller.askTrust()
+      void showConfigWarnings(opts.client, store)
       await controller.boot()
       if (opts.sessionID) await controller.openSession(opts.sessionID)
       await asked

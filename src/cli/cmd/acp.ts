@@ -1,6 +1,7 @@
 import type { CommandModule } from "yargs"
+import type { LogArgs } from "../log"
 
-interface AcpArgs {
+interface AcpArgs extends LogArgs {
   cwd?: string
 }
 
@@ -20,18 +21,21 @@ export const acpCommand: CommandModule<object, AcpArgs> = {
     const directory = path.resolve(args.cwd ?? process.cwd())
     if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--cwd: not a directory: ${directory}`)
 
-    const [{ startCore }, { createClient }, { runAcp }, { VERSION }, { trustNotice }] = await Promise.all([
+    const [{ startCore }, { createClient }, { runAcp }, { VERSION, yellow }, { trustNotice }, { cliLogger }] = await Promise.all([
       import("../core"),
       import("../../sdk"),
       import("../../acp"),
       import("../ui"),
       import("../trust/notice"),
+      import("../log"),
     ])
     // The editor on stdio is the user, and ACP opens no port: its sessions may name any folder
     // (each one's own config is still held to what its trust allows).
-    const core = await startCore({ directory, allowDirs: ["/"] })
+    // Logs go to the file, and to stderr with --print-logs: stdout is the protocol.
+    const core = await startCore({ directory, allowDirs: ["/"], log: cliLogger(args) })
     const notice = trustNotice(core.app.trust)
     if (notice) process.stderr.write(`wright acp: ${notice}`)
+    for (const w of core.app.configWarnings) process.stderr.write(`wright acp: ${yellow("Warning:")} ${w}\n`)
     const clientFor = (dir: string) => createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory: dir })
     const stop = new AbortController()
     const onSignal = () => stop.abort()

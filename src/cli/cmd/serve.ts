@@ -26,8 +26,8 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
   builder: (y) =>
     listenerOptions(
       y
-        .option("port", { type: "number", default: 4096, describe: "port to listen on (0 picks a free one)" })
-        .option("hostname", { type: "string", default: "127.0.0.1", describe: "address to bind" })
+        .option("port", { type: "number", describe: "port to listen on (0 picks a free one; default: server.port in the config, else 4096)" })
+        .option("hostname", { type: "string", describe: "address to bind (default: server.hostname in the config, else 127.0.0.1)" })
         .option("dir", { type: "string", describe: "default project directory" }),
     ).epilog(LISTENER_EPILOG) as never,
   handler: async (args) => {

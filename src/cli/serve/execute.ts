@@ -7,6 +7,7 @@ import path from "node:path"
 import { listen, listenRefusal } from "../../server"
 import type { ServeArgs } from "../args"
 import { startCore } from "../core"
+import { cliLogger } from "../log"
 import { trustNotice } from "../trust/notice"
 import { listenerAuth } from "../password"
 import { UserError, yellow } from "../ui"
@@ -16,9 +17,10 @@ const SHUTDOWN_GRACE_MS = 10_000
 
 export async function serve(args: ServeArgs) {
   const directory = path.resolve(args.dir ?? process.cwd())
-  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535) throw new UserError(`--port: expected 0-65535 (0 picks a free port), got ${args.port}`)
+  if (args.port !== undefined && (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)) throw new UserError(`--port: expected 0-65535 (0 picks a free port), got ${args.port}`)
   const auth = await listenerAuth(args, process.env)
-  const refused = listenRefusal(args.hostname, { password: auth.password, insecure: args.insecure })
+  // A hostname from the config is refused the same way by listen(), once the config is read.
+  const refused = listenRefusal(args.hostname ?? "127.0.0.1", { password: auth.password, insecure: args.insecure })
   if (refused) throw new UserError(refused)
 
   // Listen for the stop signals before anyone can learn the URL: a signal that arrives
@@ -28,12 +30,16 @@ export async function serve(args: ServeArgs) {
     process.once("SIGTERM", () => resolve())
   })
 
-  const core = await startCore({ directory, allowDirs: args.allowDir })
+  const log = cliLogger(args)
+  const core = await startCore({ directory, allowDirs: args.allowDir, log })
+  // The flags win over the config's server.port/hostname (a project's only once its folder is trusted).
+  const port = args.port ?? core.app.config.server?.port ?? 4096
+  const hostname = args.hostname ?? core.app.config.server?.hostname ?? "127.0.0.1"
   // Allowed origins come from the flags and the user's own config, never from the project's.
   const cors = [...(args.cors ?? []), ...(core.app.userConfig.server?.cors ?? [])]
   let listening: Awaited<ReturnType<typeof listen>>
   try {
-    listening = await listen({ fetch: core.server.fetch, port: args.port, hostname: args.hostname, cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth })
+    listening = await listen({ fetch: core.server.fetch, port, hostname, cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth })
   } catch (e) {
     await core.close()
     throw (e as Error).name === "ListenError" ? new UserError((e as Error).message) : e
@@ -41,6 +47,8 @@ export async function serve(args: ServeArgs) {
   if (!auth.password) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
   const notice = trustNotice(core.app.trust)
   if (notice) process.stderr.write(notice)
+  for (const w of core.app.configWarnings) process.stderr.write(`${yellow("Warning:")} ${w}\n`)
+  log.child({ service: "serve" }).info("listening", { url: listening.url })
   process.stdout.write(`wright server listening on ${listening.url}\n`)
 
   await stopRequested

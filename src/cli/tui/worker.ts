@@ -8,8 +8,9 @@ import { createClient } from "../../sdk"
 import { listen, type Listening } from "../../server"
 import { serveRpc, type Port } from "../../tui"
 import { startCore } from "../core"
+import { cliLogger, type LogArgs } from "../log"
 
-export interface WorkerInit {
+export interface WorkerInit extends LogArgs {
   directory: string
   /** --allow-dir, resolved. */
   allowDirs?: string[]
@@ -17,8 +18,10 @@ export interface WorkerInit {
 
 /** What the main thread asks `listen` for: the TUI's --port and listener flags, the password resolved. */
 export interface ListenRequest {
-  port: number
-  hostname: string
+  /** Default: `server.port` of the config, else 0 (a free port). */
+  port?: number
+  /** Default: `server.hostname` of the config, else 127.0.0.1. */
+  hostname?: string
   cors?: string[]
   allowHosts?: string[]
   insecure?: boolean
@@ -34,7 +37,9 @@ let core: Core | undefined
 let listening: Listening | undefined
 let unsubscribe: (() => void) | undefined
 
-const booting = startCore({ directory: init.directory, allowDirs: init.allowDirs })
+// Its stderr goes to the main thread, which shows it only with --print-logs.
+const log = cliLogger(init)
+const booting = startCore({ directory: init.directory, allowDirs: init.allowDirs, log })
 booting.catch(() => {})
 
 const rpc = serveRpc(port, {
@@ -75,7 +80,11 @@ async function startListening(req: ListenRequest): Promise<string> {
   const c = await booting
   // Allowed origins come from the flags and the user's own config, never from the project's.
   const cors = [...(req.cors ?? []), ...(c.app.userConfig.server?.cors ?? [])]
-  listening = await listen({ ...req, cors, fetch: c.server.fetch })
+  // The flags win over the config's server.port/hostname; a port opens only when a flag asks.
+  const port = req.port ?? c.app.config.server?.port ?? 0
+  const hostname = req.hostname ?? c.app.config.server?.hostname ?? "127.0.0.1"
+  listening = await listen({ ...req, port, hostname, cors, fetch: c.server.fetch })
+  log.child({ service: "tui" }).info("listening", { url: listening.url })
   return listening.url
 }
 
@@ -86,5 +95,7 @@ async function shutdown(): Promise<boolean> {
   void listening?.close()
   if (core) await core.close()
   else await booting.then((c) => c.close()).catch(() => {})
+  // The main thread terminates this worker next: nothing buffered may be left behind.
+  log.flush()
   return true
 }

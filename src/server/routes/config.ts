@@ -1,3 +1,4 @@
+import { z } from "zod"
 import { Config, mergeConfig, redactConfig, writeTrustRecord } from "../../config"
 import { ConfigProviders, ProviderList } from "../../protocol"
 import { writeProjectConfig } from "../config-file"
@@ -35,6 +36,15 @@ export const configRoutes = [
       }
       return redactConfig(next.config, next.secrets)
     },
+  }),
+  route({
+    method: "get",
+    path: "/config/warnings",
+    operationId: "config.warnings",
+    summary: "What the project's config sets that wright ignores (unknown keys, keys it accepts but does not act on yet), one line each naming the file",
+    tags: ["config"],
+    response: z.array(z.string()),
+    handler: ({ app }) => app.configWarnings,
   }),
   route({
     method: "get",

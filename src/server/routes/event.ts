@@ -66,7 +66,7 @@ export const eventRoutes = [
             // The project was reloaded: this App publishes no more; the client reconnects to the new one.
             if (event.type === "server.instance.disposed") end()
           }),
-        { coalesce: query.coalesce === "true" },
+        { coalesce: query.coalesce === "true", log: app.log },
       ),
   }),
 ]

@@ -50,8 +50,8 @@ export const messageRoutes = [
       app.sessions.get(id(params))
       if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
       await app.sessions.enqueue(id(params), body)
-      // Failures of the run itself reach clients as session.error events.
-      if (!body.noReply) app.sessions.run(id(params)).catch(() => {})
+      // Failures of the run itself reach clients as session.error events; the log keeps them too.
+      if (!body.noReply) app.sessions.run(id(params)).catch((error) => app.log.error("prompt_async: the run failed", { session: id(params), error }))
     },
   }),
   route({
