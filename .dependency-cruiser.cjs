@@ -6,13 +6,15 @@ const allowed = {
   config: ["protocol", "util"],
   storage: ["protocol", "util"],
   bus: ["protocol", "util"],
+  process: ["config", "protocol", "util"],
   llm: ["config", "protocol", "util"],
   permission: ["bus", "config", "protocol", "util"],
-  tool: ["permission", "protocol", "util"],
-  mcp: ["tool", "config", "protocol", "util"],
+  // tool names the spawner's types; the spawner itself reaches it only through ToolServices (rule below).
+  tool: ["permission", "process", "protocol", "util"],
+  mcp: ["tool", "process", "config", "protocol", "util"],
   agent: ["config", "permission", "protocol", "util"],
-  session: ["util", "protocol", "config", "storage", "bus", "llm", "permission", "tool", "mcp", "agent"],
-  server: ["util", "protocol", "config", "storage", "bus", "llm", "permission", "tool", "mcp", "agent", "session"],
+  session: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent"],
+  server: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent", "session"],
   sdk: ["protocol", "util"],
   tui: ["sdk", "protocol", "util"],
   acp: ["sdk", "protocol", "util"],
@@ -33,6 +35,13 @@ for (const [from, ok] of Object.entries(allowed)) {
     to: { path: `^src/(${banned.join("|")})/` },
   })
 }
+forbidden.push({
+  name: "tool-process-types-only",
+  comment: "tools start processes only through ctx.services.exec; they may import the spawner's types, nothing else",
+  severity: "error",
+  from: { path: "^src/tool/" },
+  to: { path: "^src/process/", dependencyTypesNot: ["type-only"] },
+})
 forbidden.push({
   name: "through-index",
   comment: "another folder's internals are private: import its index.ts",

@@ -83,10 +83,10 @@ export async function runGrepBench(): Promise<GrepBench> {
   }
   const { grepTool } = await import("../../src/tool/grep")
   const { BASE_FLAGS, ripgrepBinary } = await import("../../src/tool/ripgrep")
-  const { createKeyedLock } = await import("../../src/util")
+  const { createFileService } = await import("../../src/tool")
+  const { createExec } = await import("../../src/process")
   const root = makeTree()
   try {
-    const lock = createKeyedLock()
     const ctx = {
       sessionID: "ses_bench",
       messageID: "msg_bench",
@@ -101,7 +101,8 @@ export async function runGrepBench(): Promise<GrepBench> {
         todos: { get: () => [], set: () => {} },
         question: { ask: async () => [] },
         claimInstructions: () => [],
-        withFileLock: <T>(file: string, fn: () => Promise<T>) => lock(file, fn),
+        exec: createExec({ env: process.env }),
+        files: createFileService({ edited: () => {}, afterWrite: [] }),
       },
       outputDir: path.join(root, ".out"),
       limits: { maxLines: 2000, maxBytes: 51200 },

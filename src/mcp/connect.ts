@@ -1,12 +1,12 @@
-import { execFile } from "node:child_process"
 import path from "node:path"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { McpLocalConfig, McpRemoteConfig } from "../config"
+import type { Exec } from "../process"
+import { ChildTransport } from "./stdio"
 
 export type McpServerConfig = McpLocalConfig | McpRemoteConfig
 
@@ -17,7 +17,8 @@ export interface ConnectOptions {
   name: string
   server: McpServerConfig
   directory: string
-  env: NodeJS.ProcessEnv
+  /** The App's spawner: local servers start through it, with `environment` laid over the App's env. */
+  exec: Exec
   timeout: number
   clientInfo: { name: string; version: string }
   transport?: TransportFactory
@@ -46,24 +47,25 @@ export async function connect(opts: ConnectOptions): Promise<Connection> {
 }
 
 async function connectLocal(opts: ConnectOptions, server: McpLocalConfig): Promise<Connection> {
-  const [command, ...args] = server.command
-  const env: Record<string, string> = {}
-  for (const [k, v] of Object.entries({ ...opts.env, ...server.environment })) if (v !== undefined) env[k] = v
-  const transport = new StdioClientTransport({
-    command: command!,
-    args,
-    env,
-    cwd: server.cwd ? path.resolve(opts.directory, server.cwd) : opts.directory,
-    stderr: "pipe",
-  })
+  const command = server.command[0]!
+  let child
+  try {
+    child = await opts.exec(server.command, {
+      cwd: server.cwd ? path.resolve(opts.directory, server.cwd) : opts.directory,
+      env: server.environment,
+      stdin: "pipe",
+    })
+  } catch (e) {
+    throw new Error(spawnMessage(e, opts.name, command))
+  }
   // Kept for error messages, and always drained so a chatty server never blocks on a full pipe.
   let tail = ""
-  const stream = transport.stderr
+  const stream = child.stderr
   const ended = new Promise<void>((resolve) => {
-    stream?.on("end", resolve)
-    stream?.on("close", resolve)
+    stream.on("end", resolve)
+    stream.on("close", resolve)
   })
-  stream?.on("data", (chunk: Buffer | string) => {
+  stream.on("data", (chunk: Buffer | string) => {
     tail = (tail + chunk.toString()).slice(-STDERR_TAIL)
   })
   const stderrAfterExit = async () => {
@@ -72,10 +74,10 @@ async function connectLocal(opts: ConnectOptions, server: McpLocalConfig): Promi
     return tail.trim()
   }
   try {
-    return await open(opts, transport, () => tail.trim(), () => transport.pid ?? undefined)
+    return await open(opts, new ChildTransport(child), () => tail.trim())
   } catch (e) {
     const stderr = await stderrAfterExit()
-    const message = spawnMessage(e, opts.name, command!)
+    const message = spawnMessage(e, opts.name, command)
     throw new Error(stderr ? `${message}\nstderr: ${stderr}` : message)
   }
 }
@@ -102,16 +104,12 @@ async function connectRemote(opts: ConnectOptions, server: McpRemoteConfig): Pro
   }
 }
 
-async function open(opts: ConnectOptions, transport: Transport, stderr = () => "", pid: () => number | undefined = () => undefined): Promise<Connection> {
+async function open(opts: ConnectOptions, transport: Transport, stderr = () => ""): Promise<Connection> {
   const client = new Client(opts.clientInfo, { capabilities: {} })
   opts.onClient(client)
   client.setNotificationHandler(ToolListChangedNotificationSchema, async () => opts.onToolsChanged())
-  const close = async () => {
-    const root = pid()
-    const children = root === undefined ? [] : await descendants(root)
-    for (const child of children) kill(child)
-    await client.close().catch(() => {})
-  }
+  // For a local server this ends its process group (stdio.ts).
+  const close = () => client.close().catch(() => {})
   const timeoutError = () => new Error(`No answer to initialize within ${opts.timeout} ms (raise mcp.${opts.name}.timeout to wait longer)`)
   // The SDK's own timeout covers the initialize request only; an SSE stream that never opens needs this one.
   let timer: NodeJS.Timeout | undefined
@@ -154,24 +152,6 @@ function isTimeout(e: unknown): boolean {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
-}
-
-/** Every process below `pid`, found with `pgrep -P` (the server may have started helpers). */
-async function descendants(pid: number): Promise<number[]> {
-  if (process.platform === "win32") return []
-  const children = await new Promise<number[]>((resolve) => {
-    execFile("pgrep", ["-P", String(pid)], (_err, stdout) => resolve(String(stdout ?? "").split(/\s+/).filter(Boolean).map(Number)))
-  })
-  const nested = await Promise.all(children.map(descendants))
-  return [...children, ...nested.flat()]
-}
-
-function kill(pid: number) {
-  try {
-    process.kill(pid, "SIGTERM")
-  } catch {
-    // Already gone.
-  }
 }
 
 function sleep(ms: number) {

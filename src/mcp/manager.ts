@@ -2,7 +2,9 @@ import type { McpStatus } from "../protocol"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
 import type { Config } from "../config"
+import type { Exec } from "../process"
 import type { Tool, ToolRegistry } from "../tool"
+import { silentLogger, type Logger } from "../util"
 import type { Connection, McpServerConfig, TransportFactory } from "./connect"
 import { mcpTool } from "./convert"
 
@@ -13,8 +15,8 @@ export interface McpOptions {
   config: Pick<Config, "mcp" | "experimental">
   /** The project directory: the default cwd of local servers. */
   directory: string
-  /** The environment local servers inherit (default `process.env`); `environment` is laid over it. */
-  env?: NodeJS.ProcessEnv
+  /** The App's spawner: local servers start through it (the App's env, `environment` laid over it). */
+  exec: Exec
   /** When given, each server's tools are added to it as the server connects, and replaced or removed as they change. */
   registry?: ToolRegistry
   /** A server's tools changed: it connected, sent `tools/list_changed`, or went away. */
@@ -22,6 +24,8 @@ export interface McpOptions {
   /** Tests pass in-memory transports here. */
   transport?: TransportFactory
   clientInfo?: { name: string; version: string }
+  /** Connections, failures and refreshes are told here. */
+  log?: Logger
 }
 
 interface ServerState {
@@ -47,6 +51,7 @@ export function createMcp(opts: McpOptions) {
     const timeout = ("timeout" in entry ? entry.timeout : undefined) ?? fallbackTimeout
     servers.set(name, { name, timeout, tools: [], refreshing: Promise.resolve() })
   }
+  const log = opts.log ?? silentLogger
   const ours = new WeakSet<Tool>()
   let started: Promise<void> | undefined
   let closed = false
@@ -101,7 +106,7 @@ export function createMcp(opts: McpOptions) {
       const client = s.connection?.client
       if (!client || closed) return
       // A failed refresh keeps the tools we had: the server is still there and may recover.
-      const tools = await listTools(s, client).catch(() => undefined)
+      const tools = await listTools(s, client).catch((error) => void log.warn("tools/list_changed: listing the tools again failed; keeping the old list", { server: s.name, error }))
       if (tools && s.connection?.client === client && !closed) changed(s, tools)
     })
   }
@@ -113,6 +118,7 @@ export function createMcp(opts: McpOptions) {
     }
     if (!("type" in entry)) {
       s.status = { status: "failed", error: `mcp.${s.name} has no type: use {"type": "local", "command": [...]} or {"type": "remote", "url": "..."}` }
+      log.warn("not started: the entry has no type", { server: s.name })
       return
     }
     let connection: Connection | undefined
@@ -123,7 +129,7 @@ export function createMcp(opts: McpOptions) {
         name: s.name,
         server: entry,
         directory: opts.directory,
-        env: opts.env ?? process.env,
+        exec: opts.exec,
         timeout: s.timeout,
         clientInfo: opts.clientInfo ?? { name: "wright", version: "dev" },
         transport: opts.transport,
@@ -138,11 +144,15 @@ export function createMcp(opts: McpOptions) {
       s.status = { status: "connected" }
       watchClose(s, connection)
       changed(s, tools)
+      log.info("connected", { server: s.name, tools: tools.length })
     } catch (e) {
       if (connection) await connection.close()
       const stderr = connection?.stderr()
       const message = messageOf(e)
-      s.status = { status: "failed", error: stderr && !message.includes(stderr) ? `${message}\nstderr: ${stderr}` : message }
+      const error = stderr && !message.includes(stderr) ? `${message}\nstderr: ${stderr}` : message
+      s.status = { status: "failed", error }
+      // A start cut short by close() is the shutdown, not a failure.
+      ;(closed ? log.debug : log.warn)("failed to connect", { server: s.name, error })
     } finally {
       s.connecting = undefined
     }
@@ -156,6 +166,7 @@ export function createMcp(opts: McpOptions) {
       s.instructions = undefined
       const stderr = connection.stderr()
       s.status = { status: "failed", error: `The server closed the connection${stderr ? `\nstderr: ${stderr}` : ""}` }
+      log.warn("the server closed the connection", { server: s.name, stderr: stderr || undefined })
       changed(s, [])
     }
   }
@@ -199,7 +210,7 @@ export function createMcp(opts: McpOptions) {
           const connection = s.connection
           s.connection = undefined
           await connection?.close()
-          await s.connecting?.close().catch(() => {})
+          await s.connecting?.close().catch((error) => log.debug("closing a connection still being made failed", { server: s.name, error }))
         }),
       )
       // Starts that were under way end now that their transports are closed.

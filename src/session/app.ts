@@ -7,29 +7,34 @@ import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
-import { loadConfig, type Config } from "../config"
-import { CATALOG, createProviders, type ModelInfo } from "../llm"
+import { loadConfig, xdgPaths, type Config } from "../config"
+import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
 import { createMcp } from "../mcp"
-import { createPermissions, disabledTools, merge } from "../permission"
-import { emptyTokens, NamedError, StructuredOutputError, toErrorObject, type MessageError } from "../protocol"
+import { createPermissions, merge } from "../permission"
+import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Store } from "../storage"
-import { createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type ToolContext, type ToolServices } from "../tool"
-import { createKeyedLock, xdg } from "../util"
+import { createExec, type Exec } from "../process"
+import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
-import { loadInstructions, type Instruction } from "./instruction"
+import { createInstructionClaims } from "./instruction"
 import { createCommandRunner, loadCommands } from "./command"
-import { createCompactionView, processCompaction, prune, requestCompaction } from "./compaction"
+import { compactionHooks } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
+import type { ProcessorDeps } from "./processor"
 import { createQuestions } from "./question"
+import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
-import { createStructuredOutputTool } from "./structured"
+import { structuredOutputHooks } from "./structured"
+import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
-import { addTokens } from "./usage"
+import { createToolPipeline, type ToolHooks } from "./tool-call"
+import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
-import { buildSystem, environment, skillsPrompt } from "./system"
+import { createSystemPrompt, skillsPrompt } from "./system"
 import { createTaskTool } from "./task"
-import { generateTitle } from "./title"
+import { titleOnFirstStep } from "./title"
 
 export interface AppOptions {
   directory: string
@@ -42,13 +47,20 @@ export interface AppOptions {
   trust?: boolean
   version?: string
   fetch?: typeof fetch
+  /** The spawner every child process starts through (tests pass a recording one); default: one over `env`. */
+  exec?: Exec
+  /** The process's logger; services get children of it tagged with their name. */
+  log?: Logger
 }
 
 export async function createApp(opts: AppOptions) {
   const env = opts.env ?? process.env
   const home = opts.home ?? os.homedir()
   const directory = path.resolve(opts.directory)
-  const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: new Set(CATALOG.map((p) => p.id)) })
+  const log = opts.log ?? silentLogger
+  // The model catalogue is read from here on the first provider lookup (a refreshed copy, else the snapshot).
+  const catalogDir = xdgPaths(env, home).cache
+  const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: catalogProviderIDs(catalogDir) })
   const config = loaded.config
   const worktree = loaded.worktree
   const isGit = existsSync(path.join(worktree, ".git"))
@@ -59,30 +71,34 @@ export async function createApp(opts: AppOptions) {
 
   const bus = createBus()
   const store = opts.store
-  const providers = createProviders({ config, env, fetch: opts.fetch })
+  const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
+  const providers = createProviders({ config, env, fetch: opts.fetch, credentials, catalog: () => loadCatalog(catalogDir).providers })
   const permissions = createPermissions({ bus })
   const questions = createQuestions({ bus })
   const configDirs = [...loaded.dirs]
   const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home, restricted: loaded.trust.restricted })
   const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held] }
   const skills = discoverSkills(configDirs)
-  const skillsBlock = skillsPrompt(skills)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   const history = createHistory({ store, bus })
   const status = createStatus(bus)
+  // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
+  const exec = opts.exec ?? createExec({ env })
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
     directory,
-    env,
+    exec,
     registry,
     clientInfo: { name: "wright", version },
+    log: log.child({ service: "mcp" }),
     onToolsChanged: (server) => bus.publish("mcp.tools.changed", { server }),
   })
 
-  const fileLock = createKeyedLock()
-  const systemFiles = new Set<string>()
-  const claimed = new Map<string, Set<string>>()
+  // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
+  const afterWrite: AfterWrite[] = []
+  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
+  const claims = createInstructionClaims()
   const services: ToolServices = {
     todos: {
       get: (sessionID) => store.todos.get(sessionID),
@@ -92,56 +108,17 @@ export async function createApp(opts: AppOptions) {
       },
     },
     question: questions,
-    claimInstructions(messageID, files) {
-      let seen = claimed.get(messageID)
-      if (!seen) claimed.set(messageID, (seen = new Set()))
-      const fresh = files.filter((f) => !systemFiles.has(f) && !seen.has(f))
-      for (const f of fresh) seen.add(f)
-      return fresh
-    },
-    withFileLock: (file, fn) => fileLock(path.resolve(file), fn),
+    claimInstructions: (messageID, files) => claims.claim(messageID, files),
+    exec,
+    files,
   }
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
+  const records = createSessionRecords({ store, bus })
 
-  // The environment block and instruction files are read once per run, not per step.
-  const runCache = new Map<string, { env: string; instructions: Instruction[] }>()
-  async function runPieces(sessionID: string, model: ModelInfo) {
-    let cached = runCache.get(sessionID)
-    if (!cached) {
-      const instructions = await loadInstructions({ directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch })
-      for (const i of instructions) systemFiles.add(i.path)
-      cached = { env: environment({ model, directory, worktree, isGit }), instructions }
-      runCache.set(sessionID, cached)
-    }
-    return cached
-  }
-
-  // Filled in once the session service exists (the task tool and subtasks need it).
-  let sessions!: ReturnType<typeof createSessionService>
-  const userContext = (input: { sessionID: string; messageID: string; callID: string; abort: AbortSignal }): ToolContext => ({
-    ...input,
-    agent: "user",
-    directory,
-    worktree,
-    // Work the user started explicitly (attached files, @agent subtasks) is not asked about again.
-    ask: async () => {},
-    metadata: () => {},
-    services,
-    outputDir,
-    limits,
-    canDelegate: false,
-  })
-
-  const compactionSettings = { ...config.compaction }
-  const compactionView = createCompactionView()
-  const loopDeps: LoopDeps = {
-    modelMessages: createModelMessageCache(versionOf),
+  // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
+  const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  const toolCalls = createToolPipeline({
     history,
-    store,
-    agents,
-    providers,
-    registry,
-    config,
     permissions,
     services,
     directory,
@@ -149,78 +126,55 @@ export async function createApp(opts: AppOptions) {
     outputDir,
     limits,
     continueOnDeny: config.experimental?.continue_loop_on_deny === true,
+    hooks: toolHooks,
+  })
+  const processor: ProcessorDeps = {
+    history,
+    toolCalls,
     compaction: { auto: config.compaction?.auto, reserved: config.compaction?.reserved },
     setStatus: (sessionID, s) => status.set(sessionID, s),
-    publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error: error as never }),
-    onUsage(sessionID, cost, tokens) {
-      const s = store.sessions.get(sessionID)
-      if (!s) return
-      const next = { ...s, cost: (s.cost ?? 0) + cost, tokens: addTokens(s.tokens ?? emptyTokens(), tokens), time: { ...s.time, updated: Date.now() } }
-      store.sessions.put(next)
-      bus.publish("session.updated", { sessionID, info: next })
-    },
+    publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
+    onUsage: sessionUsage(records),
+  }
+  const systemPrompt = createSystemPrompt({
+    instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
+    isGit,
+    skills: skillsPrompt(skills),
+    mcpInstructions: () => mcp.instructions(),
+    claims,
+  })
+  const loopDeps: LoopDeps = {
+    ...processor,
+    modelMessages: createModelMessageCache(versionOf),
+    store,
+    agents,
+    providers,
+    registry,
+    config,
+    directory,
+    worktree,
     hooks: {
-      async system({ agent, model, user, session }) {
-        const pieces = await runPieces(session.id, model.info)
-        const skillDenied = disabledTools(["skill"], merge(agent.permission, session.permission ?? [])).has("skill")
-        return buildSystem({
-          agent,
-          environment: pieces.env,
-          instructions: pieces.instructions,
-          skills: skillDenied ? undefined : skillsBlock,
-          userSystem: user.system,
-          structuredOutput: user.format?.type === "json_schema",
-          mcpInstructions: mcp.instructions(),
-        })
-      },
-      visible: compactionView,
-      extraTools({ user, step }) {
-        if (user.format?.type !== "json_schema") return []
-        return [
-          createStructuredOutputTool(
-            user.format.schema,
-            (value) => (step.structured = value),
-            () => step.run.invalidStructured++,
-          ),
-        ]
-      },
-      afterStep({ assistant, user, step }) {
-        if (user.format?.type !== "json_schema") return undefined
-        if (step.structured !== undefined) {
-          assistant.structured = step.structured
-          // The answer is complete even though the provider ended the step on a tool call.
-          assistant.finish = "stop"
-          history.putMessage(assistant)
-          return "break"
-        }
-        const retries = user.format.retryCount ?? 2
-        const finished = assistant.finish && assistant.finish !== "tool-calls" && assistant.finish !== "unknown"
-        if (assistant.error || (!finished && step.run.invalidStructured <= retries)) return undefined
-        const message = finished ? "Model did not produce structured output" : `Structured output did not match the schema after ${step.run.invalidStructured} attempts`
-        assistant.error = new StructuredOutputError({ message, retries: step.run.invalidStructured }).toObject()
-        history.putMessage(assistant)
-        bus.publish("session.error", { sessionID: assistant.sessionID, error: assistant.error as never })
-        return "break"
-      },
-      firstStep({ session, user, history: msgs }) {
-        void generateTitle(
-          { providers, agents, smallModel: config.small_model, setTitle: (id, title) => sessions.update(id, { title }) },
-          session,
-          user,
-          msgs,
-        )
-      },
-      subtask: (input) =>
-        runSubtask({ history, taskTool: () => registry.get("task"), context: userContext, directory, worktree }, input),
-      compact: ({ session, part, history: msgs, abort }) =>
-        processCompaction(
-          { history, bus, agents, processor: loopDeps, settings: compactionSettings, resolveModel: (ref) => providers.get(ref.providerID, ref.modelID) },
-          { session, part, history: msgs, abort },
-        ),
-      requestCompaction: ({ session, user, overflow }) => void requestCompaction(history, { session, user, auto: true, overflow }),
-      afterRun({ sessionID }) {
-        if (compactionSettings.prune !== false) prune(history, sessionID)
-      },
+      system: systemPrompt.system,
+      ...structuredOutputHooks({ history, bus }),
+      firstStep: titleOnFirstStep({
+        providers,
+        agents,
+        smallModel: config.small_model,
+        setTitle: (id, title) => void records.update(id, (s) => ({ ...s, title })),
+        log: log.child({ service: "title" }),
+      }),
+      // The task tool is looked up when a subtask runs: it joins the registry once the session service exists.
+      subtask: (input) => runSubtask({ history, toolCalls, taskTool: () => registry.get("task"), directory, worktree }, input),
+      ...compactionHooks({
+        history,
+        bus,
+        agents,
+        processor,
+        directory,
+        worktree,
+        settings: { ...config.compaction },
+        resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
+      }),
     },
   }
 
@@ -233,17 +187,16 @@ export async function createApp(opts: AppOptions) {
     },
     onError(sessionID, e) {
       const error = e instanceof NamedError ? e.toObject() : toErrorObject(e)
-      bus.publish("session.error", { sessionID, error: error as never })
+      bus.publish("session.error", { sessionID, error: toMessageError(error) })
     },
   })
 
-  const readTool = registry.get("read")
-  const readContext = (sessionID: string, messageID: string) =>
-    userContext({ sessionID, messageID, callID: "user-attachment", abort: new AbortController().signal })
-
-  sessions = createSessionService({
+  // Re-read on each use, so commands added while wright runs are found.
+  const commands = () => loadCommands({ config, dirs: configDirs })
+  const sessions = createSessionService({
     store,
     bus,
+    records,
     history,
     runner,
     status,
@@ -255,24 +208,13 @@ export async function createApp(opts: AppOptions) {
     directory,
     projectID,
     version,
-    readTool,
-    readContext,
-    beforeRun: (sessionID) => runCache.delete(sessionID),
-    async summarize(sessionID, input) {
-      const session = sessions.get(sessionID)
-      runner.assertIdle(sessionID)
-      const last = history.messages(sessionID).findLast((m) => m.info.role === "user")?.info
-      const model = input.providerID && input.modelID ? { providerID: input.providerID, modelID: input.modelID } : last?.role === "user" ? last.model : providers.defaultModel(config.model)
-      const agent = last?.role === "user" ? last.agent : agents.defaultAgent().name
-      const user = { id: "", sessionID, role: "user" as const, time: { created: Date.now() }, agent, model }
-      requestCompaction(history, { session, user, auto: input.auto ?? false })
-      await sessions.run(sessionID)
-    },
-    command: (sessionID, input) => runCommand(sessionID, input),
+    readTool: registry.get("read"),
+    toolCalls,
+    beforeRun: systemPrompt.forget,
+    summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
+    command: (target) => createCommandRunner({ commands, sessions: target, agents, bus, directory, worktree, shell: config.shell, exec }),
   })
-  // Re-read on each use, so commands added while wright runs are found.
-  const commands = () => loadCommands({ config, dirs: configDirs })
-  const runCommand = createCommandRunner({ commands, sessions, agents, bus, directory, worktree, shell: config.shell })
+  // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
     createTaskTool({
       agents,
@@ -298,6 +240,7 @@ export async function createApp(opts: AppOptions) {
     secrets: loaded.secrets,
     configFiles: loaded.files,
     configWarnings: loaded.warnings,
+    log,
     paths,
     bus: bus as Bus,
     store,
@@ -313,6 +256,12 @@ export async function createApp(opts: AppOptions) {
     sessions,
     commands,
     mcp,
+    /** The tool-call pipeline every tool call runs through. */
+    toolCalls,
+    /** Its named points (before execute, after finalize); empty until plugins attach. */
+    toolHooks,
+    /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
+    afterWrite,
     async dispose() {
       await runner.shutdown()
       history.flush()

@@ -6,7 +6,8 @@ import { statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import type { PartInput } from "../protocol"
+import type { Exec } from "../process"
+import { parseModelRef, type PartInput } from "../protocol"
 import { mimeOf } from "../util"
 import { runSnippet } from "./command-shell"
 
@@ -34,6 +35,8 @@ export interface ExpandContext {
   worktree: string
   /** The shell for `` !`cmd` `` snippets (config `shell`); /bin/bash or sh when unset. */
   shell?: string
+  /** The App's spawner: every snippet runs through it. */
+  exec: Exec
   agentMode: (name: string) => "primary" | "subagent" | "all" | undefined
   signal?: AbortSignal
   /** The agent the caller asked for, used when the command names none. */
@@ -121,12 +124,12 @@ export async function expandCommand(cmd: CommandInfo, args: string, ctx: ExpandC
   // Mentions are read before snippets run: a snippet's output is data, not a request to attach files.
   const references = withArgs.replace(SNIPPET, (m) => " ".repeat(m.length))
   const snippets = [...withArgs.matchAll(SNIPPET)].map((m) => m[1]!)
-  const outputs = await Promise.all(snippets.map((c) => runSnippet(c, { cwd: ctx.directory, shell: ctx.shell, signal: ctx.signal })))
+  const outputs = await Promise.all(snippets.map((c) => runSnippet(c, { exec: ctx.exec, cwd: ctx.directory, shell: ctx.shell, signal: ctx.signal })))
   let n = 0
   const text = withArgs.replace(SNIPPET, () => outputs[n++]!).trim()
 
   const agent = cmd.agent ?? ctx.agent
-  const model = cmd.model ? parseModel(cmd.model) : undefined
+  const model = cmd.model ? parseModelRef(cmd.model) : undefined
   const mode = agent ? ctx.agentMode(agent) : undefined
   const subtask = cmd.subtask === true || (mode === "subagent" && cmd.subtask !== false)
   if (subtask) {
@@ -192,9 +195,3 @@ function locate(name: string, ctx: Pick<ExpandContext, "directory" | "worktree" 
   return undefined
 }
 
-/** "provider/model" → `{providerID, modelID}`; `what` names the field in the error. */
-export function parseModel(model: string, what = "model"): { providerID: string; modelID: string } {
-  const i = model.indexOf("/")
-  if (i <= 0 || i === model.length - 1) throw new Error(`${what} must look like "provider/model", got "${model}"`)
-  return { providerID: model.slice(0, i), modelID: model.slice(i + 1) }
-}

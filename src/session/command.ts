@@ -9,11 +9,12 @@ import path from "node:path"
 import type { Agents } from "../agent"
 import type { Bus } from "../bus"
 import { CommandConfig, ConfigError, type Config } from "../config"
-import { BadRequestError, type MessageWithParts, type PromptInput } from "../protocol"
+import { BadRequestError, parseModelRef, type MessageWithParts, type PromptInput, type SessionCommandInput } from "../protocol"
+import type { Exec } from "../process"
 import { markdownFiles, parseFrontmatter } from "../util"
-import { expandCommand, parseModel } from "./command-expand"
+import { expandCommand } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
-import type { CommandInput, SessionService } from "./service"
+import type { SessionService } from "./service"
 
 export { expandCommand, splitArguments, substituteArguments, type CommandInfo, type ExpandContext, type ExpandedCommand } from "./command-expand"
 
@@ -54,7 +55,7 @@ function info(name: string, cfg: CommandConfig, source: CommandInfo["source"]): 
 function checkModel(model: string | undefined, file: string | undefined, key: string) {
   if (model === undefined) return
   try {
-    parseModel(model)
+    parseModelRef(model, key)
   } catch {
     throw new ConfigError(file, [{ path: key, message: `expected "provider/model", received ${JSON.stringify(model)}` }])
   }
@@ -100,13 +101,15 @@ export interface CommandRunnerDeps {
   directory: string
   worktree: string
   shell?: string
+  /** The App's spawner, for `` !`cmd` `` snippets. */
+  exec: Exec
 }
 
 /**
  * The session service's `command` hook: expands the command and sends it as a prompt (or a
  * subtask part), publishes `command.executed`, and resolves with the last assistant message.
  */
-export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string, input: CommandInput) => Promise<MessageWithParts> {
+export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string, input: SessionCommandInput) => Promise<MessageWithParts> {
   return async (sessionID, input) => {
     const commands = deps.commands()
     const cmd = commands.find((c) => c.name === input.command)
@@ -116,18 +119,19 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
     }
     let requested: { providerID: string; modelID: string } | undefined
     try {
-      requested = input.model ? parseModel(input.model) : undefined
+      requested = input.model ? parseModelRef(input.model) : undefined
     } catch (e) {
       throw new BadRequestError({ message: (e as Error).message, issues: [{ path: "model", message: (e as Error).message }] })
     }
     const agent = deps.agents.require(cmd.agent ?? input.agent ?? deps.agents.defaultAgent().name)
     // The model the command's own work runs with: its own, its agent's, then the caller's.
-    const taskModel = (cmd.model ? parseModel(cmd.model) : undefined) ?? (cmd.agent ? agent.model : undefined) ?? requested
+    const taskModel = (cmd.model ? parseModelRef(cmd.model) : undefined) ?? (cmd.agent ? agent.model : undefined) ?? requested
 
     const expanded = await expandCommand(cmd, input.arguments ?? "", {
       directory: deps.directory,
       worktree: deps.worktree,
       shell: deps.shell,
+      exec: deps.exec,
       agentMode: (name) => deps.agents.get(name)?.mode,
       agent: agent.name,
       model: taskModel,

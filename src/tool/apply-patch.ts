@@ -1,7 +1,9 @@
 import { z } from "zod"
 import DESCRIPTION from "./apply-patch.txt"
 import { assertInsideProject, fileDiff, relativePath, resolveTarget, rulePatterns } from "./fs-util"
-import { commitPatch, parsePatch, planPatch, type PlannedChange } from "./patch-engine"
+import { parsePatch, planPatch, type PlannedChange } from "./patch-engine"
+import type { ToolState, ToolSummary } from "../protocol"
+import { firstChangedLine, metadataOf, projectPath, textOf, type SummaryProject } from "./summary"
 import { defineTool, type ToolContext } from "./tool"
 
 export const ApplyPatchParameters = z.object({
@@ -13,6 +15,7 @@ export const applyPatchTool = defineTool({
   id: "apply_patch",
   description: DESCRIPTION,
   parameters: ApplyPatchParameters,
+  summary: patchSummary,
   async execute(args, ctx) {
     const ops = parsePatch(args.patchText)
     // Paths are checked before planning reads any file, so nothing outside the project is
@@ -41,9 +44,9 @@ export const applyPatchTool = defineTool({
     ctx.abort.throwIfAborted()
 
     // Plan again under the locks of every file touched, so a concurrent edit is not lost,
-    // then write all or nothing.
-    const keys = [...new Set(targets.map((t) => t.real))].sort()
-    await withLocks(ctx, keys, async () => commitPatch(await planPatch(ops, ctx.directory), undefined, [...roots]))
+    // then write all or nothing, as one batch.
+    const writer = ctx.services.files
+    await writer.lock(targets.map((t) => t.real), async () => writer.commit(await planPatch(ops, ctx.directory), [...roots]))
 
     const summary = plan.map((c) => {
       const letter = c.type === "add" ? "A" : c.type === "delete" ? "D" : "M"
@@ -72,8 +75,40 @@ function describe(ctx: ToolContext, c: PlannedChange) {
   }
 }
 
-function withLocks<T>(ctx: ToolContext, keys: string[], fn: () => Promise<T>): Promise<T> {
-  if (keys.length === 0) return fn()
-  const [first, ...rest] = keys
-  return ctx.services.withFileLock(first!, () => withLocks(ctx, rest, fn))
+const SECTION = /^\*\*\* (Add File|Delete File|Update File|Move to):(.*)$/
+
+/**
+ * The files a patch names, read from its section headers without parsing the rest, so a
+ * patch still streaming in (or one that will be rejected) is summarised all the same.
+ */
+function patchSummary(input: Record<string, unknown>, state: ToolState, project: SummaryProject): ToolSummary {
+  const files: { op: string; path: string; moveTo?: string }[] = []
+  for (const line of (textOf(input.patchText) ?? "").split("\n")) {
+    const m = SECTION.exec(line.trim())
+    const p = m?.[2]!.trim()
+    if (!m || !p) continue
+    if (m[1] !== "Move to") files.push({ op: m[1]!, path: projectPath(p, project) })
+    else if (files.length > 0) files[files.length - 1]!.moveTo = projectPath(p, project)
+  }
+  // Once applied, each file's diff says where its first change is.
+  const changed = new Map<string, number>()
+  const done = metadataOf(state).files
+  for (const f of Array.isArray(done) ? done : []) {
+    const o = (f ?? {}) as Record<string, unknown>
+    const at = textOf(o.movePath) ?? textOf(o.filePath)
+    const line = firstChangedLine(o.diff)
+    if (at && line) changed.set(projectPath(at, project), line)
+  }
+  const seen = new Set<string>()
+  const locations = files
+    .flatMap((f) => (f.moveTo ? [f.path, f.moveTo] : [f.path]))
+    .filter((p) => !seen.has(p) && seen.add(p))
+    .map((p) => ({ path: p, ...(changed.has(p) ? { line: changed.get(p)! } : {}) }))
+  const only = files.length === 1 ? files[0]! : undefined
+  const title = !only
+    ? files.length === 0 ? "Patch" : `Patch ${files.length} files`
+    : only.moveTo ? `Move ${only.path} → ${only.moveTo}`
+    : `${only.op === "Add File" ? "Create" : only.op === "Delete File" ? "Delete" : "Patch"} ${only.path}`
+  const kind = files.length > 0 && files.every((f) => f.op === "Delete File") ? "delete" : files.length > 0 && files.every((f) => f.moveTo) ? "move" : "edit"
+  return { title, kind, locations }
 }

@@ -6,6 +6,7 @@ import { Id } from "../util"
 import DESCRIPTION from "./bash.txt"
 import { shapeShellOutput } from "./shell-output"
 import { runShell } from "./shell-run"
+import { oneLine, projectPath, textOf } from "./summary"
 import { defineTool, type ToolContext } from "./tool"
 
 export const DEFAULT_TIMEOUT_MS = 120_000
@@ -48,6 +49,17 @@ export const bash = defineTool({
   id: "bash",
   description: DESCRIPTION,
   parameters: Parameters,
+  // The command itself, not the model's description of it: a person approving or reading
+  // back a call should see what ran.
+  summary(input, _state, project) {
+    const command = textOf(input.command)
+    const workdir = textOf(input.workdir)
+    return {
+      title: command ? `$ ${oneLine(command)}` : "$",
+      kind: "execute",
+      locations: workdir ? [{ path: projectPath(workdir, project) }] : [],
+    }
+  },
   async execute(args, ctx) {
     if (args.timeout !== undefined && args.timeout <= 0)
       throw new Error(`Invalid timeout value: ${args.timeout}. timeout must be a positive number of milliseconds.`)
@@ -73,13 +85,14 @@ export const bash = defineTool({
     publish()
 
     const run = await runShell({
+      exec: ctx.services.exec,
       command: args.command,
       cwd,
       timeout,
       signal: ctx.abort,
       keepBytes: 2 * ctx.limits.maxBytes,
       spillPath: () => path.join(ctx.outputDir, Id.ascending("tool")),
-      env: { ...process.env, TERM: "dumb", PAGER: "cat", GIT_PAGER: "cat" },
+      env: { TERM: "dumb", PAGER: "cat", GIT_PAGER: "cat" },
       onOutput(text) {
         preview = (preview + text).slice(-PREVIEW_CHARS)
         timer ??= setTimeout(publish, Math.max(0, PREVIEW_INTERVAL_MS - (Date.now() - last)))

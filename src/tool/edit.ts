@@ -2,8 +2,8 @@ import { readFile } from "node:fs/promises"
 import { z } from "zod"
 import DESCRIPTION from "./edit.txt"
 import { applyEdit } from "./edit-engine"
-import { writeFileContained } from "./file-writer"
 import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
+import { firstChangedLine, metadataOf, projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 export const EditParameters = z.object({
@@ -18,6 +18,14 @@ export const editTool = defineTool({
   id: "edit",
   description: DESCRIPTION,
   parameters: EditParameters,
+  summary(input, state, project) {
+    const file = textOf(input.filePath)
+    if (!file) return { title: "Edit", kind: "edit", locations: [] }
+    const shown = projectPath(file, project)
+    // Where the change landed is known once the edit has been made (the diff in its metadata).
+    const line = firstChangedLine(metadataOf(state).diff)
+    return { title: `Edit ${shown}`, kind: "edit", locations: [{ path: shown, ...(line ? { line } : {}) }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
@@ -25,7 +33,7 @@ export const editTool = defineTool({
     const rel = relativePath(ctx, file)
 
     // Read, replace and write under one lock: parallel edits of a file apply one after another.
-    return ctx.services.withFileLock(target.real, async () => {
+    return ctx.services.files.lock([target.real], async () => {
       const info = await statOrUndefined(file)
       let before: string | null = null
       let after: string
@@ -57,7 +65,7 @@ export const editTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      await writeFileContained({ roots, file, data: after })
+      await ctx.services.files.write({ roots, file, data: after })
 
       return {
         title: rel,

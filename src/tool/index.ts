@@ -26,4 +26,7 @@ export function fileTools(): Tool[] {
   return [readTool, globTool, grepTool, listTool, editTool, writeTool, applyPatchTool]
 }
 export { ripgrep, ripgrepBinary, BASE_FLAGS as RIPGREP_FLAGS } from "./ripgrep"
-export { summarize } from "./summary"
+export { summarize, type SummaryProject } from "./summary"
+/** The helpers a tool defined outside `tool/` (task, StructuredOutput) uses in its `summary()`. */
+export * as Summary from "./summary"
+export { createFileService, type AfterWrite, type FileService, type FileServiceDeps } from "./file-service"

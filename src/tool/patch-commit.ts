@@ -67,8 +67,10 @@ export interface CommitIo {
  * already touched. Creates parent dirs for adds/moves. Preserves each updated file's BOM and line
  * endings (they are already in the planned text). Every file must lie in one of `roots` when
  * its directory is opened for the commit; a path that leaves them by then writes nothing.
+ * Returns every path it wrote, moved or deleted, as planned. The tools reach it only through
+ * the file service (`ToolServices.files.commit`).
  */
-export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename: fs.rename }, roots: string[] = ["/"]): Promise<void> {
+export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename: fs.rename }, roots: string[] = ["/"]): Promise<string[]> {
   const { targets, expected } = targetsOf(plan)
   for (const [p, was] of expected) {
     if ((await readOrNull(p)) !== was) {
@@ -110,6 +112,7 @@ export async function commitPatch(plan: PlannedChange[], io: CommitIo = { rename
       throw new Error(`apply_patch failed while writing, and every file was restored: ${(e as Error).message}`)
     }
     for (const t of list) if (t.backup) await fs.rm(t.dir!.at(t.backup), { force: true })
+    return list.map((t) => t.planned)
   } finally {
     for (const t of list) await t.dir?.close()
   }

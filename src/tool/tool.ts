@@ -1,5 +1,7 @@
 import { z } from "zod"
-import type { FilePart, QuestionInfo, Todo, ToolState, ToolSummary } from "../protocol"
+import type { Exec } from "../process"
+import { declareError, type FilePart, type QuestionInfo, type Todo, type ToolState, type ToolSummary } from "../protocol"
+import type { FileService } from "./file-service"
 
 /** A file produced by a tool (an image read, a fetched PDF), sent back to the model. */
 export type ToolAttachment = Pick<FilePart, "mime" | "url" | "filename">
@@ -28,16 +30,34 @@ export interface AskRequest {
 
 /** Session-level services a few tools need; provided by the session layer. */
 export interface ToolServices {
+  /**
+   * The session's todo list (todoread/todowrite). Contract: `get` returns [] for a session with
+   * none; `set` replaces the list and publishes `todo.updated`; neither throws.
+   */
   todos: { get(sessionID: string): Todo[]; set(sessionID: string, todos: Todo[]): void }
+  /**
+   * Asks the user (the question tool). Contract: resolves with one list of chosen labels per
+   * question; rejects with QuestionRejectedError when the user dismisses it (or the session is
+   * cancelled), and with the abort reason when the signal aborts.
+   */
   question: { ask(input: { sessionID: string; questions: QuestionInfo[]; tool?: { messageID: string; callID: string } }, signal: AbortSignal): Promise<string[][]> }
   /**
    * Of the given instruction files (AGENTS.md/CLAUDE.md found by the read tool between the
    * project root and a file), returns those not yet sent to the model in this message or in
-   * the system prompt, and marks them sent.
+   * the system prompt, and marks them sent. Contract: called by the read tool after a read;
+   * returns [] when all were sent; never throws.
    */
   claimInstructions(messageID: string, paths: string[]): string[]
-  /** Per-file lock so parallel edits of one file never lose a change. */
-  withFileLock<T>(file: string, fn: () => Promise<T>): Promise<T>
+  /**
+   * The one spawner (process/): starts a command from the App's environment in its own
+   * process group. Rejects when it cannot start; a timeout or abort kills the whole group.
+   */
+  exec: Exec
+  /**
+   * The one file writer: per-file lock, containment checked again at write time, atomic
+   * write, then `file.edited` and afterWrite. edit, write and apply_patch write only here.
+   */
+  files: FileService
 }
 
 export interface ToolContext {
@@ -88,6 +108,7 @@ export function defineTool<P extends z.ZodType>(def: ToolDefinition<P>): Tool<P>
 
 /** The model called a tool with arguments that do not fit its schema. */
 export class ToolInvalidArgumentsError extends Error {
+  static readonly info = declareError("ToolInvalidArgumentsError", { status: 400 })
   constructor(tool: string, detail: string) {
     super(`The ${tool} tool was called with invalid arguments: ${detail}\nPlease rewrite the input so it satisfies the expected schema.`)
     this.name = "ToolInvalidArgumentsError"

@@ -1,8 +1,8 @@
 import { readFile } from "node:fs/promises"
 import { z } from "zod"
-import { writeFileContained } from "./file-writer"
 import DESCRIPTION from "./write.txt"
 import { assertInsideProject, detectEol, fileDiff, relativePath, resolveTarget, rulePatterns, splitBom, statOrUndefined, toEol, withBom } from "./fs-util"
+import { firstChangedLine, metadataOf, projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 export const WriteParameters = z.object({
@@ -15,13 +15,20 @@ export const writeTool = defineTool({
   id: "write",
   description: DESCRIPTION,
   parameters: WriteParameters,
+  summary(input, state, project) {
+    const file = textOf(input.filePath)
+    if (!file) return { title: "Write", kind: "edit", locations: [] }
+    const shown = projectPath(file, project)
+    const line = firstChangedLine(metadataOf(state).diff)
+    return { title: `Write ${shown}`, kind: "edit", locations: [{ path: shown, ...(line ? { line } : {}) }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.filePath)
     const file = target.abs
     const roots = await assertInsideProject(ctx, target, "file")
     const rel = relativePath(ctx, file)
 
-    return ctx.services.withFileLock(target.real, async () => {
+    return ctx.services.files.lock([target.real], async () => {
       const info = await statOrUndefined(file)
       if (info?.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
       const before = info ? await readFile(file, "utf8") : null
@@ -30,7 +37,7 @@ export const writeTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      await writeFileContained({ roots, file, data: after })
+      await ctx.services.files.write({ roots, file, data: after })
 
       return {
         title: rel,

@@ -3,8 +3,8 @@
 import { mkdtempSync, realpathSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import type { AskRequest, ToolContext } from "../../src/tool"
-import { createKeyedLock } from "../../src/util"
+import { createExec, type Exec } from "../../src/process"
+import { createFileService, type AskRequest, type FileService, type ToolContext } from "../../src/tool"
 import type { Todo } from "../../src/protocol"
 
 export interface TestContext extends ToolContext {
@@ -24,13 +24,16 @@ export function toolContext(opts: {
   answers?: string[][]
   maxLines?: number
   maxBytes?: number
+  /** The spawner the tools get (default: a real one over process.env). */
+  exec?: Exec
+  /** The file writer the tools get (default: a real one that publishes nowhere). */
+  files?: FileService
 } = {}): TestContext {
   const directory = opts.directory ?? tempDir()
   const controller = new AbortController()
   const asks: AskRequest[] = []
   const updates: TestContext["updates"] = []
   const todos = new Map<string, Todo[]>()
-  const lock = createKeyedLock()
   const seen = new Set<string>()
   return {
     sessionID: "ses_test",
@@ -63,7 +66,8 @@ export function toolContext(opts: {
         for (const p of fresh) seen.add(`${messageID}:${p}`)
         return fresh
       },
-      withFileLock: (file, fn) => lock(file, fn),
+      exec: opts.exec ?? createExec({ env: process.env }),
+      files: opts.files ?? createFileService({ edited: () => {}, afterWrite: [] }),
     },
     outputDir: tempDir("wright-tool-output-"),
     limits: { maxLines: opts.maxLines ?? 2000, maxBytes: opts.maxBytes ?? 51200 },

@@ -5,6 +5,7 @@ import path from "node:path"
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js"
 import { createMcp, type McpOptions, type TransportFactory } from "../../src/mcp"
+import { createExec, type Exec } from "../../src/process"
 import { createToolRegistry } from "../../src/tool"
 
 const require = createRequire(import.meta.url)
@@ -34,6 +35,8 @@ export function testMcp(opts: {
   timeout?: number
   directory?: string
   env?: NodeJS.ProcessEnv
+  /** The spawner local servers start through (default: a real one over `env`). */
+  exec?: Exec
 }) {
   const changes: string[] = []
   const waiters: { server: string; resolve: () => void }[] = []
@@ -42,7 +45,7 @@ export function testMcp(opts: {
   const mcp = createMcp({
     config: { mcp: { ...inProcess, ...opts.mcp }, experimental: opts.timeout ? { mcp_timeout: opts.timeout } : undefined },
     directory: opts.directory ?? process.cwd(),
-    env: opts.env,
+    exec: opts.exec ?? createExec({ env: opts.env ?? process.env }),
     registry,
     transport: inMemory(opts.servers ?? {}),
     onToolsChanged(server) {

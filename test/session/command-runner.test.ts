@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../../src/config"
+import { createExec } from "../../src/process"
 import type { BusEvent } from "../../src/protocol"
 import { createApp, type App } from "../../src/session"
 import { createCommandRunner, loadCommands } from "../../src/session/command"
@@ -45,6 +46,7 @@ async function setup(files: Record<string, string>) {
     bus: app.bus,
     directory: app.directory,
     worktree: app.worktree,
+    exec: createExec({ env: box.env }),
   })
   const events: BusEvent[] = []
   app.bus.subscribeAll((e) => events.push(e))
@@ -99,7 +101,7 @@ describe("command runner", () => {
 
   it("command runner - a bad model or an unknown agent is rejected before the model is called", async () => {
     const { run, session } = await setup({ ".wright/command/greet.md": "Hi $1" })
-    await expect(run(session.id, { command: "greet", arguments: "x", model: "nomodel" })).rejects.toThrow('model must look like "provider/model", got "nomodel"')
+    await expect(run(session.id, { command: "greet", arguments: "x", model: "nomodel" })).rejects.toThrow('model: expected "provider/model" (e.g. anthropic/claude-sonnet-4-5), got "nomodel"')
     await expect(run(session.id, { command: "greet", arguments: "x", agent: "nobody" })).rejects.toMatchObject({ name: "AgentNotFoundError" })
     expect(server.requests).toHaveLength(0)
   })

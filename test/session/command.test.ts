@@ -3,14 +3,16 @@ import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { ConfigError } from "../../src/config"
+import { createExec } from "../../src/process"
 import { expandCommand, loadCommands, splitArguments, substituteArguments, type CommandInfo } from "../../src/session/command"
 import { runSnippet } from "../../src/session/command-shell"
 import { tempDir } from "../lib/tool-context"
 
+const exec = createExec({ env: process.env })
 const MODES: Record<string, "primary" | "subagent" | "all"> = { build: "primary", plan: "primary", general: "subagent", explore: "subagent", helper: "all" }
 
 function ctx(directory = tempDir()) {
-  return { directory, worktree: directory, agentMode: (name: string) => MODES[name] }
+  return { directory, worktree: directory, agentMode: (name: string) => MODES[name], exec }
 }
 
 function cmd(template: string, extra: Partial<CommandInfo> = {}): CommandInfo {
@@ -83,7 +85,7 @@ describe("command shell snippets", () => {
   })
 
   it("command - a snippet that runs too long is stopped and says so", async () => {
-    const out = await runSnippet("echo started; sleep 20", { cwd: tempDir(), timeoutMs: 300 })
+    const out = await runSnippet("echo started; sleep 20", { exec, cwd: tempDir(), timeoutMs: 300 })
     expect(out).toBe("started\n(`echo started; sleep 20` timed out after 300 ms)")
   })
 })

@@ -1,0 +1,158 @@
+// Starts one child process in its own process group (detached), with the App's environment and
+// the caller's additions laid over it. A timeout, an abort or kill() ends the whole group: TERM,
+// then KILL after a grace if anything in it is left, so a grandchild (`sleep 100 &`) dies too.
+// It never reads process.env: the environment is the one the service was created with.
+import { spawn } from "node:child_process"
+import type { Readable, Writable } from "node:stream"
+
+export const KILL_GRACE_MS = 3000
+/** How long to wait for the pipes to close after the process exited (a background job may hold them). */
+const CLOSE_GRACE_MS = 250
+
+/**
+ * How a command is confined. Only "off" exists today: the sandbox issue (bubblewrap) wraps
+ * commands here. Anything else is refused, never silently ignored.
+ */
+export type Sandbox = "off" | "bubblewrap"
+
+export interface ExecOptions {
+  cwd: string
+  /** Laid over the App's environment; a variable set to undefined is removed. */
+  env?: Record<string, string | undefined>
+  /** Milliseconds until the group is killed (ExitInfo.timedOut); undefined: no limit. */
+  timeout?: number
+  /** Aborting kills the group (ExitInfo.aborted); already aborted: killed as soon as it starts. */
+  abort?: AbortSignal
+  /** "pipe": the child gets a writable stdin (MCP stdio). Default "ignore": stdin is closed. */
+  stdin?: "ignore" | "pipe"
+  /** Not applied yet: undefined or "off" runs unconfined; any other value rejects with "not yet supported". */
+  sandbox?: Sandbox
+}
+
+export interface ExitInfo {
+  code: number | null
+  signal: NodeJS.Signals | null
+  timedOut: boolean
+  aborted: boolean
+}
+
+/** A started process. Read (or destroy) both stdout and stderr: a full pipe stalls the child. */
+export interface Child {
+  pid: number
+  /** Set when `stdin: "pipe"` was asked for. */
+  stdin: Writable | null
+  stdout: Readable
+  stderr: Readable
+  /**
+   * Resolves once the process exited and its pipes closed, or CLOSE_GRACE_MS after the exit
+   * (the pipes are then destroyed, so a background job holding them cannot stall the caller).
+   * Never rejects.
+   */
+  done: Promise<ExitInfo>
+  /**
+   * Ends the whole group: TERM now, KILL after the grace if any member is left. After the
+   * exit it still reaches what is left of the group (a background job, a server's helpers).
+   * Only the first call signals.
+   */
+  kill(): void
+}
+
+/**
+ * Starts `argv[0]` with `argv.slice(1)` (no shell). Resolves once the process runs; rejects
+ * with Node's spawn error (its `code` kept: ENOENT, EACCES) when it cannot start, or when a
+ * sandbox other than "off" is asked for.
+ */
+export type Exec = (argv: string[], opts: ExecOptions) => Promise<Child>
+
+export interface ExecDeps {
+  /** The App's environment: every child starts from it. */
+  env: NodeJS.ProcessEnv
+  /** TERM → KILL grace (tests shorten it). */
+  killGrace?: number
+}
+
+export function createExec(deps: ExecDeps): Exec {
+  const grace = deps.killGrace ?? KILL_GRACE_MS
+  return async (argv, opts) => {
+    if (opts.sandbox !== undefined && opts.sandbox !== "off") {
+      throw new Error(`The "${opts.sandbox}" sandbox is not yet supported; nothing was run. Leave sandbox unset or "off".`)
+    }
+    const [command, ...args] = argv
+    if (!command) throw new Error("exec needs a command: argv was empty")
+    const proc = spawn(command, args, {
+      cwd: opts.cwd,
+      env: environment(deps.env, opts.env),
+      stdio: [opts.stdin ?? "ignore", "pipe", "pipe"],
+      detached: true,
+    })
+    await new Promise<void>((resolve, reject) => {
+      proc.once("spawn", resolve)
+      proc.once("error", reject)
+    })
+    // Errors after the start (a failed kill, EPIPE on stdin) are not the caller's to catch here.
+    proc.on("error", () => {})
+    proc.stdin?.on("error", () => {})
+    const pid = proc.pid!
+    const stdout = proc.stdout!
+    const stderr = proc.stderr!
+
+    let timedOut = false
+    let aborted = false
+    let settled = false
+    let killTimer: NodeJS.Timeout | undefined
+
+    function kill() {
+      if (killTimer) return
+      signalGroup(pid, "SIGTERM")
+      killTimer = setTimeout(() => {
+        if (signalGroup(pid, 0)) signalGroup(pid, "SIGKILL")
+      }, grace)
+    }
+    const timer = opts.timeout === undefined ? undefined : setTimeout(() => ((timedOut = true), kill()), opts.timeout)
+    const onAbort = () => {
+      aborted = true
+      kill()
+    }
+    if (opts.abort?.aborted) onAbort()
+    else opts.abort?.addEventListener("abort", onAbort, { once: true })
+
+    const done = new Promise<ExitInfo>((resolve) => {
+      let exit: { code: number | null; signal: NodeJS.Signals | null } = { code: null, signal: null }
+      let closeTimer: NodeJS.Timeout | undefined
+      const finish = () => {
+        if (settled) return
+        settled = true
+        clearTimeout(timer)
+        clearTimeout(closeTimer)
+        opts.abort?.removeEventListener("abort", onAbort)
+        resolve({ ...exit, timedOut, aborted })
+      }
+      proc.once("exit", (code, signal) => {
+        exit = { code, signal }
+        closeTimer = setTimeout(() => {
+          stdout.destroy()
+          stderr.destroy()
+          finish()
+        }, CLOSE_GRACE_MS)
+      })
+      proc.once("close", finish)
+    })
+    return { pid, stdin: proc.stdin, stdout, stderr, done, kill }
+  }
+}
+
+function environment(base: NodeJS.ProcessEnv, extra: ExecOptions["env"]): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [k, v] of Object.entries({ ...base, ...extra })) if (v !== undefined) out[k] = v
+  return out
+}
+
+/** Sends `sig` to the group led by `pid`; false when the group no longer exists. */
+function signalGroup(pid: number, sig: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, sig)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -1,0 +1,69 @@
+// The one way tools change files (`ToolServices.files`): the per-file lock, the write itself
+// (containment checked again and temp + rename, file-writer.ts; all-or-nothing for a patch,
+// patch-commit.ts), then `file.edited` for each file and `afterWrite` once per write or
+// commit. Snapshots, LSP diagnostics and formatters subscribe to afterWrite, never to the
+// tools. It does not ask permission and does not read files: the tools do both under its lock.
+import path from "node:path"
+import { type ContainedWrite, writeFileContained } from "./file-writer"
+import { type CommitIo, commitPatch } from "./patch-commit"
+import type { PlannedChange } from "./patch-types"
+import { createKeyedLock } from "../util"
+
+/**
+ * Told the absolute paths a write or commit just changed (deleted and moved-away files too),
+ * after they are on disk. Awaited in order; a subscriber that throws fails the tool call with
+ * its error, though the files stay written.
+ */
+export type AfterWrite = (files: string[]) => void | Promise<void>
+
+export interface FileService {
+  /**
+   * Runs `fn` holding the lock of every file in `files` (taken in sorted order, so two callers
+   * never deadlock): writers of one file run one after another. Rejects with `fn`'s error.
+   */
+  lock<T>(files: string[], fn: () => Promise<T>): Promise<T>
+  /**
+   * Writes one file atomically, its directory checked inside `roots` just now; then
+   * `file.edited` and afterWrite([file]). The caller holds the file's lock. Rejects, with
+   * nothing written, when the file now lies outside every root or the write fails.
+   */
+  write(w: ContainedWrite): Promise<void>
+  /**
+   * Writes apply_patch's verified plan all-or-nothing; then `file.edited` for each path and
+   * afterWrite once with all of them. The caller holds every file's lock. Rejects with every
+   * file restored when any step fails.
+   */
+  commit(plan: PlannedChange[], roots: string[]): Promise<void>
+}
+
+export interface FileServiceDeps {
+  /** Publishes `file.edited` for one absolute path (the App's bus). */
+  edited(file: string): void
+  /** The App's subscribers, read at each write (empty until snapshots and LSP attach). */
+  afterWrite: readonly AfterWrite[]
+  /** patch-commit's rename seam, for tests that fail one step. */
+  io?: CommitIo
+}
+
+export function createFileService(deps: FileServiceDeps): FileService {
+  const withLock = createKeyedLock()
+  const lockAll = <T>(keys: string[], fn: () => Promise<T>): Promise<T> => {
+    if (keys.length === 0) return fn()
+    const [first, ...rest] = keys
+    return withLock(first!, () => lockAll(rest, fn))
+  }
+  async function written(files: string[]) {
+    for (const file of files) deps.edited(file)
+    for (const subscriber of deps.afterWrite) await subscriber(files)
+  }
+  return {
+    lock: (files, fn) => lockAll([...new Set(files.map((f) => path.resolve(f)))].sort(), fn),
+    async write(w) {
+      await writeFileContained(w)
+      await written([w.file])
+    },
+    async commit(plan, roots) {
+      await written(await commitPatch(plan, deps.io, roots))
+    },
+  }
+}

@@ -1,0 +1,139 @@
+import { readFileSync } from "node:fs"
+import { afterEach, expect, test } from "vitest"
+import { createExec, type Child } from "../../src/process"
+import { tempDir } from "../lib/tool-context"
+
+const env = { PATH: process.env.PATH, HOME: process.env.HOME }
+
+/** Alive and not a zombie waiting to be reaped. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, "utf8"))
+  } catch {
+    return false
+  }
+}
+
+async function until(check: () => boolean, what: string) {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  if (!check()) throw new Error(`timed out waiting until ${what}`)
+}
+
+function output(child: Child): Promise<string> {
+  let text = ""
+  child.stdout.on("data", (b: Buffer) => (text += b.toString()))
+  child.stderr.resume()
+  return child.done.then(() => text)
+}
+
+/** The first line the child prints: here, the pid of its background grandchild. */
+function firstLine(child: Child): Promise<string> {
+  return new Promise((resolve) => {
+    let text = ""
+    child.stdout.on("data", (b: Buffer) => {
+      text += b.toString()
+      if (text.includes("\n")) resolve(text.split("\n")[0]!)
+    })
+    child.stderr.resume()
+  })
+}
+
+const leftovers: number[] = []
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) {
+    try {
+      process.kill(pid, "SIGKILL")
+    } catch {
+      // gone, as it should be
+    }
+  }
+})
+
+// A shell that starts a grandchild `sleep`, prints its pid and waits for it.
+const FAMILY = ["sh", "-c", "sleep 60 & echo $!; wait"]
+
+test("exec - a timeout kills the whole process group: the child and its grandchild sleep", async () => {
+  const exec = createExec({ env })
+  const child = await exec(FAMILY, { cwd: tempDir(), timeout: 300 })
+  const grandchild = Number(await firstLine(child))
+  leftovers.push(child.pid, grandchild)
+  expect(alive(grandchild)).toBe(true)
+  const exit = await child.done
+  expect(exit).toMatchObject({ timedOut: true, aborted: false, signal: "SIGTERM" })
+  await until(() => !alive(child.pid) && !alive(grandchild), "both processes are gone")
+})
+
+test("exec - an abort kills the whole process group", async () => {
+  const exec = createExec({ env })
+  const controller = new AbortController()
+  const child = await exec(FAMILY, { cwd: tempDir(), abort: controller.signal })
+  const grandchild = Number(await firstLine(child))
+  leftovers.push(child.pid, grandchild)
+  controller.abort()
+  expect(await child.done).toMatchObject({ timedOut: false, aborted: true })
+  await until(() => !alive(child.pid) && !alive(grandchild), "both processes are gone")
+})
+
+test("exec - a grandchild that ignores TERM is killed after the grace", async () => {
+  const exec = createExec({ env, killGrace: 200 })
+  const child = await exec(["sh", "-c", "sh -c 'trap \"\" TERM; sleep 60' & echo $!; wait"], { cwd: tempDir(), timeout: 200 })
+  const stubborn = Number(await firstLine(child))
+  leftovers.push(child.pid, stubborn)
+  await child.done
+  await until(() => !alive(stubborn), "the TERM-ignoring grandchild is gone")
+})
+
+test("exec - the environment is the App's, with the call's additions: a variable only in process.env is not seen", async () => {
+  process.env.WRIGHT_ONLY_IN_PROCESS_ENV = "leaked"
+  try {
+    const exec = createExec({ env: { ...env, APP_VALUE: "from the app", DROPPED: "x" } })
+    const child = await exec(["sh", "-c", 'echo "[$WRIGHT_ONLY_IN_PROCESS_ENV] [$APP_VALUE] [$CALL_VALUE] [${DROPPED-unset}]"'], {
+      cwd: tempDir(),
+      env: { CALL_VALUE: "from the call", DROPPED: undefined },
+    })
+    expect(await output(child)).toBe("[] [from the app] [from the call] [unset]\n")
+  } finally {
+    delete process.env.WRIGHT_ONLY_IN_PROCESS_ENV
+  }
+})
+
+test("exec - runs in cwd; reports the exit code; a missing program rejects with ENOENT", async () => {
+  const exec = createExec({ env })
+  const dir = tempDir()
+  const child = await exec(["sh", "-c", "pwd; exit 3"], { cwd: dir })
+  expect(await output(child)).toBe(`${dir}\n`)
+  expect(await child.done).toEqual({ code: 3, signal: null, timedOut: false, aborted: false })
+  await expect(exec(["wright-no-such-program"], { cwd: dir })).rejects.toMatchObject({ code: "ENOENT" })
+})
+
+test("exec - stdin: pipe gives the child a writable stdin", async () => {
+  const exec = createExec({ env })
+  const child = await exec(["cat"], { cwd: tempDir(), stdin: "pipe" })
+  const text = output(child)
+  child.stdin!.end("through stdin\n")
+  expect(await text).toBe("through stdin\n")
+})
+
+test("exec - a sandbox other than off is refused, not silently ignored; nothing runs", async () => {
+  const exec = createExec({ env })
+  const dir = tempDir()
+  await expect(exec(["touch", "ran"], { cwd: dir, sandbox: "bubblewrap" })).rejects.toThrow(/"bubblewrap" sandbox is not yet supported/)
+  const off = await exec(["true"], { cwd: dir, sandbox: "off" })
+  expect((await off.done).code).toBe(0)
+})
+
+test("exec - kill() after the exit still ends what is left of the group (a background job)", async () => {
+  const exec = createExec({ env })
+  const child = await exec(["sh", "-c", "sleep 60 & echo $!"], { cwd: tempDir() })
+  const background = Number(await firstLine(child))
+  leftovers.push(background)
+  expect((await child.done).code).toBe(0)
+  expect(alive(background)).toBe(true)
+  child.kill()
+  await until(() => !alive(background), "the background job is gone")
+})
