@@ -8,6 +8,7 @@ import type { ResolvedModel } from "../llm"
 import { ContextOverflowError, type AssistantMessage, type CompactionPart, type MessageWithParts, type Session, type UserMessage } from "../protocol"
 import { Id } from "../util"
 import type { History } from "./history"
+import type { LoopHooks } from "./loop"
 import { processStep, type ProcessorDeps } from "./processor"
 import request from "./prompt/compaction-request.txt"
 import { usableContext } from "./usage"
@@ -31,6 +32,9 @@ export interface CompactionDeps {
   bus: Bus
   agents: Agents
   processor: ProcessorDeps
+  /** Recorded on the summary message, as on every assistant message. */
+  directory: string
+  worktree: string
   settings: CompactionSettings
   resolveModel(ref: { providerID: string; modelID: string }): Promise<ResolvedModel>
 }
@@ -169,7 +173,7 @@ export async function processCompaction(
     parentID: requestMsg.info.id,
     agent: "compaction",
     model: { providerID: model.info.providerID, modelID: model.info.id },
-    path: { cwd: deps.processor.directory, root: deps.processor.worktree },
+    path: { cwd: deps.directory, root: deps.worktree },
     summary: true,
   })
   deps.history.putMessage(summary)
@@ -260,4 +264,16 @@ export function prune(history: History, sessionID: string): number {
     history.putPart(part)
   }
   return total
+}
+
+/** The loop hooks compaction provides: the visible history, queued and automatic compactions, pruning after a run. */
+export function compactionHooks(deps: CompactionDeps): Required<Pick<LoopHooks, "visible" | "compact" | "requestCompaction" | "afterRun">> {
+  return {
+    visible: createCompactionView(),
+    compact: (input) => processCompaction(deps, input),
+    requestCompaction: ({ session, user, overflow }) => void requestCompaction(deps.history, { session, user, auto: true, overflow }),
+    afterRun({ sessionID }) {
+      if (deps.settings.prune !== false) prune(deps.history, sessionID)
+    },
+  }
 }

@@ -1,6 +1,7 @@
 import type { Bus } from "../bus"
 import type { Message, MessageWithParts, Part, Session } from "../protocol"
 import type { Store } from "../storage"
+import * as ToolState from "./tool-state"
 
 /** Version of a history entry: bumped by every change to the message or its parts. */
 export const VERSION = Symbol("wright.history.version")
@@ -49,9 +50,7 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     for (const msg of list) {
       if (msg.info.role !== "assistant" || msg.info.time.completed) continue
       for (const part of msg.parts) {
-        if (part.type === "tool" && (part.state.status === "pending" || part.state.status === "running")) {
-          const start = part.state.status === "running" ? part.state.time.start : end
-          part.state = { status: "error", input: part.state.input, error: "Tool execution aborted", metadata: { interrupted: true }, time: { start, end } }
+        if (part.type === "tool" && ToolState.interrupt(part, undefined, end)) {
           store.parts.put(part)
         } else if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {
           part.time = { ...part.time, end }

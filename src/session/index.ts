@@ -3,9 +3,10 @@
 // services. Front ends never import this: they reach it through the server's HTTP API.
 export { createApp, type App, type AppOptions } from "./app"
 export { createApps, type Apps } from "./apps"
-export type { SessionService, CommandInput } from "./service"
+export type { SessionService } from "./service"
 export { QuestionRejectedError } from "./question"
 export { STREAM_PERSIST_MS } from "./history"
 export { fork, forkTitle, type ForkDeps } from "./fork"
 export { revert, unrevert, visibleMessages, cleanupRevert, type RevertDeps } from "./revert"
 export { createShells, SHELL_NOTE, type Shells } from "./shell"
+export type { ToolHooks, BeforeExecute, BeforeExecuteResult, AfterFinalize, ToolCallInfo, ToolFinal, ToolOutcome, ToolPipeline } from "./tool-call"

@@ -109,3 +109,27 @@ export function formatInstruction(i: Instruction): string {
   return `Instructions from: ${i.path}\n${i.content}`
 }
 
+
+/**
+ * Which instruction files the model has seen, so the read tool attaches each one at most once:
+ * those in the system prompt, and per message those the read tool already attached.
+ */
+export function createInstructionClaims() {
+  const inSystem = new Set<string>()
+  const claimed = new Map<string, Set<string>>()
+  return {
+    /** The system prompt carries these files. */
+    inSystemPrompt(paths: string[]): void {
+      for (const p of paths) inSystem.add(p)
+    },
+    /** ToolServices.claimInstructions: the files not yet sent in this message or the system prompt, now marked sent. */
+    claim(messageID: string, files: string[]): string[] {
+      let seen = claimed.get(messageID)
+      if (!seen) claimed.set(messageID, (seen = new Set()))
+      const fresh = files.filter((f) => !inSystem.has(f) && !seen.has(f))
+      for (const f of fresh) seen.add(f)
+      return fresh
+    },
+  }
+}
+export type InstructionClaims = ReturnType<typeof createInstructionClaims>

@@ -7,7 +7,7 @@ import type { Agent, Agents } from "../agent"
 import type { Config } from "../config"
 import type { Providers, ResolvedModel } from "../llm"
 import { disabledTools, merge } from "../permission"
-import { type AssistantMessage, type MessageWithParts, type Part, type Session, type UserMessage } from "../protocol"
+import { sessionNotFound, type AssistantMessage, type MessageWithParts, type Part, type Session, type UserMessage } from "../protocol"
 import type { Store } from "../storage"
 import type { Tool, ToolRegistry } from "../tool"
 import { processStep, type ProcessorDeps, type StepResult } from "./processor"
@@ -18,24 +18,53 @@ import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
 import { newAssistant } from "./assistant"
 
+/**
+ * The loop's policy points; each is provided by the module named after it (system.ts,
+ * structured.ts, title.ts, subtask.ts, compaction.ts).
+ */
 export interface LoopHooks {
-  /** Builds the system messages for a step. */
+  /**
+   * Contract: called once per step before the model call; resolves the system messages. May
+   * reject (the run fails with that error).
+   */
   system(input: { agent: Agent; model: ResolvedModel; user: UserMessage; session: Session }): Promise<string[]>
-  /** Extra tools for a step (e.g. StructuredOutput, task). */
+  /**
+   * Contract: called once per step, after the registry's tools are resolved; returns the step's
+   * extra tools (StructuredOutput), which replace same-named ones. May throw (the run fails).
+   * Undefined: no extra tools.
+   */
   extraTools?(input: { agent: Agent; session: Session; user: UserMessage; step: StepState }): Tool[]
-  /** Called once per run, after the first step starts (title generation). */
+  /**
+   * Contract: called once per run, before its first step (title generation); must not throw and
+   * must not block (background work is its own). Undefined: nothing happens.
+   */
   firstStep?(input: { session: Session; user: UserMessage; history: MessageWithParts[] }): void
-  /** Runs a queued subtask part; returns when the child session is done. */
+  /**
+   * Contract: called for a queued subtask part instead of a model step; resolves when the task
+   * settled (a failure is recorded on its tool part, not thrown). Undefined: subtask parts are ignored.
+   */
   subtask?(input: { session: Session; user: UserMessage; part: Extract<Part, { type: "subtask" }>; abort: AbortSignal }): Promise<void>
-  /** Processes a queued compaction request; "stop" ends the loop. */
+  /**
+   * Contract: called for a queued compaction part instead of a model step; "stop" ends the loop.
+   * A provider failure is stored on the summary message, not thrown. Undefined: compaction parts are ignored.
+   */
   compact?(input: { session: Session; user: UserMessage; part: Extract<Part, { type: "compaction" }>; history: MessageWithParts[]; abort: AbortSignal }): Promise<"continue" | "stop">
-  /** Queues a compaction request (a user message with a compaction part). */
+  /**
+   * Contract: called when the last step overflowed the context; queues a compaction part that a
+   * later iteration picks up. Must not throw. Undefined: no automatic compaction.
+   */
   requestCompaction?(input: { session: Session; user: UserMessage; overflow: boolean }): void
-  /** Outcome of a structured-output step, if the step's tools captured one. */
+  /**
+   * Contract: called after every model step; "break" ends the loop (a structured answer, or its
+   * error, is on the message), undefined or "continue" leave the decision to the loop. Must not throw.
+   */
   afterStep?(input: { assistant: AssistantMessage; user: UserMessage; step: StepState; result: StepResult }): "break" | "continue" | undefined
-  /** The part of the history the model sees (compaction filters older messages). */
+  /**
+   * Contract: called once per iteration with the live history; returns what the model sees
+   * (compaction hides what a summary replaced). Pure, must not throw. Undefined: everything.
+   */
   visible?(history: MessageWithParts[]): MessageWithParts[]
-  /** Called once when the loop ends (pruning old tool outputs). */
+  /** Contract: called once when the loop ends, also after a failure (pruning old tool outputs); must not throw. */
   afterRun?(input: { sessionID: string }): void
 }
 
@@ -47,6 +76,9 @@ export interface StepState {
 }
 
 export interface LoopDeps extends ProcessorDeps {
+  /** The project directory and git worktree, recorded on every assistant message. */
+  directory: string
+  worktree: string
   store: Store
   agents: Agents
   providers: Providers
@@ -102,7 +134,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
   async function iterate() {
   while (!abort.aborted) {
     const session = deps.store.sessions.get(sessionID)
-    if (!session) throw new Error(`Session not found: ${sessionID}`)
+    if (!session) throw sessionNotFound(sessionID)
     const msgs = history.messages(sessionID)
     const { user, finished, tasks } = latest(msgs)
     // After a compaction the model sees the summary and the kept tail, not the whole history.

@@ -1,8 +1,8 @@
 // The inner loop: one LLM call for one step. It folds the provider's stream into parts
 // (text, reasoning, tool calls, step markers), publishes every change at once, persists
-// parts as they settle, runs tools as their calls arrive, retries retryable provider
-// errors, and answers the outer loop with "continue", "stop" or "compact". It never decides
-// whether the conversation is over; the outer loop does.
+// parts as they settle, hands each tool call to the tool-call pipeline as it arrives,
+// retries retryable provider errors, and answers the outer loop with "continue", "stop" or
+// "compact". It never decides whether the conversation is over; the outer loop does.
 import type { ModelMessage } from "ai"
 import { classifyError, stream, type ResolvedModel } from "../llm"
 import {
@@ -10,28 +10,46 @@ import {
   type AssistantMessage,
   type MessageError,
   type Part,
+  type Ruleset,
   type ReasoningPart,
   type TextPart,
   type ToolPart,
   type Tokens,
 } from "../protocol"
+import type { Agent } from "../agent"
+import type { Tool } from "../tool"
 import { Id } from "../util"
 import type { History } from "./history"
 import { RETRY_MAX_ATTEMPTS, isRetryable, retryDelay, sleep } from "./retry"
-import { runToolCall, type StepContext, type ToolCallDeps, type ToolCallStep } from "./tool-call"
+import type { ToolPipeline } from "./tool-call"
 import { costOf, isOverflow, tokensOf } from "./usage"
 
 export type StepResult = "continue" | "stop" | "compact"
 
-export interface ProcessorDeps extends ToolCallDeps {
+export interface ProcessorDeps {
   history: History
+  /** Runs the model's tool calls (the one tool-call pipeline). */
+  toolCalls: ToolPipeline
+  /** Contract: called on every attempt (busy) and before each retry wait; must not throw. */
   setStatus(sessionID: string, status: { type: "busy" } | { type: "retry"; attempt: number; message: string; next: number }): void
+  /** Contract: called once per failed step with the error stored on the message (not for aborts); must not throw. */
   publishError(sessionID: string, error: MessageError): void
-  /** A step finished: add its cost and tokens to the session's totals. */
+  /** Contract: called after every finished step with its cost and tokens; must not throw. Undefined: totals are not kept. */
   onUsage?(sessionID: string, cost: number, tokens: Tokens): void
   compaction: { auto?: boolean; reserved?: number }
   /** Test seam for retry waits. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
+}
+
+/** What one step runs with, besides the model and messages. */
+export interface StepContext {
+  assistant: AssistantMessage
+  agent: Agent
+  /** The agent's rules merged with the session's. */
+  ruleset: Ruleset
+  abort: AbortSignal
+  tools: Map<string, Tool>
+  canDelegate: boolean
 }
 
 export interface StepInput extends StepContext {
@@ -54,7 +72,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   const sid = assistant.sessionID
   const running = new Map<string, Promise<void>>()
   const toolParts = new Map<string, ToolPart>()
-  const step: ToolCallStep = { ...input, toolParts, blocked: false, closed: false }
+  // blocked: the user rejected something, the loop stops after this step; closed: cleanup ran, late results are ignored.
+  const step = { blocked: false, closed: false }
   let needsCompaction = false
 
   for (let attempt = 1; ; attempt++) {
@@ -141,9 +160,24 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             const args = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw }
             part.tool = event.toolName
             toolsStarted = true
-            part.state = { status: "running", input: args, time: { start: Date.now() } }
-            put(part)
-            running.set(event.toolCallId, runToolCall(deps, step, part))
+            const call = deps.toolCalls.run({
+              origin: "model",
+              part,
+              tool: input.tools.get(part.tool),
+              offered: input.tools.keys(),
+              input: args,
+              agent: input.agent.name,
+              abort,
+              policy: { rules: input.ruleset },
+              canDelegate: input.canDelegate,
+              closed: () => step.closed,
+            })
+            running.set(
+              event.toolCallId,
+              call.then((outcome) => {
+                if ((outcome.type === "error" || outcome.type === "immediate") && outcome.stops) step.blocked = true
+              }),
+            )
             break
           }
           case "finish-step": {
@@ -230,18 +264,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
       clearTimeout(timer)
     }
     step.closed = true
-    for (const part of toolParts.values()) {
-      if (part.state.status !== "pending" && part.state.status !== "running") continue
-      const start = part.state.status === "running" ? part.state.time.start : Date.now()
-      part.state = {
-        status: "error",
-        input: part.state.input,
-        error: "Tool execution aborted",
-        metadata: { interrupted: true },
-        time: { start, end: Date.now() },
-      }
-      put(part)
-    }
+    for (const part of toolParts.values()) deps.toolCalls.interrupt(part, input.tools.get(part.tool))
     for (const p of history.message(sid, assistant.id)?.parts ?? [])
       if ((p.type === "text" || p.type === "reasoning") && p.time && p.time.end === undefined) {
         p.time.end = Date.now()

@@ -5,19 +5,23 @@ import type { Providers } from "../llm"
 import type { Permissions } from "../permission"
 import {
   NotFoundError,
+  sessionNotFound,
   type MessageWithParts,
   type Part,
-  type PartInput,
   type PromptInput,
   type Ruleset,
   type Session,
+  type SessionCommandInput,
   type SessionCreateInput,
 } from "../protocol"
 import type { SessionQuery, Store } from "../storage"
-import type { Tool, ToolContext } from "../tool"
+import type { Tool } from "../tool"
 import { Id, slug } from "../util"
 import type { History } from "./history"
+import type { SessionRecords } from "./records"
 import type { Runner, Status } from "./runner"
+import type { SummarizeInput } from "./summarize"
+import type { ToolPipeline } from "./tool-call"
 import { cleanupRevert } from "./revert"
 import { buildUserMessage } from "./user-message"
 
@@ -35,24 +39,25 @@ export interface SessionServiceDeps {
   directory: string
   projectID: string
   version: string
+  /** Reads attached text files (file mentions) through the tool-call pipeline. */
   readTool?: Tool
-  readContext: (sessionID: string, messageID: string) => ToolContext
-  /** Forget per-run caches (system prompt pieces) before a new run starts. */
+  toolCalls: ToolPipeline
+  /** Writes session records and publishes their events. */
+  records: SessionRecords
+  /** Contract: called before a run starts (not when a prompt joins one); must not throw. Forgets per-run caches. */
   beforeRun?: (sessionID: string) => void
-  summarize?: (sessionID: string, input: { providerID?: string; modelID?: string; auto?: boolean }) => Promise<void>
-  command?: (sessionID: string, input: CommandInput) => Promise<MessageWithParts>
+  /** Contract: queues the compaction /summarize asks for (the service then runs the loop); may throw. Undefined: summarize is unavailable. */
+  summarize?: (session: Session, input: SummarizeInput) => void
+  /**
+   * Builds the command runner once the service exists, handed what it needs of the service
+   * (a command is sent as a prompt). Undefined: commands are unavailable.
+   */
+  command?: (sessions: CommandTarget) => (sessionID: string, input: SessionCommandInput) => Promise<MessageWithParts>
 }
 
-/** Body of POST /session/:id/command (OpenCode's shape). */
-export interface CommandInput {
-  command: string
-  arguments: string
-  agent?: string
-  /** "provider/model" */
-  model?: string
-  variant?: string
-  messageID?: string
-  parts?: PartInput[]
+/** What the command runner needs of the session service. */
+export interface CommandTarget {
+  prompt(sessionID: string, input: PromptInput): Promise<MessageWithParts>
 }
 
 export function createSessionService(deps: SessionServiceDeps) {
@@ -60,15 +65,11 @@ export function createSessionService(deps: SessionServiceDeps) {
 
   function get(id: string): Session {
     const s = store.sessions.get(id)
-    if (!s) throw new NotFoundError({ message: `Session not found: ${id}` })
+    if (!s) throw sessionNotFound(id)
     return s
   }
 
-  function save(s: Session, event: "session.created" | "session.updated") {
-    store.sessions.put(s)
-    bus.publish(event, { sessionID: s.id, info: s })
-    return s
-  }
+  const save = deps.records.save
 
   function touch(id: string) {
     const s = get(id)
@@ -162,7 +163,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         agent,
         model,
         prompt: input,
-        read: deps.readTool ? { tool: deps.readTool, context: (mid) => deps.readContext(sessionID, mid) } : undefined,
+        read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
       })
       history.putMessage(info)
       for (const p of parts) history.putPart(p)
@@ -181,17 +182,19 @@ export function createSessionService(deps: SessionServiceDeps) {
       return runner.abort(id)
     },
     /** Compacts the session now (POST /session/:id/summarize). Provided by compaction. */
-    async summarize(id: string, input: { providerID?: string; modelID?: string; auto?: boolean }): Promise<boolean> {
-      get(id)
+    async summarize(id: string, input: SummarizeInput): Promise<boolean> {
+      const session = get(id)
       if (!deps.summarize) throw new Error("summarize is not available")
-      await deps.summarize(id, input)
+      runner.assertIdle(id)
+      deps.summarize(session, input)
+      await service.run(id)
       return true
     },
     /** Runs a slash command in the session (POST /session/:id/command). Provided by commands. */
-    async command(id: string, input: CommandInput): Promise<MessageWithParts> {
+    async command(id: string, input: SessionCommandInput): Promise<MessageWithParts> {
       get(id)
-      if (!deps.command) throw new Error("commands are not available")
-      return deps.command(id, input)
+      if (!runCommand) throw new Error("commands are not available")
+      return runCommand(id, input)
     },
     removeMessage(id: string, messageID: string) {
       runner.assertIdle(id)
@@ -208,6 +211,9 @@ export function createSessionService(deps: SessionServiceDeps) {
       history.removePart(id, messageID, partID)
     },
   }
+
+  // Second phase: the command runner prompts through the service it is built from.
+  const runCommand = deps.command?.(service)
 
   function lastUserModel(sessionID: string) {
     const list = history.messages(sessionID)

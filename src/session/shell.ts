@@ -1,10 +1,9 @@
 // The user's own shell command in a session (`!cmd`, POST /session/:id/shell): stored as a
 // user message saying the user ran a tool, and an assistant message holding a `bash` tool
 // part that goes running → completed with the output streamed into `metadata.output`. The
-// bash tool itself runs it; no model is called and no permission is asked (the user typed it).
-import path from "node:path"
+// bash tool runs it through the tool-call pipeline; no model is called and no permission is
+// asked (the user typed it).
 import { BusyError, type MessageWithParts, type SessionShellInput, type ToolPart, type UserMessage } from "../protocol"
-import { runTool, type ToolContext } from "../tool"
 import { Id } from "../util"
 import type { App } from "./app"
 import { cleanupRevert } from "./revert"
@@ -54,35 +53,30 @@ export function createShells(app: App) {
       app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: user.id, type: "text", text: SHELL_NOTE, synthetic: true })
       const assistant = newAssistant({ sessionID, parentID: user.id, agent: agent.name, model: ref, path: { cwd: app.directory, root: app.worktree }, now })
       app.history.putMessage(assistant)
-      const commandInput = { command: input.command }
-      let part: ToolPart = {
+      const part: ToolPart = {
         id: Id.ascending("prt"),
         sessionID,
         messageID: assistant.id,
         type: "tool",
         callID: Id.ascending("tool"),
         tool: "bash",
-        state: { status: "running", input: commandInput, time: { start: now } },
+        state: { status: "pending", input: {}, raw: "" },
       }
-      app.history.putPart(part)
+      const call = app.toolCalls.run({
+        origin: "shell",
+        part,
+        tool: bash,
+        input: { command: input.command },
+        args: { command: input.command, timeout: NO_TIMEOUT_MS },
+        agent: agent.name,
+        abort: controller.signal,
+        // The user typed the command: nothing to ask.
+        policy: "user",
+        // As OpenCode shows a user's command: no title, no description, the output streamed into metadata.output.
+        fixed: { title: "", metadata: { description: "" } },
+      })
       app.sessions.update(sessionID, {})
-
-      const ctx = context(app, { sessionID, messageID: assistant.id, callID: part.callID, agent: agent.name, abort: controller.signal })
-      ctx.metadata = ({ metadata }) => {
-        if (part.state.status !== "running") return
-        part = { ...part, state: { ...part.state, metadata: { output: metadata?.output ?? "", description: "" } } }
-        app.history.putPart(part)
-      }
-      try {
-        const result = await runTool(bash, { command: input.command, timeout: NO_TIMEOUT_MS }, ctx)
-        part = {
-          ...part,
-          state: { status: "completed", input: commandInput, output: result.output, title: "", metadata: { ...result.metadata, description: "" }, time: { start: now, end: Date.now() } },
-        }
-      } catch (e) {
-        part = { ...part, state: { status: "error", input: commandInput, error: e instanceof Error ? e.message : String(e), time: { start: now, end: Date.now() } } }
-      }
-      app.history.putPart(part)
+      await call
       app.history.putMessage({ ...assistant, time: { ...assistant.time, completed: Date.now() } })
       return app.sessions.message(sessionID, assistant.id)
     } finally {
@@ -104,25 +98,5 @@ export function createShells(app: App) {
     abortAll() {
       for (const c of running.values()) c.abort(new Error("shutting down"))
     },
-  }
-}
-
-function context(app: App, ids: { sessionID: string; messageID: string; callID: string; agent: string; abort: AbortSignal }): ToolContext {
-  return {
-    ...ids,
-    directory: app.directory,
-    worktree: app.worktree,
-    // The user typed the command: nothing to ask.
-    ask: async () => {},
-    metadata: () => {},
-    services: {
-      todos: { get: (id) => app.store.todos.get(id), set: (id, todos) => app.store.todos.set(id, todos) },
-      question: app.questions,
-      claimInstructions: () => [],
-      withFileLock: (_file, fn) => fn(),
-    },
-    outputDir: path.join(app.paths.data, "tool-output"),
-    limits: { maxLines: app.config.tool_output?.max_lines ?? 2000, maxBytes: app.config.tool_output?.max_bytes ?? 51200 },
-    canDelegate: false,
   }
 }

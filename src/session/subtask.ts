@@ -1,16 +1,16 @@
 import { type Session, type SubtaskPart, type ToolPart, type UserMessage } from "../protocol"
-import { runTool, type Tool, type ToolContext } from "../tool"
+import type { Tool } from "../tool"
 import { Id } from "../util"
 import type { History } from "./history"
 import { newAssistant } from "./assistant"
+import type { ToolPipeline } from "./tool-call"
 
 export const SUBTASK_CONTINUE = "Summarize the task tool output above and continue with your task."
 
 export interface SubtaskDeps {
   history: History
+  toolCalls: ToolPipeline
   taskTool: () => Tool | undefined
-  /** A tool context for work the user started (no permission asks for the task itself). */
-  context(input: { sessionID: string; messageID: string; callID: string; abort: AbortSignal }): ToolContext
   directory: string
   worktree: string
 }
@@ -26,7 +26,6 @@ export async function runSubtask(deps: SubtaskDeps, input: { session: Session; u
   const assistant = newAssistant({ sessionID: session.id, parentID: user.id, agent: user.agent, model, path: { cwd: deps.directory, root: deps.worktree } })
   history.putMessage(assistant)
   const args = { description: part.description, prompt: part.prompt, subagent_type: part.agent, ...(part.command ? { command: part.command } : {}) }
-  const start = Date.now()
   const toolPart: ToolPart = {
     id: Id.ascending("prt"),
     sessionID: session.id,
@@ -34,17 +33,10 @@ export async function runSubtask(deps: SubtaskDeps, input: { session: Session; u
     type: "tool",
     callID: Id.ascending("tool"),
     tool: "task",
-    state: { status: "running", input: args, time: { start } },
+    state: { status: "pending", input: {}, raw: "" },
   }
-  history.putPart(toolPart)
-  try {
-    if (!tool) throw new Error("The task tool is not available to this session")
-    const result = await runTool(tool, args, deps.context({ sessionID: session.id, messageID: assistant.id, callID: toolPart.callID, abort: input.abort }))
-    toolPart.state = { status: "completed", input: args, output: result.output, title: result.title, metadata: result.metadata, time: { start, end: Date.now() } }
-  } catch (e) {
-    toolPart.state = { status: "error", input: args, error: input.abort.aborted ? "Cancelled" : (e as Error).message, time: { start, end: Date.now() } }
-  }
-  history.putPart(toolPart)
+  // The user asked for this task (a command or an @agent mention): it is not asked about again.
+  await deps.toolCalls.run({ origin: "subtask", part: toolPart, tool, input: args, agent: "user", abort: input.abort, policy: "user", abortedError: "Cancelled" })
   assistant.finish = "tool-calls"
   assistant.time.completed = Date.now()
   history.putMessage(assistant)

@@ -1,8 +1,13 @@
+// The system prompt of a step: the agent's prompt, the environment, AGENTS.md instructions,
+// skills, MCP instructions, and the structured-output rule. The environment and instruction
+// files are read once per run, not per step.
 import { execFileSync } from "node:child_process"
 import type { Agent } from "../agent"
-import type { ModelInfo } from "../llm"
+import type { ModelInfo, ResolvedModel } from "../llm"
+import { disabledTools, merge } from "../permission"
+import type { Session, UserMessage } from "../protocol"
 import defaultPrompt from "./prompt/default.txt"
-import { formatInstruction, type Instruction } from "./instruction"
+import { formatInstruction, loadInstructions, type Instruction, type InstructionClaims, type InstructionInput } from "./instruction"
 
 export interface EnvironmentInput {
   model: Pick<ModelInfo, "providerID" | "id" | "name">
@@ -85,4 +90,53 @@ export function buildSystem(input: SystemInput): string[] {
     input.structuredOutput ? STRUCTURED_OUTPUT_SYSTEM : undefined,
   ].filter((s): s is string => Boolean(s))
   return [head, rest.join("\n\n")].filter(Boolean)
+}
+
+export interface SystemPromptDeps {
+  /** Where instructions are looked up (the project, the global config dir, `instructions`). */
+  instructions: InstructionInput
+  isGit: boolean
+  /** The `<available_skills>` block (see skillsPrompt), undefined when there are none. */
+  skills?: string
+  /** The connected MCP servers' instructions, read at every step. */
+  mcpInstructions(): string | undefined
+  /** Told which instruction files the system prompt carries, so the read tool does not attach them again. */
+  claims: InstructionClaims
+}
+
+/** The LoopHooks.system of an App, and `forget` for the session service's beforeRun. */
+export function createSystemPrompt(deps: SystemPromptDeps) {
+  const runs = new Map<string, { env: string; instructions: Instruction[] }>()
+
+  async function pieces(sessionID: string, model: ModelInfo) {
+    let cached = runs.get(sessionID)
+    if (!cached) {
+      const instructions = await loadInstructions(deps.instructions)
+      deps.claims.inSystemPrompt(instructions.map((i) => i.path))
+      cached = { env: environment({ model, directory: deps.instructions.directory, worktree: deps.instructions.worktree, isGit: deps.isGit }), instructions }
+      runs.set(sessionID, cached)
+    }
+    return cached
+  }
+
+  return {
+    async system(input: { agent: Agent; model: ResolvedModel; user: UserMessage; session: Session }): Promise<string[]> {
+      const { agent, user, session } = input
+      const { env, instructions } = await pieces(session.id, input.model.info)
+      const skillDenied = disabledTools(["skill"], merge(agent.permission, session.permission ?? [])).has("skill")
+      return buildSystem({
+        agent,
+        environment: env,
+        instructions,
+        skills: skillDenied ? undefined : deps.skills,
+        userSystem: user.system,
+        structuredOutput: user.format?.type === "json_schema",
+        mcpInstructions: deps.mcpInstructions(),
+      })
+    },
+    /** A new run starts: read the environment and instruction files again. */
+    forget(sessionID: string): void {
+      runs.delete(sessionID)
+    },
+  }
 }

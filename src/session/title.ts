@@ -1,6 +1,7 @@
 import type { Agents } from "../agent"
 import { stream, type Providers } from "../llm"
-import type { MessageWithParts, Session, UserMessage } from "../protocol"
+import { parseModelRef, type MessageWithParts, type Session, type UserMessage } from "../protocol"
+import type { Logger } from "../util"
 
 export const TITLE_MAX = 100
 
@@ -27,6 +28,8 @@ export interface TitleDeps {
   agents: Agents
   smallModel?: string
   setTitle(sessionID: string, title: string): void
+  /** Where failed attempts are told (undefined: nowhere). */
+  log?: Logger
 }
 
 /**
@@ -72,17 +75,21 @@ export async function generateTitle(deps: TitleDeps, session: Session, user: Use
       if (failed) throw failed
       const title = cleanTitle(text)
       if (title) deps.setTitle(session.id, title)
+      else deps.log?.warn("title: the model answered no usable title", { session: session.id, answer: text.slice(0, 200) })
       return
-    } catch {
+    } catch (e) {
       // Retry a couple of times; titles are a courtesy, never an error.
+      deps.log?.warn("title generation failed", { session: session.id, attempt: attempt + 1, error: e })
     }
   }
 }
 
 function pick(deps: TitleDeps, user: UserMessage) {
-  if (deps.smallModel) {
-    const i = deps.smallModel.indexOf("/")
-    if (i > 0) return { providerID: deps.smallModel.slice(0, i), modelID: deps.smallModel.slice(i + 1) }
-  }
+  if (deps.smallModel) return parseModelRef(deps.smallModel, "small_model")
   return deps.providers.smallModel(user.model.providerID) ?? user.model
+}
+
+/** LoopHooks.firstStep: names the session in the background; the run does not wait for it. */
+export function titleOnFirstStep(deps: TitleDeps) {
+  return (input: { session: Session; user: UserMessage; history: MessageWithParts[] }): void => void generateTitle(deps, input.session, input.user, input.history)
 }

@@ -1,6 +1,7 @@
 import type { LanguageModelUsage } from "ai"
 import { computeCost, maxOutputTokens, usageToTokens, type ModelInfo } from "../llm"
-import type { Tokens } from "../protocol"
+import { emptyTokens, type Tokens } from "../protocol"
+import type { SessionRecords } from "./records"
 
 /** Splits the SDK's usage into OpenCode's token fields (input excludes cache; output excludes reasoning). */
 export function tokensOf(usage: LanguageModelUsage | undefined): Tokens {
@@ -42,4 +43,10 @@ export function isOverflow(tokens: Tokens, info: ModelInfo, opts: { auto?: boole
   if (!usable) return false
   const used = tokens.total || tokens.input + tokens.output + tokens.reasoning + tokens.cache.read + tokens.cache.write
   return used >= usable
+}
+
+/** ProcessorDeps.onUsage: adds a finished step's cost and tokens to the session's totals (a session gone meanwhile is skipped). */
+export function sessionUsage(records: SessionRecords) {
+  return (sessionID: string, cost: number, tokens: Tokens): void =>
+    void records.update(sessionID, (s) => ({ ...s, cost: (s.cost ?? 0) + cost, tokens: addTokens(s.tokens ?? emptyTokens(), tokens) }))
 }

@@ -2,16 +2,17 @@ import { readdirSync, readFileSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 import type { Agent } from "../agent"
 import type { Part, PartInput, PromptInput, UserMessage } from "../protocol"
-import { runTool, type Tool, type ToolContext } from "../tool"
+import type { Tool } from "../tool"
 import { Id } from "../util"
+import type { ToolPipeline } from "./tool-call"
 
 export interface UserMessageInput {
   sessionID: string
   agent: Agent
   model: { providerID: string; modelID: string; variant?: string }
   prompt: PromptInput
-  /** Runs the read tool on attached text files so their content is inlined. */
-  read?: { tool: Tool; context: (messageID: string) => ToolContext }
+  /** Runs the read tool (through the tool-call pipeline) on attached text files so their content is inlined. */
+  read?: { tool: Tool; toolCalls: ToolPipeline }
 }
 
 const INLINE_MEDIA = /^(image\/(png|jpe?g|gif|webp)|application\/pdf)$/
@@ -102,7 +103,17 @@ async function expandFile(
   }
   if (!input.read) return [filePart()]
   const args = { filePath: file }
-  const result = await runTool(input.read.tool, args, input.read.context(messageID))
+  // The user attached the file: nothing to ask. No tool part: the output is inlined below.
+  const result = await input.read.toolCalls.run({
+    origin: "mention",
+    part: { sessionID: input.sessionID, messageID, callID: "user-attachment", tool: input.read.tool.id },
+    tool: input.read.tool,
+    input: args,
+    agent: "user",
+    abort: new AbortController().signal,
+    policy: "user",
+  })
+  if (result.type !== "completed") throw new Error(result.type === "dropped" ? `Could not read ${file}` : result.error)
   return [
     { ...base(), type: "text", synthetic: true, text: `Called the Read tool with the following input: ${JSON.stringify(args)}` },
     { ...base(), type: "text", synthetic: true, text: result.output },
