@@ -4,6 +4,7 @@ import yargs, { type Argv } from "yargs"
 import { hideBin } from "yargs/helpers"
 import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
+import { authCommand } from "./cmd/auth"
 import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
@@ -35,6 +36,7 @@ async function main() {
     .command(agentCommand)
     .command(acpCommand)
     .command(trustCommand)
+    .command(authCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

@@ -1,6 +1,7 @@
 // llm/ owns everything between wright and a model provider: the bundled catalog, which
-// providers are usable (config + environment), `provider/model` resolution, one streamed step
-// through the AI SDK, token cost, and turning provider failures into named errors.
+// providers are usable (config + stored keys + environment), the user's key store
+// (auth.json), `provider/model` resolution, one streamed step through the AI SDK, token cost,
+// and turning provider failures into named errors.
 // It knows tool *schemas* only and never runs a tool; it never retries (the session loop does).
 // Imports only config, protocol and util.
 export type {
@@ -10,6 +11,8 @@ export type {
   ModelCost,
   ModelInfo,
   ModelRef,
+  KeySource,
+  ProviderKeys,
   ProviderConfigInput,
   ProviderInfo,
   Providers,
@@ -17,6 +20,7 @@ export type {
 } from "./types"
 export { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
 export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
+export { authFiles, loadKeys, maskKey, readAuthFile, userCredentials, writeKey, checkProviderID, type Credentials, type StoredKey } from "./auth"
 export { stream, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
 export { classifyError } from "./error"
 export { computeCost, maxOutputTokens, usageToTokens, OUTPUT_TOKEN_MAX, type TokenUsage } from "./cost"

@@ -1,6 +1,7 @@
 // The provider registry: which providers are usable, which model a `provider/model` string
 // names, the default and small models, and the AI SDK language model for a choice.
 import { BadRequestError, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
+import { maskKey, writeKey, type Credentials } from "./auth"
 import { CATALOG } from "./catalog"
 import { buildRecords, type ProviderRecord } from "./registry"
 import { createFactory, type ModelFactory } from "./sdk"
@@ -19,12 +20,17 @@ export interface CreateProvidersInput {
   config: LLMConfigInput
   env?: NodeJS.ProcessEnv
   fetch?: typeof fetch
+  /** The user's stored keys (read now and on `refresh()`); without it no store is read. */
+  credentials?: Credentials
 }
 
 export function createProviders(input: CreateProvidersInput): Providers {
-  const { config } = input
+  const { config, credentials } = input
+  const env = input.env ?? process.env
   const baseFetch = input.fetch ?? globalThis.fetch
-  const records = buildRecords(config, input.env ?? process.env)
+  // Read now, so that a key store that cannot be read fails at once.
+  const build = () => buildRecords(config, env, credentials && { keys: credentials.load(), mayUse: credentials.mayUse })
+  let records = build()
   const factories = new Map<string, Promise<ModelFactory>>()
 
   const blocked = (id: string): string | undefined => {
@@ -51,7 +57,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
     if (record.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
       throw new ProviderAuthError({
         providerID,
-        message: `No API key for provider "${providerID}": set ${record.info.env.join(" or ")} in the environment, or provider.${providerID}.options.apiKey in your config`,
+        message: `No API key for provider "${providerID}": run \`wright auth login ${providerID}\`, set ${record.info.env.join(" or ")} in the environment, or provider.${providerID}.options.apiKey in your config`,
       })
     }
     const factory = await factoryFor(record)
@@ -137,6 +143,12 @@ export function createProviders(input: CreateProvidersInput): Providers {
     return undefined
   }
 
+  function refresh() {
+    records = build()
+    // The next get() builds each SDK with the key it has now; a step already running keeps its own.
+    factories.clear()
+  }
+
   return {
     list: (): ProviderInfo[] => active().map((r) => r.info),
     all: (): ProviderInfo[] => [...records.values()].map((r) => r.info),
@@ -144,6 +156,17 @@ export function createProviders(input: CreateProvidersInput): Providers {
     parseModel,
     defaultModel,
     smallModel,
+    refresh: () => credentials && refresh(),
+    saveKey(providerID, key) {
+      if (!credentials) throw new Error("This core has no key store")
+      const had = writeKey(credentials.file, providerID, key)
+      refresh()
+      return had
+    },
+    keys: () =>
+      [...records.values()]
+        .filter((r) => r.keySources.length > 0)
+        .map((r) => ({ providerID: r.info.id, name: r.info.name, sources: r.keySources, masked: maskKey(r.apiKey!) })),
   }
 }
 

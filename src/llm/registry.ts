@@ -1,17 +1,30 @@
-// Merges the bundled catalog with config `provider` and the environment into one record per
-// provider: its public info, plus what only the SDK factory may see (the key, the base URL).
+// Merges the bundled catalog with config `provider`, the stored keys and the environment into
+// one record per provider: its public info, plus what only the SDK factory may see (the key,
+// the base URL). A key is taken from config `options.apiKey`, else the user's store (wright's
+// auth.json, then OpenCode's), else the provider's env variables: OpenCode's order, so a key
+// stored with `auth login` beats a stale variable and a config key beats both.
+import type { StoredKey } from "./auth"
 import { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
-import type { ConfigCost, LLMConfigInput, ModelConfigInput, ModelCost, ModelInfo, ProviderConfigInput, ProviderInfo } from "./types"
+import type { ConfigCost, KeySource, LLMConfigInput, ModelConfigInput, ModelCost, ModelInfo, ProviderConfigInput, ProviderInfo } from "./types"
 
 export const COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
 
 /** What an unknown model gets before its config overrides it. */
 const DEFAULT_LIMIT = { context: 128_000, output: 8_192 }
 
+/** The stored keys one App may hand out (see auth.ts `Credentials`). */
+export interface StoredKeys {
+  keys: ReadonlyMap<string, StoredKey>
+  /** For a provider the catalogue does not know: may it take the key stored under its id? */
+  mayUse(providerID: string): boolean
+}
+
 export interface ProviderRecord {
   info: ProviderInfo
-  /** From config `options.apiKey` or the first set env variable. */
+  /** The key of `keySources[0]`. */
   apiKey?: string
+  /** Every source that has a key for the provider, the one used first. */
+  keySources: KeySource[]
   baseURL?: string
   /** Config set its own base URL: a local or proxy endpoint that may need no key. */
   customBaseURL: boolean
@@ -20,21 +33,21 @@ export interface ProviderRecord {
   options: Record<string, unknown>
 }
 
-export function buildRecords(config: LLMConfigInput, env: NodeJS.ProcessEnv): Map<string, ProviderRecord> {
+export function buildRecords(config: LLMConfigInput, env: NodeJS.ProcessEnv, stored?: StoredKeys): Map<string, ProviderRecord> {
   const records = new Map<string, ProviderRecord>()
   const configured = config.provider ?? {}
-  for (const entry of CATALOG) records.set(entry.id, makeRecord(entry.id, entry, configured[entry.id], env))
+  for (const entry of CATALOG) records.set(entry.id, makeRecord(entry.id, entry, configured[entry.id], env, stored))
   for (const [id, cfg] of Object.entries(configured)) {
-    if (!records.has(id)) records.set(id, makeRecord(id, undefined, cfg, env))
+    if (!records.has(id)) records.set(id, makeRecord(id, undefined, cfg, env, stored))
   }
   return records
 }
 
-function makeRecord(id: string, base: CatalogProvider | undefined, cfg: ProviderConfigInput | undefined, env: NodeJS.ProcessEnv): ProviderRecord {
+function makeRecord(id: string, base: CatalogProvider | undefined, cfg: ProviderConfigInput | undefined, env: NodeJS.ProcessEnv, stored: StoredKeys | undefined): ProviderRecord {
   const npm = cfg?.npm ?? base?.npm ?? COMPATIBLE_NPM
   const envNames = cfg?.env ?? base?.env ?? []
   const { apiKey: configKey, ...options } = cfg?.options ?? {}
-  const envKey = envNames.map((name) => env[name]).find((v) => typeof v === "string" && v !== "")
+  const keys = keysFor(id, base !== undefined, configKey, stored, envNames, env)
   const ownURL = options.baseURL ?? cfg?.api
   const baseURL = ownURL ?? base?.api
   if (baseURL !== undefined) options.baseURL = baseURL
@@ -53,15 +66,30 @@ function makeRecord(id: string, base: CatalogProvider | undefined, cfg: Provider
     else if (cfg?.blacklist?.includes(key)) delete models[key]
   }
 
-  const source = cfg ? "config" : envKey ? "env" : "catalog"
+  const used = keys[0]?.source.kind
+  const source = cfg ? "config" : used === "env" ? "env" : used ? "api" : "catalog"
   return {
     info: { id, name: cfg?.name ?? base?.name ?? id, npm, env: envNames, source, options: publicOptions(options), models },
-    apiKey: typeof configKey === "string" && configKey !== "" ? configKey : envKey,
+    apiKey: keys[0]?.key,
+    keySources: keys.map((k) => k.source),
     baseURL,
     customBaseURL: ownURL !== undefined && ownURL !== base?.api,
     configured: cfg !== undefined,
     options,
   }
+}
+
+/** Each source with a key for the provider, in the order they win. */
+function keysFor(id: string, known: boolean, configKey: unknown, stored: StoredKeys | undefined, envNames: string[], env: NodeJS.ProcessEnv) {
+  const out: { source: KeySource; key: string }[] = []
+  if (typeof configKey === "string" && configKey !== "") out.push({ source: { kind: "config" }, key: configKey })
+  const kept = stored && (known || stored.mayUse(id)) ? stored.keys.get(id) : undefined
+  if (kept) out.push({ source: { kind: kept.source, file: kept.file }, key: kept.key })
+  for (const name of envNames) {
+    const value = env[name]
+    if (typeof value === "string" && value !== "") out.push({ source: { kind: "env", name }, key: value })
+  }
+  return out
 }
 
 function fromCatalog(p: { providerID: string; npm: string }, key: string, m: CatalogModel): ModelInfo {

@@ -89,7 +89,8 @@ export interface ProviderInfo {
   name: string
   npm: string
   env: string[]
-  source: "env" | "config" | "catalog"
+  /** Where the provider came from: config, a key in the environment, a stored key ("api", as OpenCode says), or the catalog alone. */
+  source: "env" | "config" | "api" | "catalog"
   options: Record<string, unknown>
   models: Record<string, ModelInfo>
 }
@@ -113,4 +114,20 @@ export interface Providers {
   parseModel(s: string): ModelRef
   defaultModel(configModel?: string): ModelRef
   smallModel(providerID: string): ModelRef | undefined
+  /** Re-reads the stored keys (another front end stored one); models resolved before keep theirs. Throws as `Credentials.load` does. */
+  refresh(): void
+  /** Stores (or, `key` undefined, removes) the provider's key in wright's auth.json and re-reads the keys. True when an entry was replaced or removed. */
+  saveKey(providerID: string, key: string | undefined): boolean
+  /** Each provider that has a key: every source of one, the used one first, and its masked tail. Never the key. */
+  keys(): ProviderKeys[]
+}
+
+export type KeySource = { kind: "config" } | { kind: "store" | "opencode"; file: string } | { kind: "env"; name: string }
+
+export interface ProviderKeys {
+  providerID: string
+  name: string
+  sources: KeySource[]
+  /** `…` and at most the key's last four characters. */
+  masked: string
 }

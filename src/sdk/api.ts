@@ -118,6 +118,12 @@ export function createApi(t: Transport) {
       providers: () => request<ConfigProviders>("GET", "/config/providers"),
     },
     provider: { list: () => request<ProviderList>("GET", "/provider") },
+    auth: {
+      /** Stores the provider's API key in the user's auth.json (`PUT /auth/:id`, OpenCode's body); never returned. */
+      set: (providerID: string, body: { type: "api"; key: string }) => request<boolean>("PUT", `/auth/${seg(providerID)}`, { body }),
+      /** Removes the provider's stored key. */
+      remove: (providerID: string) => request<boolean>("DELETE", `/auth/${seg(providerID)}`),
+    },
     agent: { list: () => request<AgentInfo[]>("GET", "/agent") },
     command: { list: () => request<CommandInfo[]>("GET", "/command") },
     skill: { list: () => request<SkillInfo[]>("GET", "/skill") },

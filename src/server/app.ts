@@ -11,6 +11,7 @@ import { createShells, type App, type Shells } from "../session"
 import { directoryRule } from "./directories"
 import { errorResponse } from "./error"
 import { agentRoutes } from "./routes/agent"
+import { authRoutes } from "./routes/auth"
 import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
@@ -98,6 +99,7 @@ export function createServer(opts: ServerOptions) {
     ...toolRoutes,
     ...mcpRoutes,
     ...trustRoutes,
+    ...authRoutes,
   ]
   const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))
   const checkDirectory = directoryRule({ start: context.directory, allowed: opts.allowedDirectories, isKnownProject: opts.isKnownProject })

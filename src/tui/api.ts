@@ -29,6 +29,10 @@ export function createApi(client: Client) {
     agents: () => client.agent.list(),
     commands: () => client.command.list(),
     providers: () => client.config.providers(),
+    /** Every known provider and which are connected (have a key or a config entry). */
+    allProviders: () => client.provider.list(),
+    /** Stores a key for the provider; the core's providers re-read it. */
+    connect: (providerID: string, key: string) => client.auth.set(providerID, { type: "api", key }),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
     trust: () => client.trust.get(),
     /** Records the trust and reloads the project's App with its full config. */

@@ -6,13 +6,13 @@ import { Box, Static, Text, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
 import type { Controller } from "./controller"
-import { emptyQuestion, filtered, permissionKey, questionKey, selectKey, trustKey, type PermissionUi, type SelectUi, type TrustUi } from "./dialog-keys"
+import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectUi, type TrustUi } from "./dialog-keys"
 import * as E from "./editor"
 import { decodeKeys, type Key } from "./keys"
 import type { Store } from "./store"
 import { useRawInput } from "./use-raw-input"
 import { BlockView, type BlockOptions } from "./view/block"
-import { PermissionDialog, QuestionDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
+import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
 import { PromptView, StatusLine, type Suggestion } from "./view/prompt"
 
 export interface AppProps {
@@ -28,6 +28,8 @@ interface Ui {
   histIndex: number
   draft: string
   select?: SelectUi
+  /** /connect's key prompt, open once a provider is chosen. */
+  secret?: SecretUi
   perm: PermissionUi
   question: QuestionUi
   trust: TrustUi
@@ -116,6 +118,15 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
       case "agents":
         return setUi({ select: { kind: "agents", title: "Agents", items: s.agents.map((a) => ({ label: a.name, detail: a.description?.slice(0, 60), value: a.name })), filter: "", selected: 0 } })
+      case "connect":
+        return void controller.connectable().then(
+          (items) => {
+            const exact = args && items.find((i) => i.value === args)
+            if (exact) return setUi({ secret: { providerID: exact.value, text: "" } })
+            setUi({ select: { kind: "connect", title: "Connect a provider", items, filter: args, selected: 0 } })
+          },
+          () => store.notify("Connect: could not list the providers", "error"),
+        )
       case "models":
         return void controller.models().then(
           (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
@@ -143,6 +154,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const raw = E.expand(u.editor)
     const text = raw.trim()
     if (!text) return
+    // `/connect <provider> <key>`: a key typed on the prompt line stays out of the history, and is not stored.
+    if (/^\/connect\s+\S+\s+\S/.test(text)) {
+      setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
+      return store.notify("/connect takes the key in its own hidden field: run /connect <provider>, then paste it", "error")
+    }
     if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
     setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
     if (text.startsWith("/")) {
@@ -251,6 +267,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const u = uiRef.current
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
+      if (u.secret) return setUi({ secret: undefined })
       if (u.select) return setUi({ select: undefined })
       if (u.perm.message !== undefined) return setUi({ perm: { selected: 0 } })
       if (s.trust) return controller.keepHeldBack()
@@ -279,11 +296,21 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (action.type === "keep") controller.keepHeldBack()
       return
     }
+    if (u.secret) {
+      const [next, action] = secretKey(u.secret, key)
+      if (action.type === "cancel") return setUi({ secret: undefined })
+      if (action.type === "submit") {
+        setUi({ secret: undefined })
+        return void controller.connect(next.providerID, action.key)
+      }
+      return setUi({ secret: next })
+    }
     if (u.select) {
       const [next, action] = selectKey(u.select, key)
       if (action.type === "close") return setUi({ select: undefined })
       if (action.type === "choose") {
         setUi({ select: undefined })
+        if (next.kind === "connect") return setUi({ secret: { providerID: action.value, text: "" } })
         if (next.kind === "sessions") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
         const i = action.value.indexOf("/")
@@ -308,6 +335,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       const oneLine = text.replace(/\r\n?|\n/g, " ")
       if (s.questions[0] && u.question.custom !== undefined) return setUi({ question: { ...u.question, custom: u.question.custom + oneLine } })
       if (s.permissions[0] && u.perm.message !== undefined) return setUi({ perm: { ...u.perm, message: u.perm.message + oneLine } })
+      // A pasted key joins the hidden field; it never reaches the editor.
+      if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
       if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
       setUi({ editor: E.paste(u.editor, text) })
     },
@@ -319,7 +348,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
   const question = state.questions[0]
   const perm = state.permissions[0]
-  const dialogShown = question || perm || state.trust || ui.select
+  const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
@@ -349,6 +378,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         />
       ) : state.trust ? (
         <TrustDialog status={state.trust} selected={ui.trust.selected} maxRows={dialogRows} />
+      ) : ui.secret ? (
+        <SecretDialog providerID={ui.secret.providerID} length={[...ui.secret.text].length} />
       ) : ui.select ? (
         <SelectDialog title={ui.select.title} items={filtered(ui.select)} selected={ui.select.selected} filter={ui.select.filter} maxRows={dialogRows - 3} hint={ui.select.kind === "sessions" ? "↑↓ choose · enter open · del delete · esc close" : undefined} />
       ) : null}

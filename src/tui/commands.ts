@@ -10,6 +10,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "new", aliases: ["clear"], description: "start a new session" },
   { name: "sessions", aliases: ["resume", "continue"], description: "switch, search or delete sessions" },
   { name: "models", description: "pick the provider/model" },
+  { name: "connect", description: "store a provider's API key (typed hidden), then use its models" },
   { name: "agents", description: "pick the primary agent" },
   { name: "compact", aliases: ["summarize"], description: "summarize the session to free context" },
   { name: "undo", description: "revert the last message (its text returns to the prompt)" },

@@ -170,6 +170,27 @@ export function createController(opts: ControllerOptions) {
       providers = r.providers
       return r.providers.flatMap((p) => Object.keys(p.models).map((m) => ({ label: `${p.id}/${m}`, value: `${p.id}/${m}` })))
     },
+    /** `/connect`: every provider the core knows, the connected ones (a key or a config entry) marked. */
+    async connectable(): Promise<{ label: string; detail?: string; value: string }[]> {
+      const r = await api.allProviders()
+      const connected = new Set(r.connected)
+      return r.all.map((p) => ({ label: p.id, detail: `${p.name}${connected.has(p.id) ? " · connected" : ""}`, value: p.id }))
+    },
+    /** Stores the key through the core (never printed, never in the prompt history); its models are usable at once. */
+    async connect(providerID: string, key: string) {
+      store.notify(`Storing the ${providerID} key…`)
+      const ok = await api.connect(providerID, key).then(
+        () => true,
+        (e) => (fail(`/connect ${providerID}`)(e), false),
+      )
+      if (!ok) return
+      await api
+        .providers()
+        .then((r) => contextFor(r.providers))
+        .catch(() => {})
+      store.print({ kind: "notice", key: `connect:${providerID}:${Date.now()}`, text: `Stored the ${providerID} key in your auth.json: /models lists its models.`, tone: "info" })
+      store.notify(`Connected ${providerID}`)
+    },
     async older() {
       const s = store.getState()
       const id = s.session?.id

@@ -5,7 +5,7 @@ import type { Key } from "./keys"
 import type { QuestionUi, SelectItem } from "./view/dialogs"
 
 export interface SelectUi {
-  kind: "sessions" | "models" | "agents"
+  kind: "sessions" | "models" | "agents" | "connect"
   title: string
   items: SelectItem[]
   filter: string
@@ -175,6 +175,34 @@ export function questionKey(req: QuestionRequest, u: QuestionUi, key: Key): [Que
       if (Number.isInteger(n) && n >= 1 && n <= count) return pick(n - 1)
       return [u, none]
     }
+    default:
+      return [u, none]
+  }
+}
+
+/** The /connect key prompt: what is typed is kept here only, never drawn, never in the prompt or its history. */
+export interface SecretUi {
+  providerID: string
+  text: string
+}
+
+export type SecretAction = { type: "none" } | { type: "cancel" } | { type: "submit"; key: string }
+
+export function secretKey(u: SecretUi, key: Key): [SecretUi, SecretAction] {
+  const none = { type: "none" } as const
+  switch (key.name) {
+    case "text":
+      return [{ ...u, text: u.text + key.text }, none]
+    case "backspace":
+      return [{ ...u, text: key.meta ? "" : [...u.text].slice(0, -1).join("") }, none]
+    case "escape":
+      return [{ ...u, text: "" }, { type: "cancel" }]
+    case "return": {
+      const typed = u.text.trim()
+      return typed ? [{ ...u, text: "" }, { type: "submit", key: typed }] : [u, none]
+    }
+    case "ctrl":
+      return key.text === "u" || key.text === "w" ? [{ ...u, text: "" }, none] : [u, none]
     default:
       return [u, none]
   }

@@ -35,6 +35,17 @@ export function stubServer(
     if (p === "/config") return json({ model: "fake/m" })
     if (p === "/config/providers")
       return json({ providers: [{ id: "fake", name: "Fake", source: "config", env: [], options: {}, models: { m: { id: "m", limit: { context: 1000 } }, big: { id: "big" } } }], default: {} })
+    if (p === "/provider")
+      return json({
+        all: [
+          { id: "fake", name: "Fake", source: "config", env: [], options: {}, models: {} },
+          { id: "anthropic", name: "Anthropic", source: "api", env: ["ANTHROPIC_API_KEY"], options: {}, models: {} },
+          { id: "openai", name: "OpenAI", source: "api", env: ["OPENAI_API_KEY"], options: {}, models: {} },
+        ],
+        default: {},
+        connected: ["fake"],
+      })
+    if (p.startsWith("/auth/") && (req.method === "PUT" || req.method === "DELETE")) return json(true)
     if (p === "/permission" || p === "/question") return json([])
     // Without `trust` the stub has no trust route, like an older server.
     if (p === "/trust" && data.trust) return json(req.method === "POST" ? { ...data.trust, trusted: true, source: "record", changed: false, ignored: [] } : data.trust)

@@ -1,5 +1,6 @@
-// Dialogs drawn above the prompt: a filterable list (sessions, models, agents), the
-// permission ask, the question tool's questions, and whether to trust the folder's config.
+// Dialogs drawn above the prompt: a filterable list (sessions, models, agents, providers), the
+// permission ask, the question tool's questions, whether to trust the folder's config, and
+// the hidden API key prompt of /connect.
 import { Box, Text } from "ink"
 import type { PermissionRequest, QuestionRequest, TrustStatus } from "../../protocol"
 import { Diff } from "./text"
@@ -151,6 +152,20 @@ export function TrustDialog(props: { status: Pick<TrustStatus, "directory" | "ch
         ))}
       </Box>
       <Text dimColor>{"←→ choose · enter confirm · esc keep held back"}</Text>
+    </Box>
+  )
+}
+
+/** The key is never drawn: only how many characters were typed, so a paste visibly arrived. */
+export function SecretDialog(props: { providerID: string; length: number }) {
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+      <Text>
+        <Text bold>{`API key for ${props.providerID}`}</Text>
+        <Text dimColor>{"  hidden; stored in your auth.json (mode 0600)"}</Text>
+      </Text>
+      <Text>{props.length ? `${props.length} characters typed` : "type or paste the key"}</Text>
+      <Text dimColor>{"enter store · esc cancel"}</Text>
     </Box>
   )
 }
