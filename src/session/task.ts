@@ -5,7 +5,7 @@ import { z } from "zod"
 import type { Agent, Agents } from "../agent"
 import { merge } from "../permission"
 import type { Ruleset, Session } from "../protocol"
-import { defineTool, type Tool } from "../tool"
+import { defineTool, Summary, type Tool } from "../tool"
 import type { SessionService } from "./service"
 import description from "./task.txt"
 
@@ -33,6 +33,12 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
     id: "task",
     description: `${description}${listing || "(none configured)"}`,
     parameters: TaskParameters,
+    summary(input) {
+      const what = Summary.textOf(input.description)
+      const agent = Summary.textOf(input.subagent_type)
+      const title = what ? Summary.oneLine(what, 80) : "Task"
+      return { title: agent ? `${title} (@${agent})` : title, kind: "think", locations: [] }
+    },
     async execute(args, ctx) {
       const agent = deps.agents.get(args.subagent_type)
       // The model may only delegate to subagents; a user's subtask (a command) may name any agent.

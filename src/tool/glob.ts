@@ -4,6 +4,7 @@ import { z } from "zod"
 import DESCRIPTION from "./glob.txt"
 import { assertInsideProject, capOutput, relativePath, resolveTarget, statOrUndefined } from "./fs-util"
 import { BASE_FLAGS, ripgrep } from "./ripgrep"
+import { oneLine, projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 const LIMIT = 100
@@ -21,6 +22,12 @@ export const globTool = defineTool({
   id: "glob",
   description: DESCRIPTION,
   parameters: GlobParameters,
+  summary(input, _state, project) {
+    const pattern = textOf(input.pattern)
+    const where = projectPath(textOf(input.path) ?? ".", project)
+    const title = `Glob${pattern ? ` "${oneLine(pattern, 80)}"` : ""}${where === "." ? "" : ` in ${where}`}`
+    return { title, kind: "search", locations: [{ path: where }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)

@@ -3,6 +3,7 @@ import { z } from "zod"
 import DESCRIPTION from "./grep.txt"
 import { assertInsideProject, capOutput, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
 import { BASE_FLAGS, ripgrep } from "./ripgrep"
+import { oneLine, projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 const LIMIT = 100
@@ -25,6 +26,13 @@ export const grepTool = defineTool({
   id: "grep",
   description: DESCRIPTION,
   parameters: GrepParameters,
+  summary(input, _state, project) {
+    const pattern = textOf(input.pattern)
+    const where = projectPath(textOf(input.path) ?? ".", project)
+    const include = textOf(input.include)
+    const title = `Grep${pattern ? ` "${oneLine(pattern, 80)}"` : ""}${where === "." ? "" : ` in ${where}`}${include ? ` (${include})` : ""}`
+    return { title, kind: "search", locations: [{ path: where }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import DESCRIPTION from "./invalid.txt"
+import { textOf } from "./summary"
 import { defineTool } from "./tool"
 
 /**
@@ -13,6 +14,10 @@ export const invalid = defineTool({
     tool: z.string().describe("The name of the tool that was called"),
     error: z.string().describe("Why the call could not be run"),
   }),
+  summary(input) {
+    const tool = textOf(input.tool)
+    return { title: tool ? `Invalid call to ${tool}` : "Invalid call", kind: "other", locations: [] }
+  },
   async execute(args) {
     return {
       title: "Invalid Tool",

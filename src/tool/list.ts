@@ -3,6 +3,7 @@ import { z } from "zod"
 import DESCRIPTION from "./list.txt"
 import { assertInsideProject, capOutput, relativePath, resolveTarget, statOrUndefined } from "./fs-util"
 import { BASE_FLAGS, ripgrep } from "./ripgrep"
+import { projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 const LIMIT = 100
@@ -24,6 +25,10 @@ export const listTool = defineTool({
   id: "list",
   description: DESCRIPTION,
   parameters: ListParameters,
+  summary(input, _state, project) {
+    const where = projectPath(textOf(input.path) ?? ".", project)
+    return { title: `List ${where}`, kind: "search", locations: [{ path: where }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.path ?? ".")
     const info = await statOrUndefined(target.abs)

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import DESCRIPTION from "./question.txt"
+import { oneLine, textOf } from "./summary"
 import { defineTool } from "./tool"
 
 const Question = z.object({
@@ -20,6 +21,13 @@ export const question = defineTool({
   id: "question",
   description: DESCRIPTION,
   parameters: z.object({ questions: z.array(Question).min(1).describe("The questions to ask") }),
+  summary(input) {
+    const questions = Array.isArray(input.questions) ? input.questions : []
+    const first = (questions[0] ?? {}) as Record<string, unknown>
+    const label = textOf(first.header) ?? textOf(first.question)
+    const title = questions.length > 1 ? `Ask ${questions.length} questions` : label ? `Ask: ${oneLine(label, 80)}` : "Ask"
+    return { title, kind: "other", locations: [] }
+  },
   async execute(args, ctx) {
     const answers = await ctx.services.question.ask(
       { sessionID: ctx.sessionID, questions: args.questions, tool: { messageID: ctx.messageID, callID: ctx.callID } },

@@ -14,6 +14,7 @@ import {
   rulePatterns,
   statOrUndefined,
 } from "./fs-util"
+import { lineNumber, projectPath, textOf } from "./summary"
 import { defineTool, type ToolContext, type ToolResult } from "./tool"
 
 const DEFAULT_LIMIT = 2000
@@ -33,6 +34,15 @@ export const readTool = defineTool({
   id: "read",
   description: DESCRIPTION,
   parameters: ReadParameters,
+  summary(input, _state, project) {
+    const file = textOf(input.filePath)
+    if (!file) return { title: "Read", kind: "read", locations: [] }
+    const shown = projectPath(file, project)
+    const offset = lineNumber(input.offset)
+    const limit = lineNumber(input.limit)
+    const range = offset && limit ? `:${offset}-${offset + limit - 1}` : offset ? `:${offset}` : limit ? `:1-${limit}` : ""
+    return { title: `Read ${shown}${range}`, kind: "read", locations: [{ path: shown, ...(offset ? { line: offset } : {}) }] }
+  },
   async execute(args, ctx) {
     const target = resolveTarget(ctx, args.filePath)
     const file = target.abs

@@ -3,6 +3,7 @@ import { globSync } from "tinyglobby"
 import { z } from "zod"
 import type { SkillInfo } from "./skill-discovery"
 import DESCRIPTION from "./skill.txt"
+import { projectPath, textOf } from "./summary"
 import { defineTool, type Tool } from "./tool"
 
 const SAMPLED_FILES = 10
@@ -34,6 +35,15 @@ export function createSkillTool(skills: SkillInfo[]): Tool {
     id: "skill",
     description: describe(skills),
     parameters: z.object({ name: z.string().describe("The name of the skill, from available_skills") }),
+    summary(input, _state, project) {
+      const name = textOf(input.name)
+      const skill = name ? byName.get(name) : undefined
+      return {
+        title: name ? `Load skill ${name}` : "Load skill",
+        kind: "read",
+        locations: skill ? [{ path: projectPath(skill.location, project) }] : [],
+      }
+    },
     async execute(args, ctx) {
       const skill = byName.get(args.name)
       if (!skill) {

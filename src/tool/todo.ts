@@ -23,6 +23,11 @@ export const todowrite = defineTool({
   id: "todowrite",
   description: TODOWRITE,
   parameters: z.object({ todos: z.array(TodoItem).describe("The whole updated todo list; it replaces the current one") }),
+  summary(input) {
+    const todos = Array.isArray(input.todos) ? input.todos : undefined
+    const done = todos?.filter((t) => (t as { status?: unknown } | null)?.status === "completed").length
+    return { title: todos ? `Update todos (${done}/${todos.length} done)` : "Update todos", kind: "think", locations: [] }
+  },
   async execute(args, ctx) {
     await ctx.ask({ permission: "todowrite", patterns: ["*"], always: ["*"], metadata: {} })
     ctx.services.todos.set(ctx.sessionID, args.todos)
@@ -34,6 +39,7 @@ export const todoread = defineTool({
   id: "todoread",
   description: TODOREAD,
   parameters: z.object({}),
+  summary: () => ({ title: "Read todos", kind: "think", locations: [] }),
   async execute(_args, ctx) {
     await ctx.ask({ permission: "todoread", patterns: ["*"], always: ["*"], metadata: {} })
     return summary(ctx.services.todos.get(ctx.sessionID))

@@ -10,6 +10,7 @@ import { lazyModule } from "../util"
 import DESCRIPTION from "./webfetch.txt"
 import { type AskRequest, type ToolContext, defineTool, type ToolResult } from "./tool"
 import { hostKind } from "./web-address"
+import { oneLine, textOf } from "./summary"
 import { AddressRefusedError, firstRefused, get, type Lookup, systemLookup, type WebResponse } from "./web-request"
 
 const Turndown = lazyModule<typeof TurndownService>("turndown")
@@ -46,6 +47,10 @@ export function createWebfetch(deps: { lookup?: Lookup } = {}) {
     id: "webfetch",
     description: DESCRIPTION,
     parameters: Parameters,
+    summary(input) {
+      const url = textOf(input.url)
+      return { title: url ? `Fetch ${oneLine(url, 200)}` : "Fetch", kind: "fetch", locations: [] }
+    },
     async execute(args, ctx): Promise<ToolResult> {
       let url = parseUrl(args.url)
       if (args.timeout !== undefined && !(args.timeout > 0))
