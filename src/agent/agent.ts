@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs"
 import path from "node:path"
 import { AgentConfig, ConfigError, type Config, type RestrictedPermissions } from "../config"
 import { defaults, fromConfig, merge } from "../permission"
-import { AgentNotFoundError, type Ruleset } from "../protocol"
+import { AgentNotFoundError, parseModelRef, type Ruleset } from "../protocol"
 import { markdownFiles, parseFrontmatter } from "../util"
 import compactionPrompt from "./prompt/compaction.txt"
 import explorePrompt from "./prompt/explore.txt"
@@ -137,7 +137,7 @@ export function createAgents(input: AgentsInput): Agents {
       continue
     }
     const existing = agents.get(name)
-    const model = typeof cfg.model === "string" ? splitModel(cfg.model, name) : existing?.model
+    const model = typeof cfg.model === "string" ? parseModelRef(cfg.model, `agent.${name}.model`) : existing?.model
     agents.set(name, {
       name,
       native: existing?.native ?? false,
@@ -210,12 +210,6 @@ export function tightenOnly(trusted: Ruleset, untrusted: Ruleset): Ruleset {
   if (kept.length === 0) return trusted
   const asks = kept.some((r) => r.action === "ask")
   return merge(trusted, kept, asks ? trusted.filter((r) => r.action === "deny") : [])
-}
-
-function splitModel(model: string, agent: string) {
-  const i = model.indexOf("/")
-  if (i <= 0) throw new Error(`agent.${agent}.model must look like "provider/model", got "${model}"`)
-  return { providerID: model.slice(0, i), modelID: model.slice(i + 1) }
 }
 
 /** Agents defined as Markdown: frontmatter holds the config keys, the body is the prompt. */

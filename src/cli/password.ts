@@ -51,8 +51,8 @@ export async function listenerAuth(flags: PasswordFlags, env: NodeJS.ProcessEnv,
   return { password: env.WRIGHT_SERVER_PASSWORD || env.OPENCODE_SERVER_PASSWORD || undefined, username }
 }
 
-/** A client's basic-auth header: -p (warned), else WRIGHT_SERVER_PASSWORD_FILE, else the password variables. */
-export function clientAuthHeaders(flags: { password?: string; username?: string }, env: NodeJS.ProcessEnv, warn: Warn = stderrWarn): Record<string, string> {
+/** A client's basic auth, for the sdk's `auth` option: -p (warned), else WRIGHT_SERVER_PASSWORD_FILE, else the password variables. */
+export function clientAuth(flags: { password?: string; username?: string }, env: NodeJS.ProcessEnv, warn: Warn = stderrWarn): { username: string; password: string } | undefined {
   if (flags.password !== undefined) warn(VISIBLE_WARNING)
   const password =
     flags.password ??
@@ -60,7 +60,7 @@ export function clientAuthHeaders(flags: { password?: string; username?: string 
     env.WRIGHT_SERVER_PASSWORD ??
     env.OPENCODE_SERVER_PASSWORD
   const username = flags.username ?? env.WRIGHT_SERVER_USERNAME ?? env.OPENCODE_SERVER_USERNAME ?? "wright"
-  return password ? { authorization: `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}` } : {}
+  return password ? { username, password } : undefined
 }
 
 /** Reads one line from stdin: hidden (no echo) on a terminal, as is when piped. */

@@ -1,5 +1,8 @@
 // Terminal output helpers shared by commands, and the one place that maps fatal errors to
-// a message on stderr and an exit code.
+// a message on stderr and an exit code. Loaded by `--help` and `--version`: no schema code
+// here (protocol is imported only to report a failure).
+import type { ErrorInfo } from "../protocol"
+
 export const VERSION = typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "0.0.0-dev"
 
 const color = process.stderr.isTTY && !process.env.NO_COLOR
@@ -13,6 +16,8 @@ export const cyan = wrap("36")
 
 /** A failure the user caused or can fix: printed without a stack trace. */
 export class UserError extends Error {
+  /** Declared as protocol's declareError would, written out so that loading this file loads no protocol. */
+  static readonly info: ErrorInfo = { status: 400, quiet: true, stopsLoop: false }
   constructor(
     message: string,
     readonly exitCode = 1,
@@ -22,11 +27,13 @@ export class UserError extends Error {
   }
 }
 
-const QUIET_ERRORS = new Set(["UserError", "ConfigError", "StorageError", "ProviderModelNotFoundError", "ProviderAuthError", "AgentNotFoundError", "NotFoundError", "BadRequestError", "UnauthorizedError", "BusyError", "ForbiddenError", "PayloadTooLargeError", "UnsupportedMediaTypeError"])
-
-export function fail(e: unknown): never {
+/** Prints a fatal error (the message alone when its definition declares it quiet, else the stack) and exits. */
+export async function fail(e: unknown): Promise<never> {
   const err = e instanceof Error ? e : new Error(String(e))
-  if (QUIET_ERRORS.has(err.name)) process.stderr.write(`${red("Error:")} ${err.message}\n`)
-  else process.stderr.write(`${red("Error:")} ${err.stack ?? err.message}\n`)
+  const quiet = await import("../protocol").then(
+    ({ errorInfo }) => errorInfo(err).quiet,
+    () => false,
+  )
+  process.stderr.write(`${red("Error:")} ${quiet ? err.message : (err.stack ?? err.message)}\n`)
   process.exit(err instanceof UserError ? err.exitCode : 1)
 }

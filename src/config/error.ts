@@ -1,4 +1,5 @@
 import type { z } from "zod"
+import { declareError } from "../protocol"
 import { type ConfigIssue, issuesFromZod } from "./issues"
 
 /**
@@ -7,6 +8,7 @@ import { type ConfigIssue, issuesFromZod } from "./issues"
  * every issue with its key path: `Invalid config in /p/wright.json: model: expected string, received number`.
  */
 export class ConfigError extends Error {
+  static readonly info = declareError("ConfigError", { status: 400, quiet: true })
   override readonly name = "ConfigError"
   readonly file?: string
   readonly issues: ConfigIssue[]

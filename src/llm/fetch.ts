@@ -1,6 +1,7 @@
 // The fetch every provider SDK uses: a provider that goes silent is cut off, never waited on
 // forever. Headers must arrive within `headerTimeout`, and while the body streams each chunk
 // within `chunkTimeout` of the previous one; either failure is a retryable ProviderTimeoutError.
+import { declareError } from "../protocol"
 
 export const DEFAULT_HEADER_TIMEOUT = 60_000
 export const DEFAULT_CHUNK_TIMEOUT = 60_000
@@ -9,6 +10,8 @@ export type TimeoutPhase = "header" | "chunk" | "total"
 
 /** Not named "TimeoutError" or "AbortError": the AI SDK treats those as a user abort. */
 export class ProviderTimeoutError extends Error {
+  /** Never answered as such: classifyError turns it into a retryable APIError first. */
+  static readonly info = declareError("ProviderTimeoutError", { status: 504 })
   override readonly name = "ProviderTimeoutError"
   constructor(
     readonly phase: TimeoutPhase,

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import { FilePartSource } from "./part"
-import { ModelRef, OutputFormat } from "./message"
+import { OutputFormat } from "./message"
+import { ModelRef } from "./model-ref"
 import { PermissionReply, Ruleset } from "./permission"
 
 // Bodies accepted by the HTTP API (OpenCode's shapes). Parts sent by clients carry no
@@ -221,6 +222,26 @@ export const CommandInfo = z.object({
   hints: z.array(z.string()),
 })
 export type CommandInfo = z.infer<typeof CommandInfo>
+
+/** `GET /agent` entries (OpenCode's Agent shape; `builtIn` is wright's name for `native`). */
+export const AgentInfo = z.object({
+  name: z.string(),
+  description: z.string().optional(),
+  mode: z.enum(["primary", "subagent", "all"]),
+  hidden: z.boolean().optional(),
+  native: z.boolean().optional(),
+  builtIn: z.boolean().optional(),
+  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
+  variant: z.string().optional(),
+  prompt: z.string().optional(),
+  temperature: z.number().optional(),
+  topP: z.number().optional(),
+  steps: z.number().optional(),
+  color: z.string().optional(),
+  options: z.record(z.string(), z.unknown()),
+  permission: z.array(z.unknown()),
+})
+export type AgentInfo = z.infer<typeof AgentInfo>
 
 export const SkillInfo = z.object({ name: z.string(), description: z.string().optional(), location: z.string(), content: z.string() })
 export type SkillInfo = z.infer<typeof SkillInfo>

@@ -1,10 +1,8 @@
 import { z } from "zod"
 import { MessageError } from "./error"
+import { ModelRef } from "./model-ref"
 import { Part } from "./part"
 import { Tokens } from "./session"
-
-export const ModelRef = z.object({ providerID: z.string(), modelID: z.string(), variant: z.string().optional() })
-export type ModelRef = z.infer<typeof ModelRef>
 
 export const OutputFormat = z.discriminatedUnion("type", [
   z.object({ type: z.literal("text") }),

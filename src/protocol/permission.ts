@@ -30,9 +30,9 @@ export const PermissionReply = z.enum(["once", "always", "reject"])
 export type PermissionReply = z.infer<typeof PermissionReply>
 
 const text = z.object({ message: z.string() })
-/** A rule said deny. The message is written for the model. */
-export const PermissionDeniedError = namedError("PermissionDeniedError", z.object({ message: z.string(), rules: z.array(PermissionRule).optional() }))
-/** The user answered reject. */
-export const PermissionRejectedError = namedError("PermissionRejectedError", text)
+/** A rule said deny. The message is written for the model; the loop stops after the step (unless continue_loop_on_deny). */
+export const PermissionDeniedError = namedError("PermissionDeniedError", z.object({ message: z.string(), rules: z.array(PermissionRule).optional() }), { stopsLoop: true })
+/** The user answered reject: the loop stops after the step. */
+export const PermissionRejectedError = namedError("PermissionRejectedError", text, { stopsLoop: true })
 /** The user answered reject with feedback for the model. */
 export const PermissionCorrectedError = namedError("PermissionCorrectedError", z.object({ message: z.string(), feedback: z.string() }))

@@ -2,7 +2,7 @@
 // in-process server (no socket) or the network (`wright serve`, `--attach`). Knows only
 // protocol shapes, never the core.
 export { createClient, type Client } from "./client"
-export { ApiError, createTransport, type ClientOptions, type FetchFn, type Transport } from "./transport"
-export type { AgentInfo, StreamOptions } from "./api"
-export type { McpStatus } from "../protocol"
+export { ApiError, basicAuth, createTransport, type ClientOptions, type FetchFn, type Transport } from "./transport"
+export type { StreamOptions } from "./api"
+export type { AgentInfo, McpStatus } from "../protocol"
 export { subscribeEvents, type SubscribeOptions } from "./events"

@@ -1,5 +1,7 @@
 // The transport under the typed client: URL building, headers (project directory, basic
 // auth), JSON bodies, and `{name, data}` error answers turned into ApiError.
+import type { ErrorInfo } from "../protocol"
+
 export type FetchFn = (request: Request) => Promise<Response>
 
 export interface ClientOptions {
@@ -15,13 +17,24 @@ export interface ClientOptions {
 
 /** An error answered by the server, with its `{name, data}` body and HTTP status. */
 export class ApiError extends Error {
+  /**
+   * What the server's answer says about it (protocol's ErrorInfo): the status its error
+   * declared, and quiet when that is a 4xx (the request was refused; nothing crashed).
+   */
+  readonly info: ErrorInfo
   constructor(
     readonly status: number,
     readonly body: { name: string; data: Record<string, unknown> },
   ) {
     super(typeof body.data?.message === "string" ? body.data.message : `${body.name} (HTTP ${status})`)
     this.name = body.name
+    this.info = { status, quiet: status >= 400 && status < 500, stopsLoop: false }
   }
+}
+
+/** The `authorization` header value of basic auth; the username defaults to "wright". */
+export function basicAuth(auth: { username?: string; password: string }): string {
+  return `Basic ${Buffer.from(`${auth.username ?? "wright"}:${auth.password}`).toString("base64")}`
 }
 
 export type Query = Record<string, string | number | boolean | undefined>
@@ -56,7 +69,7 @@ export function createTransport(opts: ClientOptions): Transport {
   const base = opts.baseUrl.replace(/\/+$/, "")
   const fixed: Record<string, string> = { ...opts.headers }
   if (opts.directory) fixed["x-opencode-directory"] = encodeURIComponent(opts.directory)
-  if (opts.auth) fixed.authorization = `Basic ${Buffer.from(`${opts.auth.username ?? "wright"}:${opts.auth.password}`).toString("base64")}`
+  if (opts.auth) fixed.authorization = basicAuth(opts.auth)
 
   function build(method: string, path: string, init: RequestInit = {}) {
     const url = new URL(base + path)

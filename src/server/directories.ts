@@ -6,7 +6,7 @@
 // judged by both where it is and where it leads.
 import { realpathSync } from "node:fs"
 import path from "node:path"
-import { ForbiddenError } from "./error"
+import { ForbiddenError } from "../protocol"
 
 export interface DirectoryRule {
   /** The server's own project. */

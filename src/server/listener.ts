@@ -14,7 +14,8 @@ import { serve, type ServerType } from "@hono/node-server"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { AddressInfo, Socket } from "node:net"
 import { networkInterfaces } from "node:os"
-import { ForbiddenError, errorAnswer, PayloadTooLargeError } from "./error"
+import { declareError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from "../protocol"
+import { errorAnswer } from "./error"
 import { FILE_BODY_LIMIT, mib } from "./route"
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -153,8 +154,8 @@ export function guard(handler: FetchHandler, opts: GuardOptions): FetchHandler {
       })
     }
     if (!authorized(request, opts)) {
-      const body = { name: "UnauthorizedError", data: { message: "Unauthorized: this server needs a password (HTTP basic auth; wright run --attach and wright attach read $WRIGHT_SERVER_PASSWORD)" } }
-      return withCors(new Response(JSON.stringify(body), { status: 401, headers: { "content-type": "application/json", "www-authenticate": 'Basic realm="wright"' } }), origin)
+      const refused = new UnauthorizedError({ message: "Unauthorized: this server needs a password (HTTP basic auth; wright run --attach and wright attach read $WRIGHT_SERVER_PASSWORD)" })
+      return withCors(errorAnswer(refused, { "www-authenticate": 'Basic realm="wright"' }), origin)
     }
     return withCors(await handler(request), origin)
   }
@@ -185,6 +186,7 @@ function lingerOnClose(socket: Socket) {
 
 /** A refused or failed bind; the message names the flag to change. */
 export class ListenError extends Error {
+  static readonly info = declareError("ListenError", { quiet: true })
   override readonly name = "ListenError"
 }
 

@@ -1,8 +1,7 @@
 import type { Context, Hono } from "hono"
 import { z } from "zod"
-import { BadRequestError } from "../protocol"
+import { BadRequestError, PayloadTooLargeError, UnsupportedMediaTypeError } from "../protocol"
 import type { App, Shells } from "../session"
-import { PayloadTooLargeError, UnsupportedMediaTypeError } from "./error"
 
 export type Method = "get" | "post" | "patch" | "put" | "delete"
 

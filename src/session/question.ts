@@ -7,7 +7,7 @@ import { namedError, type QuestionInfo, type QuestionRequest } from "../protocol
 import { Id } from "../util"
 
 /** The user dismissed the question; the loop stops and waits for the user. */
-export class QuestionRejectedError extends namedError("QuestionRejectedError", z.object({ message: z.string() })) {
+export class QuestionRejectedError extends namedError("QuestionRejectedError", z.object({ message: z.string() }), { stopsLoop: true }) {
   constructor() {
     super({ message: "The user dismissed this question" })
   }

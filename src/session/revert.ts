@@ -3,7 +3,7 @@
 // next prompt (or user shell) commits the revert by deleting what was hidden. Restoring
 // files belongs to snapshots, not here.
 import type { Bus } from "../bus"
-import { NotFoundError, type MessageWithParts, type Session, type SessionRevertInput } from "../protocol"
+import { NotFoundError, sessionNotFound, type MessageWithParts, type Session, type SessionRevertInput } from "../protocol"
 import type { Store } from "../storage"
 import type { History } from "./history"
 import type { Runner } from "./runner"
@@ -16,7 +16,7 @@ export interface RevertDeps {
 
 function getSession(store: Store, sessionID: string): Session {
   const session = store.sessions.get(sessionID)
-  if (!session) throw new NotFoundError({ message: `Session not found: ${sessionID}` })
+  if (!session) throw sessionNotFound(sessionID)
   return session
 }
 

@@ -1,6 +1,7 @@
 import Database from "better-sqlite3"
 import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
+import { declareError } from "../protocol"
 import { xdg } from "../util"
 import { LATEST_VERSION, migrations } from "./migrations"
 
@@ -8,6 +9,7 @@ export type DB = Database.Database
 
 /** Opening or migrating the database failed; the message says which file and what to do. */
 export class StorageError extends Error {
+  static readonly info = declareError("StorageError", { status: 500, quiet: true })
   constructor(
     message: string,
     readonly file: string,

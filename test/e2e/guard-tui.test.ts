@@ -3,7 +3,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
-import { createClient } from "../../src/sdk"
+import { basicAuth, createClient } from "../../src/sdk"
 import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { Tmux } from "../tui/tmux"
@@ -40,7 +40,7 @@ async function urlOf(pane: Tmux): Promise<string> {
   return /Server listening on (http:\/\/\S+:\d+)/.exec(screen)![1]!
 }
 
-const basic = (pass: string) => ({ authorization: `Basic ${Buffer.from(`wright:${pass}`).toString("base64")}` })
+const basic = (password: string) => ({ authorization: basicAuth({ password }) })
 
 test("guard tui - --port refuses what serve refuses, and nothing the attacks asked for happens", async () => {
   const box = project()

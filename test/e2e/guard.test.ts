@@ -4,7 +4,7 @@
 import { chmodSync, existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { createClient } from "../../src/sdk"
+import { basicAuth, createClient } from "../../src/sdk"
 import { providerConfig, sandbox, spawnWright, waitForOutput, wright, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
 import { tempDir } from "../lib/tool-context"
@@ -35,7 +35,7 @@ function globalConfig(box: Sandbox, config: unknown) {
 }
 
 const portOf = (url: string) => new URL(url).port
-const basic = (pass: string) => ({ authorization: `Basic ${Buffer.from(`wright:${pass}`).toString("base64")}` })
+const basic = (password: string) => ({ authorization: basicAuth({ password }) })
 
 test("guard - serve refuses forged Host, foreign Origin, cross-site no-cors, simple posts and outside directories; nothing they asked for happens", async () => {
   const box = sandbox()

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test } from "vitest"
-import { createClient, type ApiError } from "../../src/sdk"
+import { basicAuth, createClient, type ApiError } from "../../src/sdk"
 import { listenRefusal } from "../../src/server"
 import { tempDir } from "../lib/tool-context"
 import { BASE, startServer, type Harness } from "./harness"
@@ -12,7 +12,7 @@ afterEach(async () => {
   h = undefined
 })
 
-const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`
+const basic = (username: string, password: string) => basicAuth({ username, password })
 const get = (path: string, headers: Record<string, string> = {}, method = "GET") => h!.fetch(new Request(BASE + path, { method, headers }))
 const preflight = (origin: string) => get("/session", { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,authorization" }, "OPTIONS")
 

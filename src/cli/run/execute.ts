@@ -5,14 +5,15 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
-import type { BusEvent, MessageWithParts, PartInput, Ruleset } from "../../protocol"
+import { parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
-import { clientAuthHeaders } from "../password"
+import { cliLogger } from "../log"
+import { clientAuth } from "../password"
 import { dim, UserError, yellow } from "../ui"
 import { trustNotice } from "../trust/notice"
 import { header, jsonRenderer, textRenderer } from "./render"
-import { mimeOf } from "../../util"
+import { mimeOf, type Logger, type RootLogger } from "../../util"
 
 /** A one-shot run never blocks on a question or a plan switch nobody can answer. */
 const RUN_RULES: Ruleset = [
@@ -25,25 +26,27 @@ export async function run(args: RunArgs) {
   const directory = path.resolve(args.dir ?? process.cwd())
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
   const message = await promptText(args)
-  const model = args.model ? parseModel(args.model) : undefined
+  const model = args.model ? parseModelRef(args.model, "--model") : undefined
   const files = (args.file ?? []).map((f) => filePart(f, directory))
   const schema = args.schema ? readSchema(args.schema, directory) : undefined
 
-  const { client, close } = await connect(args, directory)
+  const log = cliLogger(args)
+  const { client, close } = await connect(args, directory, log)
   try {
-    const exit = await execute(client, args, { directory, message, model, files, schema })
+    const runLog = log.child({ service: "run" })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog })
     process.exitCode = exit
+    runLog.info("run finished", { exit })
   } finally {
     await close()
   }
 }
 
-async function connect(args: RunArgs, directory: string): Promise<{ client: Client; close: () => Promise<void> }> {
+async function connect(args: RunArgs, directory: string, log: RootLogger): Promise<{ client: Client; close: () => Promise<void> }> {
   if (args.attach) {
-    const headers = clientAuthHeaders(args, process.env)
-    return { client: createClient({ baseUrl: args.attach, headers, directory }), close: async () => {} }
+    return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {} }
   }
-  const core = await startCore({ directory })
+  const core = await startCore({ directory, log })
   return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close }
 }
 
@@ -54,6 +57,7 @@ interface Input {
   files: PartInput[]
   /** --schema: the answer must be JSON matching it, printed alone on stdout. */
   schema?: Record<string, unknown>
+  log: Logger
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -64,7 +68,10 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   // A server from before trusted folders has no /trust: nothing to say then.
   const notice = trustNotice((await client.trust.get().catch(() => undefined)) ?? { trusted: true, changed: false, ignored: [] })
   if (notice) stderr(notice)
+  // Printed once per run; a server from before /config/warnings has none to give.
+  for (const w of await client.request<string[]>("GET", "/config/warnings").catch(() => [])) stderr(`${yellow("Warning:")} ${w}\n`)
   const session = await resolveSession(client, args)
+  input.log.info("session", { id: session.id, attach: args.attach })
   const sessions = new Set([session.id])
   // With --schema, stdout carries the JSON result alone; the streamed text is not printed.
   const answerOut = input.schema ? () => {} : stdout
@@ -86,7 +93,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       if (e.type === "server.connected") connected()
       handle(e)
     }
-  })().catch(() => {})
+  })().catch((error) => input.log.warn("the event stream failed", { error }))
 
   let headerShown = args.format === "json"
   function handle(e: BusEvent) {
@@ -101,13 +108,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     if (e.type === "session.error" && e.properties.sessionID && sessions.has(e.properties.sessionID) && e.properties.error) {
       if (e.properties.error.name !== "MessageAbortedError") {
         failed = true
-        renderer.error(e.properties.sessionID, e.properties.error as never)
+        renderer.error(e.properties.sessionID, e.properties.error)
       }
     }
     if (e.type === "permission.asked" && sessions.has(e.properties.sessionID)) {
       const reply = args.auto ? "once" : "reject"
       if (!args.auto) stderr(`${yellow("permission requested:")} ${e.properties.permission} (${e.properties.patterns.join(", ")}); auto-rejecting ${dim("(use --auto to approve)")}\n`)
-      client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch(() => {})
+      client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
     }
     renderer.event(e)
   }
@@ -155,7 +162,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     const info = result.info
     if (interrupted || (info.role === "assistant" && info.error?.name === "MessageAbortedError")) return 130
     if (info.role === "assistant" && info.error) {
-      if (!failed) renderer.error(session.id, info.error as never)
+      if (!failed) renderer.error(session.id, info.error)
       return 1
     }
     if (info.role === "assistant" && info.finish === "tool-calls") {
@@ -244,12 +251,6 @@ function readStdin(): Promise<string> {
     process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
     process.stdin.on("error", () => resolve(""))
   })
-}
-
-export function parseModel(s: string) {
-  const i = s.indexOf("/")
-  if (i <= 0 || i === s.length - 1) throw new UserError(`--model: expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${s}"`)
-  return { providerID: s.slice(0, i), modelID: s.slice(i + 1) }
 }
 
 

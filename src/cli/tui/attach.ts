@@ -3,7 +3,7 @@ import path from "node:path"
 import { createClient } from "../../sdk"
 import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
-import { clientAuthHeaders } from "../password"
+import { clientAuth } from "../password"
 import { UserError } from "../ui"
 import { parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
@@ -27,11 +27,11 @@ export async function attach(args: AttachArgs) {
   } catch {
     throw new UserError(`url: not a URL: ${args.url} (e.g. http://127.0.0.1:4096)`)
   }
-  const model = parseModelFlag(args.model)
+  const model = await parseModelFlag(args.model)
   requireTerminal()
-  const headers = clientAuthHeaders(args, process.env)
+  const auth = clientAuth(args, process.env)
   const directory = args.dir ? path.resolve(args.dir) : undefined
-  const client = createClient({ baseUrl: base.href, headers, directory })
+  const client = createClient({ baseUrl: base.href, auth, directory })
 
   // Fail before the UI when the server is unreachable or refuses us.
   const ready = client.session.status().then(

@@ -51,11 +51,11 @@ export function restoreTerminal() {
   if (process.stdout.isTTY) process.stdout.write("\x1b[?2004l\x1b[?25h\n")
 }
 
-export function parseModelFlag(s: string | undefined) {
+/** `--model`, read by protocol's one rule; protocol (schema code) is loaded only when the flag is given, so launch stays light. */
+export async function parseModelFlag(s: string | undefined) {
   if (!s) return undefined
-  const i = s.indexOf("/")
-  if (i <= 0 || i === s.length - 1) throw new UserError(`--model: expected provider/model (e.g. anthropic/claude-sonnet-4-5), got "${s}"`)
-  return { providerID: s.slice(0, i), modelID: s.slice(i + 1) }
+  const { parseModelRef } = await import("../../protocol")
+  return parseModelRef(s, "--model")
 }
 
 export function requireTerminal() {

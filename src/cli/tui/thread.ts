@@ -9,12 +9,13 @@ import { Worker } from "node:worker_threads"
 import { createClient, type Client } from "../../sdk"
 import { createRpcClient, runTui } from "../../tui"
 import type { ListenerArgs } from "../args"
+import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
 import { UserError } from "../ui"
 import { parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
 import type { ListenRequest, WorkerInit } from "./worker"
 
-export interface TuiArgs extends ListenerArgs {
+export interface TuiArgs extends ListenerArgs, LogArgs {
   project?: string
   model?: string
   agent?: string
@@ -37,15 +38,14 @@ function workerEntry(): { url: URL; execArgv?: string[] } {
 export async function tui(args: TuiArgs) {
   const directory = path.resolve(process.cwd(), args.project ?? ".")
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`project: not a directory: ${directory}`)
-  const model = parseModelFlag(args.model)
+  const model = await parseModelFlag(args.model)
   requireTerminal()
   // The port's password comes before the UI: a prompt needs the terminal to itself.
   const serving = args.port !== undefined || args.hostname !== undefined
-  const hostname = args.hostname ?? "127.0.0.1"
   const auth = serving ? await listenerAuth(args, process.env) : {}
 
   const entry = workerEntry()
-  const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)) }
+  const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)), printLogs: args.printLogs, logLevel: args.logLevel }
   const worker = new Worker(entry.url, { workerData: init, stdout: true, stderr: true, execArgv: entry.execArgv })
   const logs: string[] = []
   const keep = (d: Buffer) => {
@@ -54,6 +54,8 @@ export async function tui(args: TuiArgs) {
   }
   worker.stdout.on("data", keep)
   worker.stderr.on("data", keep)
+  // --print-logs: the core's log lines (its stderr) reach ours, e.g. for `wright --print-logs 2>wright.log`.
+  if (args.printLogs) worker.stderr.on("data", (d: Buffer) => process.stderr.write(d))
   const rpc = createRpcClient(worker)
   let stopping = false
   let crashed: Error | undefined
@@ -104,7 +106,7 @@ export async function tui(args: TuiArgs) {
     const sessionID = await pickSession(client, args, ready)
     const notices: string[] = []
     if (serving) {
-      const request: ListenRequest = { port: args.port ?? 0, hostname, cors: args.cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth }
+      const request: ListenRequest = { port: args.port, hostname: args.hostname, cors: args.cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth }
       const url = await Promise.race([rpc.call<string>("listen", request), died]).catch((e: Error) => {
         throw e.name === "ListenError" ? new UserError(e.message) : e
       })

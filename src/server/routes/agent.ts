@@ -1,25 +1,7 @@
 import { z } from "zod"
-import { CommandInfo, SkillInfo } from "../../protocol"
+import { AgentInfo, CommandInfo, SkillInfo } from "../../protocol"
 import type { App } from "../../session"
 import { route } from "../route"
-
-const AgentInfo = z.object({
-  name: z.string(),
-  description: z.string().optional(),
-  mode: z.enum(["primary", "subagent", "all"]),
-  hidden: z.boolean().optional(),
-  native: z.boolean().optional(),
-  builtIn: z.boolean().optional(),
-  model: z.object({ providerID: z.string(), modelID: z.string() }).optional(),
-  variant: z.string().optional(),
-  prompt: z.string().optional(),
-  temperature: z.number().optional(),
-  topP: z.number().optional(),
-  steps: z.number().optional(),
-  color: z.string().optional(),
-  options: z.record(z.string(), z.unknown()),
-  permission: z.array(z.unknown()),
-})
 
 /** `$1`, `$2`… and `$ARGUMENTS` in a template: what a client shows as argument hints. */
 export function hints(template: string): string[] {
