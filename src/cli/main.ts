@@ -20,7 +20,8 @@ async function main() {
     .alias("v", "version")
     .help()
     .alias("h", "help")
-    .option("print-logs", { type: "boolean", describe: "print internal logs to stderr" })
+    .option("print-logs", { type: "boolean", describe: "also print the log to stderr (it is always written to ~/.local/state/wright/log/)" })
+    .option("log-level", { choices: ["DEBUG", "INFO", "WARN", "ERROR"] as const, coerce: (v: string) => v.toUpperCase(), describe: "least severe log lines kept (default: logLevel in the config, else INFO)" })
     .option("trust", { type: "boolean", describe: "apply this folder's own config in full for this run, trusted or not (also WRIGHT_TRUST=1)" })
     // Every command, the TUI's worker and `serve`'s Apps read it from the environment.
     .middleware((argv) => {

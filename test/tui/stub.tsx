@@ -19,7 +19,7 @@ export function session(id = "ses_1", title = "Test session"): Session {
 }
 
 export function stubServer(
-  data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[]; trust?: TrustStatus } = {},
+  data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[]; trust?: TrustStatus; configWarnings?: string[] } = {},
 ) {
   const requests: Recorded[] = []
   const sessions = data.sessions ?? [session()]
@@ -33,6 +33,8 @@ export function stubServer(
     if (p === "/session/status") return json({})
     if (p === "/command") return json(data.commands ?? [])
     if (p === "/config") return json({ model: "fake/m" })
+    // Without `configWarnings` the stub has no warnings route, like an older server.
+    if (p === "/config/warnings" && data.configWarnings) return json(data.configWarnings)
     if (p === "/config/providers")
       return json({ providers: [{ id: "fake", name: "Fake", source: "config", env: [], options: {}, models: { m: { id: "m", limit: { context: 1000 } }, big: { id: "big" } } }], default: {} })
     if (p === "/provider")
