@@ -5,7 +5,7 @@ import { bold, dim, UserError } from "../ui"
 const out = (s: string) => void process.stdout.write(s)
 
 export async function models(args: { dir?: string; provider?: string; verbose?: boolean; format: "table" | "json" }) {
-  await withLocalClient(args.dir, async (client) => {
+  await withLocalClient(args, async (client) => {
     const { providers, default: defaults } = await client.config.providers()
     const chosen = args.provider ? providers.filter((p) => p.id === args.provider) : providers
     if (args.provider && chosen.length === 0)
@@ -26,7 +26,7 @@ export async function models(args: { dir?: string; provider?: string; verbose?: 
 }
 
 export async function sessionList(args: { dir?: string; maxCount?: number; format: "table" | "json" }) {
-  await withLocalClient(args.dir, async (client) => {
+  await withLocalClient(args, async (client) => {
     const sessions = await client.session.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
     if (sessions.length === 0) return out("No sessions in this project yet.\n")
@@ -35,7 +35,7 @@ export async function sessionList(args: { dir?: string; maxCount?: number; forma
 }
 
 export async function sessionDelete(args: { dir?: string; id: string }) {
-  await withLocalClient(args.dir, async (client) => {
+  await withLocalClient(args, async (client) => {
     try {
       await client.session.delete(args.id)
     } catch (e) {
@@ -47,7 +47,7 @@ export async function sessionDelete(args: { dir?: string; id: string }) {
 }
 
 export async function exportSession(args: { dir?: string; sessionID?: string }) {
-  await withLocalClient(args.dir, async (client) => {
+  await withLocalClient(args, async (client) => {
     let id = args.sessionID
     if (!id) {
       const [latest] = await client.session.list({ roots: true, limit: 1 })
@@ -67,7 +67,7 @@ export async function exportSession(args: { dir?: string; sessionID?: string }) 
 }
 
 export async function agentList(args: { dir?: string }) {
-  await withLocalClient(args.dir, async (client) => {
+  await withLocalClient(args, async (client) => {
     for (const a of await client.agent.list()) {
       if (a.hidden) continue
       out(`${bold(a.name)} ${dim(`(${a.mode})`)}${a.description ? `  ${a.description}` : ""}\n`)
