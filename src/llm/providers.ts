@@ -1,6 +1,6 @@
 // The provider registry: which providers are usable, which model a `provider/model` string
 // names, the default and small models, and the AI SDK language model for a choice.
-import { BadRequestError, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
+import { BadRequestError, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
 import { maskKey, writeKey, type Credentials } from "./auth"
 import { CATALOG } from "./catalog"
 import { buildRecords, type ProviderRecord } from "./registry"
@@ -39,14 +39,6 @@ export function createProviders(input: CreateProvidersInput): Providers {
     return undefined
   }
   const active = () => [...records.values()].filter((r) => !blocked(r.info.id) && (r.configured || r.apiKey !== undefined))
-
-  function parseModel(s: string): ModelRef {
-    const slash = s.indexOf("/")
-    if (slash <= 0 || slash === s.length - 1) {
-      throw new BadRequestError({ message: `Invalid model "${s}": expected "provider/model", for example "anthropic/claude-sonnet-4-5"` })
-    }
-    return { providerID: s.slice(0, slash), modelID: s.slice(slash + 1) }
-  }
 
   async function get(providerID: string, modelID: string) {
     const record = records.get(providerID)
@@ -108,7 +100,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
 
   function defaultModel(configModel?: string): ModelRef {
     const chosen = configModel ?? config.model
-    if (chosen) return parseModel(chosen)
+    if (chosen) return parseModelRef(chosen)
     const configured = Object.keys(config.provider ?? {})
     const candidates = active()
       .filter((r) => configured.length === 0 || configured.includes(r.info.id))
@@ -126,7 +118,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
 
   function smallModel(providerID: string): ModelRef | undefined {
     if (config.small_model) {
-      const ref = parseModel(config.small_model)
+      const ref = parseModelRef(config.small_model, "small_model")
       const known = !blocked(ref.providerID) && records.get(ref.providerID)?.info.models[ref.modelID]
       return known ? ref : undefined
     }
@@ -153,7 +145,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
     list: (): ProviderInfo[] => active().map((r) => r.info),
     all: (): ProviderInfo[] => [...records.values()].map((r) => r.info),
     get,
-    parseModel,
+    parseModel: (s: string) => parseModelRef(s),
     defaultModel,
     smallModel,
     refresh: () => credentials && refresh(),

@@ -1,4 +1,5 @@
 import type {
+  AgentInfo,
   BusEvent,
   CommandInfo,
   ConfigProviders,
@@ -32,23 +33,6 @@ import type {
 } from "../protocol"
 import type { Transport } from "./transport"
 import { subscribeEvents, type SubscribeOptions } from "./events"
-
-/** `GET /agent` entries. */
-export interface AgentInfo {
-  name: string
-  description?: string
-  mode: "primary" | "subagent" | "all"
-  hidden?: boolean
-  native?: boolean
-  builtIn?: boolean
-  model?: { providerID: string; modelID: string }
-  prompt?: string
-  steps?: number
-  options: Record<string, unknown>
-  permission: unknown[]
-}
-
-/** `GET /mcp` values: one per server in the config. */
 
 export type StreamOptions = Omit<SubscribeOptions, "open">
 

@@ -3,7 +3,7 @@
 import type { Client } from "../sdk"
 import type { ModelRef, PartInput, PermissionReply } from "../protocol"
 
-export type { AgentInfo } from "../sdk"
+export type { AgentInfo } from "../protocol"
 
 export function createApi(client: Client) {
   return {

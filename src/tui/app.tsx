@@ -313,8 +313,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (next.kind === "connect") return setUi({ secret: { providerID: action.value, text: "" } })
         if (next.kind === "sessions") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
-        const i = action.value.indexOf("/")
-        return controller.setModel({ providerID: action.value.slice(0, i), modelID: action.value.slice(i + 1) })
+        return controller.chooseModel(action.value)
       }
       if (action.type === "delete") {
         void controller.deleteSession(action.value)

@@ -57,6 +57,8 @@ export function createController(opts: ControllerOptions) {
   }
 
   let providers: Awaited<ReturnType<Api["providers"]>>["providers"] = []
+  // The models picker's choices by their label: the picked one is looked up, never split again.
+  const modelChoices = new Map<string, ModelRef>()
   function contextFor(list: typeof providers) {
     providers = list
     const m = store.getState().model ?? (store.getState().last ? { providerID: store.getState().last!.providerID, modelID: store.getState().last!.modelID } : undefined)
@@ -161,14 +163,19 @@ export function createController(opts: ControllerOptions) {
       const i = names.indexOf(s.agent)
       store.set({ agent: names[(i + step + names.length) % names.length]! })
     },
-    setModel(model: ModelRef) {
+    /** Switches to a model the picker offered (a value from `models()`). */
+    chooseModel(value: string) {
+      const model = modelChoices.get(value)
+      if (!model) return
       store.set({ model })
       contextFor(providers)
     },
     async models(): Promise<{ label: string; value: string }[]> {
       const r = await api.providers()
       providers = r.providers
-      return r.providers.flatMap((p) => Object.keys(p.models).map((m) => ({ label: `${p.id}/${m}`, value: `${p.id}/${m}` })))
+      modelChoices.clear()
+      for (const p of r.providers) for (const m of Object.keys(p.models)) modelChoices.set(`${p.id}/${m}`, { providerID: p.id, modelID: m })
+      return [...modelChoices.keys()].map((label) => ({ label, value: label }))
     },
     /** `/connect`: every provider the core knows, the connected ones (a key or a config entry) marked. */
     async connectable(): Promise<{ label: string; detail?: string; value: string }[]> {
