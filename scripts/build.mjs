@@ -2,7 +2,7 @@
 // `await import()`, and code splitting keeps those in separate chunks, so
 // `wright --version` and `--help` load almost nothing.
 import { build } from "esbuild"
-import { existsSync, readFileSync, renameSync, rmSync } from "node:fs"
+import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
@@ -48,6 +48,10 @@ await build({
   outExtension: { ".js": ".mjs" },
   logLevel: "warning",
 })
+
+// The model catalogue snapshot stays a JSON file beside the bundle: read (and parsed) only when
+// a provider lookup needs it, never on start-up (src/llm/catalog.ts finds it here).
+copyFileSync(fileURLToPath(new URL("../src/llm/snapshot/models.json", import.meta.url)), `${outdir}/models.json`)
 
 const old = `${finalDir}.old-${process.pid}`
 if (existsSync(finalDir)) renameSync(finalDir, old)

@@ -137,6 +137,8 @@ export const Config = z.object({
     })
     .optional(),
   enterprise: z.object({ url: z.string().optional() }).optional(),
+  /** wright's own key: the models.dev-format catalogue `wright models --refresh` fetches (global config only; OpenCode reads OPENCODE_MODELS_URL). */
+  catalog: z.object({ url: z.string().optional() }).optional(),
   experimental: ExperimentalConfig.optional(),
 })
 export type Config = z.infer<typeof Config>

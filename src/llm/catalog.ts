@@ -1,207 +1,243 @@
-// The bundled model catalog: plain data, used for cost accounting and context-overflow checks.
-// Prices are USD per 1M tokens from the providers' published price lists as best known when
-// written; none of it is authoritative, and config `provider.<id>.models.<id>` overrides any
-// field. Limits are tokens. Aliases resolve to the same entry under another API id.
+// The model catalogue in models.dev's format (its `api.json`): provider id → {id, name, env,
+// api?, npm?, doc?, models: model id → {limit, cost, capabilities, …}}. A snapshot is bundled
+// (src/llm/snapshot/, where its source and date are written down); `wright models --refresh`
+// caches a newer one under the XDG cache dir, and a valid cache wins over the snapshot.
+// Nothing is read until a provider or model lookup asks: `wright --version`, `--help` and the
+// commands that never resolve a model leave the file unread.
+import { existsSync, readFileSync, statSync } from "node:fs"
+import path from "node:path"
+import { fileURLToPath } from "node:url"
+import { z } from "zod"
 
-export interface CatalogCost {
-  input: number
-  output: number
-  cacheRead?: number
-  cacheWrite?: number
+const Rates = z.object({
+  input: z.number().nonnegative(),
+  output: z.number().nonnegative(),
+  cache_read: z.number().nonnegative().optional(),
+  cache_write: z.number().nonnegative().optional(),
+})
+
+const Modality = z.array(z.string())
+
+const CatalogModelSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  family: z.string().optional(),
+  release_date: z.string().optional(),
+  attachment: z.boolean().optional(),
+  reasoning: z.boolean().optional(),
+  temperature: z.boolean().optional(),
+  tool_call: z.boolean().optional(),
+  interleaved: z.union([z.literal(true), z.object({ field: z.string() })]).optional(),
+  cost: Rates.extend({ context_over_200k: Rates.optional() }).optional(),
+  limit: z.object({ context: z.number().nonnegative(), input: z.number().nonnegative().optional(), output: z.number().nonnegative() }),
+  modalities: z.object({ input: Modality, output: Modality }).optional(),
+  status: z.string().optional(),
+  /** A model served through another package or endpoint than its provider's. */
+  provider: z.object({ npm: z.string().optional(), api: z.string().optional() }).optional(),
+})
+
+const CatalogProviderSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  env: z.array(z.string()),
+  api: z.string().optional(),
+  npm: z.string().optional(),
+  doc: z.string().optional(),
+  models: z.record(z.string(), CatalogModelSchema),
+})
+
+/** What a catalogue must look like; unknown fields are dropped, so a cached copy keeps only what wright reads. */
+export const CatalogSchema = z.record(z.string(), CatalogProviderSchema)
+
+export type CatalogModel = z.infer<typeof CatalogModelSchema>
+export type CatalogProvider = z.infer<typeof CatalogProviderSchema>
+export type Catalog = z.infer<typeof CatalogSchema>
+
+/** models.dev's catalogue, the default of config `catalog.url`. */
+export const DEFAULT_CATALOG_URL = "https://models.dev/api.json"
+
+/**
+ * Providers listed first, in this order: the order decides which provider's model is the
+ * default when several have keys, and these are the ones wright always knew.
+ */
+const FIRST = ["anthropic", "openai", "google", "openrouter", "groq", "deepseek", "mistral", "xai", "togetherai", "fireworks-ai"]
+
+/** Catalogue providers wright cannot reach with an API key (GitHub Copilot signs in with OAuth). */
+const UNREACHABLE = new Set(["github-copilot"])
+
+/**
+ * Checks a fetched catalogue and puts it in wright's form: unknown fields dropped, unreachable
+ * providers and models that write no text left out, the familiar providers first. Throws a readable message
+ * naming the first few problems.
+ */
+export function normalizeCatalog(raw: unknown): Catalog {
+  const parsed = CatalogSchema.safeParse(raw)
+  if (!parsed.success) {
+    const issues = parsed.error.issues.slice(0, 3).map((i) => `${i.path.join(".") || "(top level)"}: ${i.message}`)
+    const more = parsed.error.issues.length > 3 ? ` and ${parsed.error.issues.length - 3} more` : ""
+    throw new Error(`not a models.dev catalogue (${issues.join("; ")}${more})`)
+  }
+  const providers = Object.entries(parsed.data)
+    .filter(([id]) => !UNREACHABLE.has(id))
+    .map(([id, p]) => [id, { ...p, models: Object.fromEntries(Object.entries(p.models).filter(([, m]) => writesText(m))) }] as const)
+    .filter(([, p]) => Object.keys(p.models).length > 0)
+  if (providers.length === 0) throw new Error("not a models.dev catalogue (it lists no provider with models)")
+  const rank = (id: string) => (FIRST.includes(id) ? FIRST.indexOf(id) : FIRST.length)
+  providers.sort(([a], [b]) => rank(a) - rank(b))
+  return Object.fromEntries(providers)
 }
 
-export interface CatalogModel {
-  id: string
-  name: string
-  family?: string
-  release?: string
-  limit: { context: number; input?: number; output: number }
-  cost: CatalogCost
-  /** Rates once the prompt passes 200K tokens. */
-  over200k?: CatalogCost
-  /** Defaults: toolCall true, temperature true, reasoning false, attachment false. */
-  reasoning?: boolean
-  attachment?: boolean
-  temperature?: boolean
-  toolCall?: boolean
-  aliases?: string[]
+/** Image and audio generators cannot answer a coding agent. */
+function writesText(m: CatalogModel): boolean {
+  return !m.modalities || m.modalities.output.includes("text")
 }
 
-export interface CatalogProvider {
-  id: string
-  name: string
-  npm: string
-  env: string[]
-  /** Base URL, always explicit so that no SDK falls back to reading process.env itself. */
-  api: string
-  models: CatalogModel[]
+/** Where `models --refresh` keeps the catalogue it fetched. */
+export function catalogCacheFile(cacheDir: string): string {
+  return path.join(cacheDir, "models.json")
 }
 
-const COMPAT = "@ai-sdk/openai-compatible"
-const vision = { reasoning: true, attachment: true }
-const gptReasoning = { ...vision, temperature: false }
-const gpt5Limit = { context: 400_000, input: 272_000, output: 128_000 }
-const gemini = { context: 1_048_576, output: 65_536 }
+/** The bundled snapshot: beside the bundle in dist/, or in src/llm/snapshot/ when run from source. */
+export function snapshotFile(): string {
+  for (const rel of ["./models.json", "../models.json", "./snapshot/models.json"]) {
+    const file = fileURLToPath(new URL(rel, import.meta.url))
+    if (existsSync(file)) return file
+  }
+  throw new Error("wright's bundled model catalogue (models.json) is missing from the installation")
+}
 
-export const CATALOG: CatalogProvider[] = [
-  {
-    id: "anthropic",
-    name: "Anthropic",
-    npm: "@ai-sdk/anthropic",
-    env: ["ANTHROPIC_API_KEY"],
-    api: "https://api.anthropic.com/v1",
-    models: [
-      { id: "claude-opus-4-5-20251101", aliases: ["claude-opus-4-5"], name: "Claude Opus 4.5", family: "claude-opus", release: "2025-11-24", limit: { context: 200_000, output: 64_000 }, cost: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, ...vision },
-      { id: "claude-opus-4-1-20250805", aliases: ["claude-opus-4-1"], name: "Claude Opus 4.1", family: "claude-opus", release: "2025-08-05", limit: { context: 200_000, output: 32_000 }, cost: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 }, ...vision },
-      { id: "claude-opus-4-20250514", aliases: ["claude-opus-4-0"], name: "Claude Opus 4", family: "claude-opus", release: "2025-05-22", limit: { context: 200_000, output: 32_000 }, cost: { input: 15, output: 75, cacheRead: 1.5, cacheWrite: 18.75 }, ...vision },
-      { id: "claude-sonnet-4-5-20250929", aliases: ["claude-sonnet-4-5"], name: "Claude Sonnet 4.5", family: "claude-sonnet", release: "2025-09-29", limit: { context: 200_000, output: 64_000 }, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, ...vision },
-      { id: "claude-sonnet-4-20250514", aliases: ["claude-sonnet-4-0"], name: "Claude Sonnet 4", family: "claude-sonnet", release: "2025-05-22", limit: { context: 200_000, output: 64_000 }, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, ...vision },
-      { id: "claude-haiku-4-5-20251001", aliases: ["claude-haiku-4-5"], name: "Claude Haiku 4.5", family: "claude-haiku", release: "2025-10-15", limit: { context: 200_000, output: 64_000 }, cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, ...vision },
-      { id: "claude-3-7-sonnet-20250219", aliases: ["claude-3-7-sonnet-latest"], name: "Claude Sonnet 3.7", family: "claude-sonnet", release: "2025-02-24", limit: { context: 200_000, output: 64_000 }, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, ...vision },
-      { id: "claude-3-5-sonnet-20241022", aliases: ["claude-3-5-sonnet-latest"], name: "Claude Sonnet 3.5 v2", family: "claude-sonnet", release: "2024-10-22", limit: { context: 200_000, output: 8_192 }, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, attachment: true },
-      { id: "claude-3-5-haiku-20241022", aliases: ["claude-3-5-haiku-latest"], name: "Claude Haiku 3.5", family: "claude-haiku", release: "2024-10-22", limit: { context: 200_000, output: 8_192 }, cost: { input: 0.8, output: 4, cacheRead: 0.08, cacheWrite: 1 }, attachment: true },
-    ],
-  },
-  {
-    id: "openai",
-    name: "OpenAI",
-    npm: "@ai-sdk/openai",
-    env: ["OPENAI_API_KEY"],
-    api: "https://api.openai.com/v1",
-    models: [
-      { id: "gpt-5.1", name: "GPT-5.1", family: "gpt", release: "2025-11-13", limit: gpt5Limit, cost: { input: 1.25, output: 10, cacheRead: 0.125 }, ...gptReasoning },
-      { id: "gpt-5.1-codex", name: "GPT-5.1 Codex", family: "gpt-codex", release: "2025-11-13", limit: gpt5Limit, cost: { input: 1.25, output: 10, cacheRead: 0.125 }, ...gptReasoning },
-      { id: "gpt-5", name: "GPT-5", family: "gpt", release: "2025-08-07", limit: gpt5Limit, cost: { input: 1.25, output: 10, cacheRead: 0.125 }, ...gptReasoning },
-      { id: "gpt-5-codex", name: "GPT-5 Codex", family: "gpt-codex", release: "2025-09-15", limit: gpt5Limit, cost: { input: 1.25, output: 10, cacheRead: 0.125 }, ...gptReasoning },
-      { id: "gpt-5-mini", name: "GPT-5 Mini", family: "gpt-mini", release: "2025-08-07", limit: gpt5Limit, cost: { input: 0.25, output: 2, cacheRead: 0.025 }, ...gptReasoning },
-      { id: "gpt-5-nano", name: "GPT-5 Nano", family: "gpt-nano", release: "2025-08-07", limit: gpt5Limit, cost: { input: 0.05, output: 0.4, cacheRead: 0.005 }, ...gptReasoning },
-      { id: "gpt-4.1", name: "GPT-4.1", family: "gpt", release: "2025-04-14", limit: { context: 1_047_576, output: 32_768 }, cost: { input: 2, output: 8, cacheRead: 0.5 }, attachment: true },
-      { id: "gpt-4.1-mini", name: "GPT-4.1 Mini", family: "gpt-mini", release: "2025-04-14", limit: { context: 1_047_576, output: 32_768 }, cost: { input: 0.4, output: 1.6, cacheRead: 0.1 }, attachment: true },
-      { id: "gpt-4.1-nano", name: "GPT-4.1 Nano", family: "gpt-nano", release: "2025-04-14", limit: { context: 1_047_576, output: 32_768 }, cost: { input: 0.1, output: 0.4, cacheRead: 0.025 }, attachment: true },
-      { id: "gpt-4o", name: "GPT-4o", family: "gpt", release: "2024-05-13", limit: { context: 128_000, output: 16_384 }, cost: { input: 2.5, output: 10, cacheRead: 1.25 }, attachment: true },
-      { id: "gpt-4o-mini", name: "GPT-4o Mini", family: "gpt-mini", release: "2024-07-18", limit: { context: 128_000, output: 16_384 }, cost: { input: 0.15, output: 0.6, cacheRead: 0.075 }, attachment: true },
-      { id: "o3", name: "o3", family: "o", release: "2025-04-16", limit: { context: 200_000, output: 100_000 }, cost: { input: 2, output: 8, cacheRead: 0.5 }, ...gptReasoning },
-      { id: "o4-mini", name: "o4-mini", family: "o-mini", release: "2025-04-16", limit: { context: 200_000, output: 100_000 }, cost: { input: 1.1, output: 4.4, cacheRead: 0.275 }, ...gptReasoning },
-      { id: "o3-mini", name: "o3-mini", family: "o-mini", release: "2025-01-31", limit: { context: 200_000, output: 100_000 }, cost: { input: 1.1, output: 4.4, cacheRead: 0.55 }, reasoning: true, temperature: false },
-      { id: "codex-mini-latest", name: "Codex Mini", family: "gpt-codex", release: "2025-05-16", limit: { context: 200_000, output: 100_000 }, cost: { input: 1.5, output: 6, cacheRead: 0.375 }, ...gptReasoning },
-    ],
-  },
-  {
-    id: "google",
-    name: "Google",
-    npm: "@ai-sdk/google",
-    env: ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
-    api: "https://generativelanguage.googleapis.com/v1beta",
-    models: [
-      { id: "gemini-3-pro-preview", name: "Gemini 3 Pro Preview", family: "gemini-pro", release: "2025-11-18", limit: gemini, cost: { input: 2, output: 12, cacheRead: 0.2 }, over200k: { input: 4, output: 18, cacheRead: 0.4 }, ...vision },
-      { id: "gemini-2.5-pro", name: "Gemini 2.5 Pro", family: "gemini-pro", release: "2025-06-17", limit: gemini, cost: { input: 1.25, output: 10, cacheRead: 0.31 }, over200k: { input: 2.5, output: 15, cacheRead: 0.625 }, ...vision },
-      { id: "gemini-2.5-flash", name: "Gemini 2.5 Flash", family: "gemini-flash", release: "2025-06-17", limit: gemini, cost: { input: 0.3, output: 2.5, cacheRead: 0.075 }, ...vision },
-      { id: "gemini-2.5-flash-lite", name: "Gemini 2.5 Flash Lite", family: "gemini-flash-lite", release: "2025-07-22", limit: gemini, cost: { input: 0.1, output: 0.4, cacheRead: 0.025 }, ...vision },
-      { id: "gemini-2.0-flash", name: "Gemini 2.0 Flash", family: "gemini-flash", release: "2025-02-05", limit: { context: 1_048_576, output: 8_192 }, cost: { input: 0.1, output: 0.4, cacheRead: 0.025 }, attachment: true },
-    ],
-  },
-  {
-    id: "openrouter",
-    name: "OpenRouter",
-    npm: COMPAT,
-    env: ["OPENROUTER_API_KEY"],
-    api: "https://openrouter.ai/api/v1",
-    models: [
-      { id: "anthropic/claude-sonnet-4.5", name: "Claude Sonnet 4.5", family: "claude-sonnet", release: "2025-09-29", limit: { context: 1_000_000, output: 64_000 }, cost: { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 }, over200k: { input: 6, output: 22.5, cacheRead: 0.6, cacheWrite: 7.5 }, ...vision },
-      { id: "anthropic/claude-opus-4.5", name: "Claude Opus 4.5", family: "claude-opus", release: "2025-11-24", limit: { context: 200_000, output: 64_000 }, cost: { input: 5, output: 25, cacheRead: 0.5, cacheWrite: 6.25 }, ...vision },
-      { id: "anthropic/claude-haiku-4.5", name: "Claude Haiku 4.5", family: "claude-haiku", release: "2025-10-15", limit: { context: 200_000, output: 64_000 }, cost: { input: 1, output: 5, cacheRead: 0.1, cacheWrite: 1.25 }, ...vision },
-      { id: "openai/gpt-5", name: "GPT-5", family: "gpt", release: "2025-08-07", limit: gpt5Limit, cost: { input: 1.25, output: 10, cacheRead: 0.125 }, ...gptReasoning },
-      { id: "openai/gpt-5-mini", name: "GPT-5 Mini", family: "gpt-mini", release: "2025-08-07", limit: gpt5Limit, cost: { input: 0.25, output: 2, cacheRead: 0.025 }, ...gptReasoning },
-      { id: "openai/gpt-5-nano", name: "GPT-5 Nano", family: "gpt-nano", release: "2025-08-07", limit: gpt5Limit, cost: { input: 0.05, output: 0.4, cacheRead: 0.005 }, ...gptReasoning },
-      { id: "google/gemini-3-pro-preview", name: "Gemini 3 Pro Preview", family: "gemini-pro", release: "2025-11-18", limit: gemini, cost: { input: 2, output: 12, cacheRead: 0.2 }, over200k: { input: 4, output: 18, cacheRead: 0.4 }, ...vision },
-      { id: "google/gemini-2.5-pro", name: "Gemini 2.5 Pro", family: "gemini-pro", release: "2025-06-17", limit: gemini, cost: { input: 1.25, output: 10, cacheRead: 0.31 }, over200k: { input: 2.5, output: 15, cacheRead: 0.625 }, ...vision },
-      { id: "google/gemini-2.5-flash", name: "Gemini 2.5 Flash", family: "gemini-flash", release: "2025-06-17", limit: gemini, cost: { input: 0.3, output: 2.5, cacheRead: 0.075 }, ...vision },
-      { id: "x-ai/grok-code-fast-1", name: "Grok Code Fast 1", family: "grok", release: "2025-08-28", limit: { context: 256_000, output: 10_000 }, cost: { input: 0.2, output: 1.5, cacheRead: 0.02 }, reasoning: true },
-      { id: "qwen/qwen3-coder", name: "Qwen3 Coder 480B", family: "qwen", release: "2025-07-23", limit: { context: 262_144, output: 65_536 }, cost: { input: 0.22, output: 0.95 } },
-      { id: "z-ai/glm-4.6", name: "GLM 4.6", family: "glm", release: "2025-09-30", limit: { context: 202_752, output: 128_000 }, cost: { input: 0.4, output: 1.75 }, reasoning: true },
-      { id: "openai/gpt-oss-120b", name: "gpt-oss-120b", family: "gpt-oss", release: "2025-08-05", limit: { context: 131_072, output: 32_768 }, cost: { input: 0.05, output: 0.25 }, reasoning: true },
-    ],
-  },
-  {
-    id: "groq",
-    name: "Groq",
-    npm: COMPAT,
-    env: ["GROQ_API_KEY"],
-    api: "https://api.groq.com/openai/v1",
-    models: [
-      { id: "openai/gpt-oss-120b", name: "gpt-oss-120b", family: "gpt-oss", release: "2025-08-05", limit: { context: 131_072, output: 65_536 }, cost: { input: 0.15, output: 0.75 }, reasoning: true },
-      { id: "openai/gpt-oss-20b", name: "gpt-oss-20b", family: "gpt-oss", release: "2025-08-05", limit: { context: 131_072, output: 65_536 }, cost: { input: 0.075, output: 0.3 }, reasoning: true },
-      { id: "moonshotai/kimi-k2-instruct-0905", name: "Kimi K2 0905", family: "kimi", release: "2025-09-05", limit: { context: 262_144, output: 16_384 }, cost: { input: 1, output: 3 } },
-      { id: "qwen/qwen3-32b", name: "Qwen3 32B", family: "qwen", release: "2025-04-29", limit: { context: 131_072, output: 40_960 }, cost: { input: 0.29, output: 0.59 }, reasoning: true },
-      { id: "llama-3.3-70b-versatile", name: "Llama 3.3 70B", family: "llama", release: "2024-12-06", limit: { context: 131_072, output: 32_768 }, cost: { input: 0.59, output: 0.79 } },
-    ],
-  },
-  {
-    id: "deepseek",
-    name: "DeepSeek",
-    npm: COMPAT,
-    env: ["DEEPSEEK_API_KEY"],
-    api: "https://api.deepseek.com/v1",
-    models: [
-      { id: "deepseek-chat", name: "DeepSeek Chat", family: "deepseek", release: "2025-09-29", limit: { context: 128_000, output: 8_192 }, cost: { input: 0.28, output: 0.42, cacheRead: 0.028 } },
-      { id: "deepseek-reasoner", name: "DeepSeek Reasoner", family: "deepseek-thinking", release: "2025-09-29", limit: { context: 128_000, output: 64_000 }, cost: { input: 0.28, output: 0.42, cacheRead: 0.028 }, reasoning: true },
-    ],
-  },
-  {
-    id: "mistral",
-    name: "Mistral",
-    npm: COMPAT,
-    env: ["MISTRAL_API_KEY"],
-    api: "https://api.mistral.ai/v1",
-    models: [
-      { id: "mistral-large-latest", name: "Mistral Large", family: "mistral-large", limit: { context: 131_072, output: 16_384 }, cost: { input: 2, output: 6 } },
-      { id: "mistral-medium-latest", name: "Mistral Medium", family: "mistral-medium", limit: { context: 131_072, output: 16_384 }, cost: { input: 0.4, output: 2 }, attachment: true },
-      { id: "mistral-small-latest", name: "Mistral Small", family: "mistral-small", limit: { context: 128_000, output: 16_384 }, cost: { input: 0.1, output: 0.3 }, attachment: true },
-      { id: "codestral-latest", name: "Codestral", family: "codestral", limit: { context: 256_000, output: 4_096 }, cost: { input: 0.3, output: 0.9 } },
-      { id: "devstral-medium-latest", name: "Devstral Medium", family: "devstral", limit: { context: 128_000, output: 32_768 }, cost: { input: 0.4, output: 2 } },
-      { id: "devstral-small-latest", name: "Devstral Small", family: "devstral", limit: { context: 128_000, output: 32_768 }, cost: { input: 0.1, output: 0.3 } },
-    ],
-  },
-  {
-    id: "xai",
-    name: "xAI",
-    npm: COMPAT,
-    env: ["XAI_API_KEY"],
-    api: "https://api.x.ai/v1",
-    models: [
-      { id: "grok-4", name: "Grok 4", family: "grok", release: "2025-07-09", limit: { context: 256_000, output: 64_000 }, cost: { input: 3, output: 15, cacheRead: 0.75 }, reasoning: true, temperature: false },
-      { id: "grok-4-fast-reasoning", name: "Grok 4 Fast", family: "grok", release: "2025-09-19", limit: { context: 2_000_000, output: 30_000 }, cost: { input: 0.2, output: 0.5, cacheRead: 0.05 }, reasoning: true, attachment: true },
-      { id: "grok-code-fast-1", name: "Grok Code Fast 1", family: "grok", release: "2025-08-28", limit: { context: 256_000, output: 10_000 }, cost: { input: 0.2, output: 1.5, cacheRead: 0.02 }, reasoning: true },
-      { id: "grok-3", name: "Grok 3", family: "grok", release: "2025-02-17", limit: { context: 131_072, output: 8_192 }, cost: { input: 3, output: 15, cacheRead: 0.75 } },
-      { id: "grok-3-mini", name: "Grok 3 Mini", family: "grok-mini", release: "2025-02-17", limit: { context: 131_072, output: 8_192 }, cost: { input: 0.3, output: 0.5, cacheRead: 0.075 }, reasoning: true },
-    ],
-  },
-  {
-    id: "togetherai",
-    name: "Together AI",
-    npm: COMPAT,
-    env: ["TOGETHER_API_KEY"],
-    api: "https://api.together.xyz/v1",
-    models: [
-      { id: "Qwen/Qwen3-Coder-480B-A35B-Instruct-FP8", name: "Qwen3 Coder 480B", family: "qwen", limit: { context: 262_144, output: 65_536 }, cost: { input: 2, output: 2 } },
-      { id: "moonshotai/Kimi-K2-Instruct-0905", name: "Kimi K2 0905", family: "kimi", limit: { context: 262_144, output: 32_768 }, cost: { input: 1, output: 3 } },
-      { id: "openai/gpt-oss-120b", name: "gpt-oss-120b", family: "gpt-oss", limit: { context: 131_072, output: 65_536 }, cost: { input: 0.15, output: 0.6 }, reasoning: true },
-      { id: "deepseek-ai/DeepSeek-V3.1", name: "DeepSeek V3.1", family: "deepseek", limit: { context: 131_072, output: 32_768 }, cost: { input: 0.6, output: 1.7 } },
-      { id: "meta-llama/Llama-3.3-70B-Instruct-Turbo", name: "Llama 3.3 70B Turbo", family: "llama", limit: { context: 131_072, output: 32_768 }, cost: { input: 0.88, output: 0.88 } },
-    ],
-  },
-  {
-    id: "fireworks-ai",
-    name: "Fireworks AI",
-    npm: COMPAT,
-    env: ["FIREWORKS_API_KEY"],
-    api: "https://api.fireworks.ai/inference/v1",
-    models: [
-      { id: "accounts/fireworks/models/qwen3-coder-480b-a35b-instruct", name: "Qwen3 Coder 480B", family: "qwen", limit: { context: 262_144, output: 32_768 }, cost: { input: 0.45, output: 1.8 } },
-      { id: "accounts/fireworks/models/kimi-k2-instruct-0905", name: "Kimi K2 0905", family: "kimi", limit: { context: 262_144, output: 32_768 }, cost: { input: 0.6, output: 2.5 } },
-      { id: "accounts/fireworks/models/deepseek-v3p1", name: "DeepSeek V3.1", family: "deepseek", limit: { context: 163_840, output: 32_768 }, cost: { input: 0.56, output: 1.68 } },
-      { id: "accounts/fireworks/models/glm-4p6", name: "GLM 4.6", family: "glm", limit: { context: 202_752, output: 32_768 }, cost: { input: 0.55, output: 2.19 }, reasoning: true },
-      { id: "accounts/fireworks/models/gpt-oss-120b", name: "gpt-oss-120b", family: "gpt-oss", limit: { context: 131_072, output: 32_768 }, cost: { input: 0.15, output: 0.6 }, reasoning: true },
-    ],
-  },
-]
+export interface LoadedCatalog {
+  providers: Catalog
+  /** The file it was read from. */
+  file: string
+  /** "cache" when a refreshed copy was used, "snapshot" for the bundled one. */
+  origin: "cache" | "snapshot"
+  /** Why a cache file that exists was not used (it did not parse or validate). */
+  cacheProblem?: string
+}
+
+/** By cache dir ("" for the snapshot alone); the last one loaded is `currentCatalog()`. */
+const loaded = new Map<string, LoadedCatalog>()
+let last: LoadedCatalog | undefined
+
+/**
+ * The catalogue in use: the cached copy under `cacheDir` when there is a valid one, else the
+ * bundled snapshot. Read once per process and cache dir; `forgetCatalog()` makes the next call
+ * read again (after a refresh). Without `cacheDir` only the snapshot is read (tests, tools).
+ */
+export function loadCatalog(cacheDir?: string): LoadedCatalog {
+  const key = cacheDir ?? ""
+  const known = loaded.get(key)
+  if (known) return (last = known)
+  let cacheProblem: string | undefined
+  if (cacheDir) {
+    const file = catalogCacheFile(cacheDir)
+    if (existsSync(file)) {
+      try {
+        // The cache was normalized when written; a full check again would cost every start-up.
+        const providers = parseCatalog(readFileSync(file, "utf8"))
+        if (!looksLikeCatalog(providers)) throw new Error("not a models.dev catalogue")
+        return remember(key, { providers, file, origin: "cache" })
+      } catch (e) {
+        cacheProblem = `${file}: ${(e as Error).message}`
+      }
+    }
+  }
+  const file = snapshotFile()
+  return remember(key, { providers: parseCatalog(readFileSync(file, "utf8")), file, origin: "snapshot", cacheProblem })
+}
+
+/** The catalogue loaded last (the snapshot when none was), for code that has no cache dir at hand. */
+export function currentCatalog(): LoadedCatalog {
+  return last ?? loadCatalog()
+}
+
+export function forgetCatalog(): void {
+  loaded.clear()
+  last = undefined
+}
+
+/** The providers of the catalogue in use (see loadCatalog), in its order. */
+export function catalogProviders(cacheDir?: string): CatalogProvider[] {
+  return Object.values(loadCatalog(cacheDir).providers)
+}
+
+/**
+ * Ids of the catalogue's providers (their keys are the user's, whatever a project says), read
+ * on first use: config loading asks only when an untrusted project configures a provider.
+ */
+export function catalogProviderIDs(cacheDir?: string): ReadonlySet<string> {
+  let ids: Set<string> | undefined
+  const get = () => (ids ??= new Set(Object.keys(loadCatalog(cacheDir).providers)))
+  return {
+    has: (id) => get().has(id),
+    get size() {
+      return get().size
+    },
+    forEach: (fn, self) => get().forEach((v) => fn.call(self, v, v, get())),
+    entries: () => get().entries(),
+    keys: () => get().keys(),
+    values: () => get().values(),
+    [Symbol.iterator]: () => get()[Symbol.iterator](),
+  }
+}
+
+/** When the catalogue in use was written: the cache file's time, or undefined for the snapshot. */
+export function catalogTime(catalog: LoadedCatalog): Date | undefined {
+  return catalog.origin === "cache" ? statSync(catalog.file).mtime : undefined
+}
+
+function remember(key: string, value: LoadedCatalog): LoadedCatalog {
+  loaded.set(key, value)
+  return (last = value)
+}
+
+/** A cheap shape check: an object of providers, each with an env list and models (not read: they may be unparsed yet). */
+function looksLikeCatalog(value: unknown): value is Catalog {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) return false
+  const entries = Object.values(value as Record<string, unknown>)
+  return entries.length > 0 && entries.every((p) => p !== null && typeof p === "object" && "models" in p && Array.isArray((p as CatalogProvider).env))
+}
+
+const MODELS_KEY = ',"models":'
+
+/**
+ * The file form wright writes (snapshot and cache): one provider per line, `models` its last
+ * field, so that a reader can leave each provider's models unparsed until they are asked for.
+ */
+export function serializeCatalog(catalog: Catalog): string {
+  const lines = Object.entries(catalog).map(([id, p]) => {
+    const { models, ...head } = p
+    return `${JSON.stringify(id)}:${JSON.stringify(head).slice(0, -1)}${MODELS_KEY}${JSON.stringify(models)}}`
+  })
+  return `{\n${lines.join(",\n")}\n}\n`
+}
+
+/**
+ * Reads what serializeCatalog wrote, parsing a provider's models on first access: start-up
+ * parses the few hundred bytes of each provider's header, not the whole file. Any other JSON
+ * text is parsed whole.
+ */
+export function parseCatalog(text: string): Catalog {
+  const lines = text.split("\n")
+  while (lines.at(-1) === "") lines.pop()
+  if (lines[0] !== "{" || lines.at(-1) !== "}") return JSON.parse(text) as Catalog
+  const out: Catalog = {}
+  for (const raw of lines.slice(1, -1)) {
+    const line = raw.endsWith(",") ? raw.slice(0, -1) : raw
+    // The id is a JSON string: the first `":` closes it (a `"` inside it would be escaped).
+    const close = line.indexOf('":')
+    // In the header every string is JSON-escaped, so the first `,"models":` is the key itself.
+    const cut = line.indexOf(MODELS_KEY)
+    if (!line.startsWith('"') || close < 0 || cut < 0 || !line.endsWith("}")) return JSON.parse(text) as Catalog
+    const id = JSON.parse(line.slice(0, close + 1)) as string
+    const head = JSON.parse(`${line.slice(close + 2, cut)}}`) as Omit<CatalogProvider, "models">
+    const body = line.slice(cut + MODELS_KEY.length, -1)
+    let models: CatalogProvider["models"] | undefined
+    out[id] = Object.defineProperty(head as CatalogProvider, "models", {
+      get: () => (models ??= JSON.parse(body) as CatalogProvider["models"]),
+      enumerable: true,
+    })
+  }
+  return out
+}

@@ -4,7 +4,7 @@
 import { STATUS_CODES } from "node:http"
 import { APICallError, LoadAPIKeyError } from "ai"
 import { MessageError, NamedError } from "../protocol"
-import { CATALOG } from "./catalog"
+import { currentCatalog } from "./catalog"
 import { ProviderTimeoutError } from "./fetch"
 
 /** Provider wordings for "the prompt does not fit the context window". */
@@ -130,7 +130,7 @@ function fromText(message: string, providerID: string): MessageError {
 }
 
 function auth(providerID: string, message: string): MessageError {
-  const env = CATALOG.find((p) => p.id === providerID)?.env ?? []
+  const env = currentCatalog().providers[providerID]?.env ?? []
   const where = [...env, `provider.${providerID}.options.apiKey`].join(" or ")
   return { name: "ProviderAuthError", data: { providerID, message: `${message} (check the API key in ${where})` } }
 }

@@ -18,7 +18,18 @@ export type {
   Providers,
   ResolvedModel,
 } from "./types"
-export { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
+export {
+  catalogProviderIDs,
+  catalogProviders,
+  loadCatalog,
+  DEFAULT_CATALOG_URL,
+  type Catalog,
+  type CatalogModel,
+  type CatalogProvider,
+  type LoadedCatalog,
+} from "./catalog"
+export { refreshCatalog, CatalogRefreshError, type RefreshResult } from "./catalog-refresh"
+export { suggest } from "./suggest"
 export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
 export { authFiles, loadKeys, maskKey, readAuthFile, userCredentials, writeKey, checkProviderID, type Credentials, type StoredKey } from "./auth"
 export { stream, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"

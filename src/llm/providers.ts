@@ -2,7 +2,7 @@
 // names, the default and small models, and the AI SDK language model for a choice.
 import { BadRequestError, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
 import { maskKey, writeKey, type Credentials } from "./auth"
-import { CATALOG } from "./catalog"
+import { loadCatalog, type Catalog } from "./catalog"
 import { buildRecords, type ProviderRecord } from "./registry"
 import { createFactory, type ModelFactory } from "./sdk"
 import { suggest } from "./suggest"
@@ -10,7 +10,8 @@ import type { LLMConfigInput, ModelInfo, ModelRef, Providers, ProviderInfo } fro
 
 /**
  * OpenCode's default-model priority: earlier entries win, then ids with "latest". Within a tie
- * the pricier model (the flagship, not its -mini/-nano sibling) comes first, then id descending.
+ * the pricier model (the flagship, not its -mini/-nano sibling) comes first, then (in a priority
+ * family) the shorter id, then id descending. Deprecated models come last.
  */
 const PRIORITY = ["gpt-5", "claude-sonnet-4", "big-pickle", "gemini-3-pro"]
 /** Model families tried in order for the small model (titles and other side tasks). */
@@ -22,15 +23,21 @@ export interface CreateProvidersInput {
   fetch?: typeof fetch
   /** The user's stored keys (read now and on `refresh()`); without it no store is read. */
   credentials?: Credentials
+  /** The catalogue, asked for on the first provider or model lookup; the bundled snapshot by default. */
+  catalog?: () => Catalog
 }
 
 export function createProviders(input: CreateProvidersInput): Providers {
   const { config, credentials } = input
   const env = input.env ?? process.env
   const baseFetch = input.fetch ?? globalThis.fetch
-  // Read now, so that a key store that cannot be read fails at once.
-  const build = () => buildRecords(config, env, credentials && { keys: credentials.load(), mayUse: credentials.mayUse })
-  let records = build()
+  const catalog = input.catalog ?? (() => loadCatalog().providers)
+  const storedKeys = () => credentials && { keys: credentials.load(), mayUse: credentials.mayUse }
+  // Read now, so that a key store that cannot be read fails at once, as before.
+  let stored = storedKeys()
+  let records: Map<string, ProviderRecord> | undefined
+  /** Every provider's record, built on the first lookup: only then is the catalogue read. */
+  const recs = () => (records ??= buildRecords(config, env, stored, catalog()))
   const factories = new Map<string, Promise<ModelFactory>>()
 
   const blocked = (id: string): string | undefined => {
@@ -38,10 +45,10 @@ export function createProviders(input: CreateProvidersInput): Providers {
     if (config.enabled_providers && !config.enabled_providers.includes(id)) return `it is not listed in enabled_providers`
     return undefined
   }
-  const active = () => [...records.values()].filter((r) => !blocked(r.info.id) && (r.configured || r.apiKey !== undefined))
+  const active = () => [...recs().values()].filter((r) => !blocked(r.info.id) && (r.configured || r.apiKey !== undefined))
 
   async function get(providerID: string, modelID: string) {
-    const record = records.get(providerID)
+    const record = recs().get(providerID)
     const why = blocked(providerID)
     if (!record || why) throw unknownProvider(providerID, modelID, why)
     const info = record.info.models[modelID]
@@ -59,7 +66,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
   function factoryFor(record: ProviderRecord): Promise<ModelFactory> {
     let pending = factories.get(record.info.id)
     if (!pending) {
-      pending = createFactory(record, baseFetch)
+      pending = createFactory(record, baseFetch, env)
       pending.catch(() => factories.delete(record.info.id))
       factories.set(record.info.id, pending)
     }
@@ -68,8 +75,8 @@ export function createProviders(input: CreateProvidersInput): Providers {
 
   function unknownProvider(providerID: string, modelID: string, why: string | undefined) {
     const usable = active().map((r) => r.info.id)
-    const suggestions = why ? [] : suggest(providerID, [...records.keys()])
-    const configured = usable.length ? `Configured providers: ${usable.join(", ")}.` : `No provider is configured yet. ${HOW_TO_CONFIGURE}`
+    const suggestions = why ? [] : suggest(providerID, [...recs().keys()])
+    const configured = usable.length ? `Configured providers: ${usable.join(", ")}.` : `No provider is configured yet. ${howToConfigure(catalog())}`
     const message = why
       ? `Provider "${providerID}" is not available: ${why}. ${configured}`
       : [
@@ -85,7 +92,9 @@ export function createProviders(input: CreateProvidersInput): Providers {
 
   function unknownModel(record: ProviderRecord, modelID: string) {
     const providerID = record.info.id
-    const ids = Object.keys(record.info.models)
+    // Newest first, so that the list shows what the provider serves now.
+    const current = newestFirst(Object.values(record.info.models).filter((m) => m.status !== "deprecated"))
+    const ids = current.map((m) => m.id)
     const suggestions = suggest(modelID, ids)
     const hint = suggestions.length ? ` Did you mean: ${suggestions.map((s) => `${providerID}/${s}`).join(", ")}?` : ""
     const shown = ids.length > 12 ? `${ids.slice(0, 12).join(", ")} and ${ids.length - 12} more` : ids.join(", ")
@@ -113,37 +122,36 @@ export function createProviders(input: CreateProvidersInput): Providers {
       const id = candidates[0]!.info.id
       throw new BadRequestError({ message: `Provider "${id}" has no models: add one under provider.${id}.models in your config, or set "model"` })
     }
-    throw new BadRequestError({ message: `No model is configured. ${HOW_TO_CONFIGURE}` })
+    throw new BadRequestError({ message: `No model is configured. ${howToConfigure(catalog())}` })
   }
 
   function smallModel(providerID: string): ModelRef | undefined {
     if (config.small_model) {
       const ref = parseModelRef(config.small_model, "small_model")
-      const known = !blocked(ref.providerID) && records.get(ref.providerID)?.info.models[ref.modelID]
+      const known = !blocked(ref.providerID) && recs().get(ref.providerID)?.info.models[ref.modelID]
       return known ? ref : undefined
     }
-    const record = records.get(providerID)
+    const record = recs().get(providerID)
     if (!record) return undefined
-    const newestFirst = Object.values(record.info.models).sort(
-      (a, b) => (b.releaseDate ?? "").localeCompare(a.releaseDate ?? "") || descending(a.id, b.id),
-    )
+    const models = newestFirst(Object.values(record.info.models).filter((m) => m.status !== "deprecated"))
     const families = providerID.startsWith("opencode") ? ["gpt-nano"] : SMALL_FAMILIES
     for (const family of families) {
-      const hit = newestFirst.find((m) => m.family === family)
+      const hit = models.find((m) => m.family === family)
       if (hit) return { providerID, modelID: hit.id }
     }
     return undefined
   }
 
   function refresh() {
-    records = build()
+    stored = storedKeys()
+    records = undefined
     // The next get() builds each SDK with the key it has now; a step already running keeps its own.
     factories.clear()
   }
 
   return {
     list: (): ProviderInfo[] => active().map((r) => r.info),
-    all: (): ProviderInfo[] => [...records.values()].map((r) => r.info),
+    all: (): ProviderInfo[] => [...recs().values()].map((r) => r.info),
     get,
     parseModel: (s: string) => parseModelRef(s),
     defaultModel,
@@ -156,13 +164,15 @@ export function createProviders(input: CreateProvidersInput): Providers {
       return had
     },
     keys: () =>
-      [...records.values()]
+      [...recs().values()]
         .filter((r) => r.keySources.length > 0)
         .map((r) => ({ providerID: r.info.id, name: r.info.name, sources: r.keySources, masked: maskKey(r.apiKey!) })),
   }
 }
 
-const HOW_TO_CONFIGURE = `Set an API key in the environment (${CATALOG.flatMap((p) => p.env.slice(0, 1)).join(", ")}), or add a provider under "provider" in your config (opencode.json form: {"provider": {"local": {"npm": "@ai-sdk/openai-compatible", "options": {"baseURL": "http://localhost:11434/v1"}, "models": {"qwen3": {}}}}}), then choose a model with "model": "provider/model".`
+/** The first few catalogue providers' key variables are named; `wright models` lists them all. */
+const howToConfigure = (catalog: Catalog) =>
+  `Set an API key in the environment (${Object.values(catalog).slice(0, 8).flatMap((p) => p.env.slice(0, 1)).join(", ")}, …), or add a provider under "provider" in your config (opencode.json form: {"provider": {"local": {"npm": "@ai-sdk/openai-compatible", "options": {"baseURL": "http://localhost:11434/v1"}, "models": {"qwen3": {}}}}}), then choose a model with "model": "provider/model".`
 
 export function sortModels(models: ModelInfo[]): ModelInfo[] {
   const rank = (id: string) => {
@@ -171,11 +181,18 @@ export function sortModels(models: ModelInfo[]): ModelInfo[] {
   }
   return [...models].sort(
     (a, b) =>
+      Number(a.status === "deprecated") - Number(b.status === "deprecated") ||
       rank(a.id) - rank(b.id) ||
       Number(!a.id.includes("latest")) - Number(!b.id.includes("latest")) ||
       b.cost.output - a.cost.output ||
+      // Within a priority family the plainest id ("gpt-5", not "gpt-5-chat").
+      (rank(a.id) < PRIORITY.length ? a.id.length - b.id.length : 0) ||
       descending(a.id, b.id),
   )
+}
+
+function newestFirst(models: ModelInfo[]): ModelInfo[] {
+  return models.sort((a, b) => (b.releaseDate ?? "").localeCompare(a.releaseDate ?? "") || descending(a.id, b.id))
 }
 
 function descending(a: string, b: string): number {

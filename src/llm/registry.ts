@@ -4,7 +4,8 @@
 // auth.json, then OpenCode's), else the provider's env variables: OpenCode's order, so a key
 // stored with `auth login` beats a stale variable and a config key beats both.
 import type { StoredKey } from "./auth"
-import { CATALOG, type CatalogModel, type CatalogProvider } from "./catalog"
+import type { Catalog, CatalogModel, CatalogProvider } from "./catalog"
+import { defaultBaseURL } from "./endpoints"
 import type { ConfigCost, KeySource, LLMConfigInput, ModelConfigInput, ModelCost, ModelInfo, ProviderConfigInput, ProviderInfo } from "./types"
 
 export const COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
@@ -33,10 +34,11 @@ export interface ProviderRecord {
   options: Record<string, unknown>
 }
 
-export function buildRecords(config: LLMConfigInput, env: NodeJS.ProcessEnv, stored?: StoredKeys): Map<string, ProviderRecord> {
+/** One record per catalogue provider (in the catalogue's order), then each provider only config names. */
+export function buildRecords(config: LLMConfigInput, env: NodeJS.ProcessEnv, stored: StoredKeys | undefined, catalog: Catalog): Map<string, ProviderRecord> {
   const records = new Map<string, ProviderRecord>()
   const configured = config.provider ?? {}
-  for (const entry of CATALOG) records.set(entry.id, makeRecord(entry.id, entry, configured[entry.id], env, stored))
+  for (const [id, entry] of Object.entries(catalog)) records.set(id, makeRecord(id, entry, configured[id], env, stored))
   for (const [id, cfg] of Object.entries(configured)) {
     if (!records.has(id)) records.set(id, makeRecord(id, undefined, cfg, env, stored))
   }
@@ -49,27 +51,45 @@ function makeRecord(id: string, base: CatalogProvider | undefined, cfg: Provider
   const { apiKey: configKey, ...options } = cfg?.options ?? {}
   const keys = keysFor(id, base !== undefined, configKey, stored, envNames, env)
   const ownURL = options.baseURL ?? cfg?.api
-  const baseURL = ownURL ?? base?.api
+  // Always explicit, so that no SDK falls back to reading process.env for its endpoint.
+  const baseURL = ownURL ?? base?.api ?? defaultBaseURL(npm)
   if (baseURL !== undefined) options.baseURL = baseURL
 
-  const models: Record<string, ModelInfo> = {}
   const provider = { providerID: id, npm }
-  for (const m of base?.models ?? []) {
-    for (const key of [m.id, ...(m.aliases ?? [])]) models[key] = fromCatalog(provider, key, m)
-  }
-  for (const [key, mc] of Object.entries(cfg?.models ?? {})) {
-    const known = models[key] ?? (mc.id ? models[mc.id] : undefined)
-    models[key] = applyConfig(provider, key, known, mc)
-  }
-  for (const key of Object.keys(models)) {
-    if (cfg?.whitelist && !cfg.whitelist.includes(key)) delete models[key]
-    else if (cfg?.blacklist?.includes(key)) delete models[key]
+  // Built when first read: a run that uses one provider never builds the other catalogue
+  // providers' hundreds of model entries.
+  let models: Record<string, ModelInfo> | undefined
+  const buildModels = () => {
+    const out: Record<string, ModelInfo> = {}
+    for (const [key, m] of Object.entries(base?.models ?? {})) {
+      // models.dev's alpha models are hidden, as in OpenCode; config can still name them.
+      if (m.status !== "alpha") out[key] = fromCatalog(provider, key, m)
+    }
+    for (const [key, mc] of Object.entries(cfg?.models ?? {})) {
+      const known = out[key] ?? (mc.id ? out[mc.id] : undefined)
+      out[key] = applyConfig(provider, key, known, mc)
+    }
+    for (const key of Object.keys(out)) {
+      if (cfg?.whitelist && !cfg.whitelist.includes(key)) delete out[key]
+      else if (cfg?.blacklist?.includes(key)) delete out[key]
+    }
+    return out
   }
 
   const used = keys[0]?.source.kind
   const source = cfg ? "config" : used === "env" ? "env" : used ? "api" : "catalog"
   return {
-    info: { id, name: cfg?.name ?? base?.name ?? id, npm, env: envNames, source, options: publicOptions(options), models },
+    info: {
+      id,
+      name: cfg?.name ?? base?.name ?? id,
+      npm,
+      env: envNames,
+      source,
+      options: publicOptions(options),
+      get models() {
+        return (models ??= buildModels())
+      },
+    },
     apiKey: keys[0]?.key,
     keySources: keys.map((k) => k.source),
     baseURL,
@@ -92,20 +112,28 @@ function keysFor(id: string, known: boolean, configKey: unknown, stored: StoredK
   return out
 }
 
+/** A models.dev entry as wright's ModelInfo; what the entry leaves out gets models.dev's usual value. */
 function fromCatalog(p: { providerID: string; npm: string }, key: string, m: CatalogModel): ModelInfo {
-  const rate = (c: CatalogModel["cost"]) => ({ input: c.input, output: c.output, cacheRead: c.cacheRead ?? 0, cacheWrite: c.cacheWrite ?? 0 })
+  const rate = (c: { input: number; output: number; cache_read?: number; cache_write?: number }) => ({
+    input: c.input,
+    output: c.output,
+    cacheRead: c.cache_read ?? 0,
+    cacheWrite: c.cache_write ?? 0,
+  })
+  const cost = m.cost ?? { input: 0, output: 0 }
   return {
     providerID: p.providerID,
     id: key,
-    apiID: key,
+    apiID: m.id || key,
     name: m.name,
     npm: p.npm,
-    family: m.family,
-    releaseDate: m.release,
+    family: m.family || undefined,
+    releaseDate: m.release_date || undefined,
+    ...(m.status === "beta" || m.status === "deprecated" ? { status: m.status } : {}),
     limit: { ...m.limit },
-    cost: m.over200k ? { ...rate(m.cost), over200k: rate(m.over200k) } : rate(m.cost),
+    cost: m.cost?.context_over_200k ? { ...rate(cost), over200k: rate(m.cost.context_over_200k) } : rate(cost),
     capabilities: {
-      toolCall: m.toolCall ?? true,
+      toolCall: m.tool_call ?? true,
       reasoning: m.reasoning ?? false,
       attachment: m.attachment ?? false,
       temperature: m.temperature ?? true,

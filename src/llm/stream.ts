@@ -230,9 +230,20 @@ function cacheBreakpoints(info: ModelInfo, system: SystemModelMessage[], message
   }
 }
 
+/** The `providerOptions` key each bundled package reads; openai-compatible reads the provider's id. */
+const SDK_KEYS: Record<string, string> = {
+  "@ai-sdk/anthropic": "anthropic",
+  "@ai-sdk/openai": "openai",
+  "@ai-sdk/google": "google",
+  "@ai-sdk/google-vertex": "vertex",
+  "@ai-sdk/google-vertex/anthropic": "anthropic",
+  "@ai-sdk/amazon-bedrock": "bedrock",
+  "@ai-sdk/azure": "azure",
+  "@ai-sdk/mistral": "mistral",
+  "@ai-sdk/groq": "groq",
+  "@ai-sdk/xai": "xai",
+}
+
 function sdkKey(info: ModelInfo): string {
-  if (info.npm === "@ai-sdk/anthropic") return "anthropic"
-  if (info.npm === "@ai-sdk/openai") return "openai"
-  if (info.npm === "@ai-sdk/google") return "google"
-  return info.providerID
+  return SDK_KEYS[info.npm] ?? info.providerID
 }

@@ -7,7 +7,8 @@ export function suggest(query: string, candidates: string[], max = 3): string[] 
       const contained = (q.length >= 3 && l.includes(q)) || (l.length >= 3 && q.includes(l))
       return { c, score: contained ? 0 : distance(q, l) }
     })
-    .filter((s) => s.score <= Math.max(3, Math.floor(q.length / 3)))
+    // Two edits for short ids ("grok" → "groq"), a third of the length for long ones.
+    .filter((s) => s.score <= Math.max(2, Math.floor(q.length / 3)))
   scored.sort((a, b) => a.score - b.score || a.c.length - b.c.length || a.c.localeCompare(b.c))
   return scored.slice(0, max).map((s) => s.c)
 }

@@ -76,6 +76,8 @@ export interface ModelInfo {
   /** Catalog family (`claude-haiku`, `gpt-nano`, `gemini-flash`…), used to pick a small model. */
   family?: string
   releaseDate?: string
+  /** models.dev's status: a deprecated model is never picked as a default or suggested. */
+  status?: "beta" | "deprecated"
   limit: { context: number; input?: number; output: number }
   /** Rates above 200K prompt tokens apply when `over200k` is set. */
   cost: ModelCost & { over200k?: ModelCost }

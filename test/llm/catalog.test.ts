@@ -1,23 +1,36 @@
+import { readFileSync } from "node:fs"
 import { expect, test } from "vitest"
-import { CATALOG, computeCost, createProviders, maxOutputTokens, usageToTokens, type ModelInfo } from "../../src/llm"
+import { catalogProviders, computeCost, createProviders, maxOutputTokens, usageToTokens, type ModelInfo } from "../../src/llm"
+import { parseCatalog, serializeCatalog, snapshotFile } from "../../src/llm/catalog"
+import { BUNDLED_PACKAGES, defaultBaseURL } from "../../src/llm/endpoints"
 
-const KNOWN_NPM = ["@ai-sdk/anthropic", "@ai-sdk/openai", "@ai-sdk/google", "@ai-sdk/openai-compatible"]
-
-test("catalog - every entry is usable: known package, base URL, env key, sane limits and prices", () => {
-  for (const provider of CATALOG) {
-    expect(KNOWN_NPM, provider.id).toContain(provider.npm)
-    expect(provider.api, provider.id).toMatch(/^https:\/\//)
+test("catalog - every snapshot provider is reachable: a bundled package or a base URL, env keys, sane limits and prices", () => {
+  const providers = catalogProviders()
+  expect(providers.length).toBeGreaterThanOrEqual(40)
+  for (const provider of providers) {
+    const npm = provider.npm ?? "@ai-sdk/openai-compatible"
+    const reachable = (BUNDLED_PACKAGES as readonly string[]).includes(npm) && npm !== "@ai-sdk/openai-compatible"
+    if (!reachable) expect(provider.api ?? defaultBaseURL(npm), `${provider.id} (${npm}) has no endpoint`).toMatch(/^https?:\/\//)
     expect(provider.env.length, provider.id).toBeGreaterThan(0)
-    const ids = provider.models.flatMap((m) => [m.id, ...(m.aliases ?? [])])
-    expect(new Set(ids).size, `${provider.id} has duplicate model ids`).toBe(ids.length)
-    for (const m of provider.models) {
-      const where = `${provider.id}/${m.id}`
-      expect(m.limit.context, where).toBeGreaterThan(m.limit.output)
-      expect(m.limit.output, where).toBeGreaterThan(0)
-      expect(m.cost.input, where).toBeGreaterThanOrEqual(0)
-      expect(m.cost.output, where).toBeGreaterThanOrEqual(m.cost.input * 0.5)
+    for (const [key, m] of Object.entries(provider.models)) {
+      const where = `${provider.id}/${key}`
+      expect(m.id, where).toBe(key)
+      expect(m.limit.output, where).toBeGreaterThanOrEqual(0)
+      expect(m.cost?.input ?? 0, where).toBeGreaterThanOrEqual(0)
     }
   }
+})
+
+test("catalog - the file form round-trips, and a provider's models are parsed only when read", () => {
+  const text = readFileSync(snapshotFile(), "utf8")
+  const parsed = parseCatalog(text)
+  expect(JSON.parse(JSON.stringify(parsed))).toEqual(JSON.parse(text))
+  expect(serializeCatalog(parsed)).toBe(text)
+  const anthropic = Object.getOwnPropertyDescriptor(parsed.anthropic, "models")
+  expect(typeof anthropic?.get).toBe("function")
+  expect(parsed.anthropic!.models["claude-sonnet-4-5"]?.limit.context).toBe(200_000)
+  // Any other JSON (an api.json saved by hand) is read whole.
+  expect(parseCatalog(JSON.stringify({ a: { id: "a", name: "A", env: [], models: {} } }))).toEqual({ a: { id: "a", name: "A", env: [], models: {} } })
 })
 
 test("catalog - covers the common current models", () => {
@@ -26,7 +39,9 @@ test("catalog - covers the common current models", () => {
   for (const m of ["claude-opus-4-1", "claude-sonnet-4-5", "claude-haiku-4-5", "claude-3-7-sonnet-latest", "claude-3-5-sonnet-latest"]) expect(has("anthropic", m), m).toBe(true)
   for (const m of ["gpt-5", "gpt-5-mini", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini", "o3", "o4-mini", "gpt-5-codex"]) expect(has("openai", m), m).toBe(true)
   for (const m of ["gemini-2.5-pro", "gemini-2.5-flash", "gemini-2.5-flash-lite", "gemini-3-pro-preview"]) expect(has("google", m), m).toBe(true)
-  for (const p of ["openrouter", "groq", "deepseek", "mistral", "xai"]) expect(all.find((x) => x.id === p)?.npm, p).toBe("@ai-sdk/openai-compatible")
+  const npm = (p: string) => all.find((x) => x.id === p)?.npm
+  for (const p of ["openrouter", "deepseek", "togetherai", "cerebras"]) expect([p, npm(p)]).toEqual([p, expect.stringMatching(/^@ai-sdk\/(openai-compatible|togetherai|cerebras)$/)])
+  expect(["groq", "mistral", "xai", "azure", "amazon-bedrock", "google-vertex"].map(npm)).toEqual(["@ai-sdk/groq", "@ai-sdk/mistral", "@ai-sdk/xai", "@ai-sdk/azure", "@ai-sdk/amazon-bedrock", "@ai-sdk/google-vertex"])
 })
 
 function model(over: Partial<ModelInfo> = {}): ModelInfo {

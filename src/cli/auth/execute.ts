@@ -4,8 +4,8 @@
 // characters.
 import os from "node:os"
 import path from "node:path"
-import { loadConfig } from "../../config"
-import { authFiles, checkProviderID, createProviders, maskKey, readAuthFile, userCredentials, writeKey, type KeySource, type ProviderInfo } from "../../llm"
+import { loadConfig, xdgPaths } from "../../config"
+import { authFiles, catalogProviderIDs, checkProviderID, createProviders, loadCatalog, maskKey, readAuthFile, userCredentials, writeKey, type KeySource, type ProviderInfo } from "../../llm"
 import { bold, dim, green, UserError, yellow } from "../ui"
 import { readLine, readPiped } from "./prompt"
 
@@ -18,8 +18,9 @@ const out = (s: string) => void process.stdout.write(s)
 const warn = (s: string) => void process.stderr.write(`${yellow("Note:")} ${s}\n`)
 const files = () => authFiles(process.env, os.homedir())
 const tty = () => process.stdin.isTTY === true
-/** The catalogue's providers, as an App without config sees them. */
-const known = (): ProviderInfo[] => createProviders({ config: {}, env: {} }).all()
+const catalogDir = () => xdgPaths(process.env, os.homedir()).cache
+/** The catalogue's providers (the refreshed copy when there is one, as an App reads it). */
+const known = (): ProviderInfo[] => createProviders({ config: {}, env: {}, catalog: () => loadCatalog(catalogDir()).providers }).all()
 
 export async function login(args: Args) {
   const { file } = files()
@@ -103,9 +104,9 @@ function describe(s: KeySource, providerID: string): string {
 async function providersHere(directory: string) {
   const env = process.env
   const home = os.homedir()
-  const loaded = await loadConfig({ directory, env, home, knownProviders: new Set(known().map((p) => p.id)) })
+  const loaded = await loadConfig({ directory, env, home, knownProviders: catalogProviderIDs(catalogDir()) })
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
-  return createProviders({ config: loaded.config, env, credentials })
+  return createProviders({ config: loaded.config, env, credentials, catalog: () => loadCatalog(catalogDir()).providers })
 }
 
 /** The keys an App in `directory` would use. Only `list` must see a broken config; after a login it would only hide the confirmation. */

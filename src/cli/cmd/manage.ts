@@ -4,13 +4,14 @@ import type { CommandModule } from "yargs"
 
 type Dir = { dir?: string }
 
-export const modelsCommand: CommandModule<object, Dir & { provider?: string; verbose?: boolean; format: "table" | "json" }> = {
+export const modelsCommand: CommandModule<object, Dir & { provider?: string; verbose?: boolean; refresh?: boolean; format: "table" | "json" }> = {
   command: "models [provider]",
   describe: "list the models of the providers you can use (configured or with an API key)",
   builder: (y) =>
     y
       .positional("provider", { type: "string", describe: "only this provider" })
       .option("verbose", { type: "boolean", describe: "show context limits and prices" })
+      .option("refresh", { type: "boolean", describe: "fetch the current model catalogue first (catalog.url in your global config, models.dev by default) and cache it" })
       .option("format", { choices: ["table", "json"] as const, default: "table" as const })
       .option("dir", { type: "string", describe: "project directory" }) as never,
   handler: async (args) => (await import("../manage/execute")).models(args),

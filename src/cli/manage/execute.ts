@@ -1,15 +1,20 @@
+import os from "node:os"
+import path from "node:path"
+import { loadConfig, xdgPaths } from "../../config"
+import { CatalogRefreshError, DEFAULT_CATALOG_URL, loadCatalog, refreshCatalog, suggest, type LoadedCatalog } from "../../llm"
 import type { Session } from "../../protocol"
 import { withLocalClient } from "../local"
-import { bold, dim, UserError } from "../ui"
+import { bold, dim, green, UserError, yellow } from "../ui"
 
 const out = (s: string) => void process.stdout.write(s)
+const note = (s: string) => void process.stderr.write(`${s}\n`)
 
-export async function models(args: { dir?: string; provider?: string; verbose?: boolean; format: "table" | "json" }) {
+export async function models(args: { dir?: string; provider?: string; verbose?: boolean; refresh?: boolean; format: "table" | "json" }) {
+  if (args.refresh) await refresh(path.resolve(args.dir ?? process.cwd()))
   await withLocalClient(args, async (client) => {
     const { providers, default: defaults } = await client.config.providers()
     const chosen = args.provider ? providers.filter((p) => p.id === args.provider) : providers
-    if (args.provider && chosen.length === 0)
-      throw new UserError(`no usable provider "${args.provider}". Usable: ${providers.map((p) => p.id).join(", ") || "none (set an API key or configure a provider)"}`)
+    if (args.provider && chosen.length === 0) throw new UserError(noProvider(args.provider, providers.map((p) => p.id)))
     if (args.format === "json") return out(JSON.stringify(chosen, null, 2) + "\n")
     if (chosen.length === 0) {
       out("No provider is usable yet. Set an API key (ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY, OPENROUTER_API_KEY, …) or add a provider to wright.json.\n")
@@ -73,6 +78,43 @@ export async function agentList(args: { dir?: string }) {
       out(`${bold(a.name)} ${dim(`(${a.mode})`)}${a.description ? `  ${a.description}` : ""}\n`)
     }
   })
+}
+
+/**
+ * Fetches the catalogue from `catalog.url` (the user's own config only: a cloned repository
+ * must not choose where the user's keys are sent) into the cache. A failure keeps the
+ * catalogue in use and says which one that is.
+ */
+async function refresh(directory: string) {
+  const env = process.env
+  const home = os.homedir()
+  const loaded = await loadConfig({ directory, env, home })
+  const url = loaded.userConfig.catalog?.url ?? DEFAULT_CATALOG_URL
+  const project = loaded.config.catalog?.url
+  if (project && project !== url) note(`${yellow("Note:")} catalog.url from this project's config is not used (only your global config may set it): fetching ${url}`)
+  const cacheDir = xdgPaths(env, home).cache
+  try {
+    const r = await refreshCatalog({ url, cacheDir })
+    note(`${green("Refreshed")} the model catalogue from ${url}: ${r.providers} providers, ${r.models} models, cached in ${r.file}`)
+  } catch (e) {
+    if (!(e instanceof CatalogRefreshError)) throw e
+    throw new UserError(`${e.message}. Keeping the catalogue in use: ${describeCatalog(loadCatalog(cacheDir))}.`)
+  }
+}
+
+function describeCatalog(c: LoadedCatalog): string {
+  const what = c.origin === "cache" ? `the copy refreshed earlier (${c.file})` : "the snapshot bundled with wright"
+  return c.cacheProblem ? `${what}; the cached copy is unreadable (${c.cacheProblem})` : what
+}
+
+/** An unknown or keyless provider: the close catalogue ids, or what the provider needs. */
+function noProvider(id: string, usable: string[]): string {
+  const catalogue = loadCatalog(xdgPaths(process.env, os.homedir()).cache).providers
+  const listed = `Usable: ${usable.join(", ") || "none (set an API key or configure a provider)"}.`
+  const known = catalogue[id]
+  if (known) return `provider "${id}" has no key yet: run \`wright auth login ${id}\` or set ${known.env.join(" or ")}. ${listed}`
+  const close = suggest(id, [...new Set([...usable, ...Object.keys(catalogue)])])
+  return `no usable provider "${id}".${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} ${listed}`
 }
 
 function when(s: Session) {

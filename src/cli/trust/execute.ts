@@ -6,7 +6,7 @@ import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../../agent"
 import { listTrustRecords, loadConfig, writeTrustRecord, xdgPaths } from "../../config"
-import { CATALOG } from "../../llm"
+import { catalogProviderIDs } from "../../llm"
 import { bold, dim, green, UserError } from "../ui"
 
 export interface TrustArgs {
@@ -32,7 +32,7 @@ export async function trust(args: TrustArgs) {
   }
   // The untrusted view names what trust would add; WRIGHT_TRUST must not hide it.
   const env = { ...process.env, WRIGHT_TRUST: "", OPENCODE_TRUST: "" }
-  const loaded = await loadConfig({ directory, env, knownProviders: new Set(CATALOG.map((p) => p.id)) })
+  const loaded = await loadConfig({ directory, env, knownProviders: catalogProviderIDs(xdgPaths(env).cache) })
   const agents = createAgents({ config: loaded.config, dirs: loaded.dirs, toolOutputDir: os.tmpdir(), restricted: loaded.trust.restricted })
   const granted = [...loaded.trust.ignored, ...agents.held]
   const file = writeTrustRecord(data, directory, loaded.trust.hash)
