@@ -100,6 +100,8 @@ export function createApi(t: Transport) {
       get: () => request<Record<string, unknown>>("GET", "/config"),
       update: (body: Record<string, unknown>) => request<Record<string, unknown>>("PATCH", "/config", { body }),
       providers: () => request<ConfigProviders>("GET", "/config/providers"),
+      /** One line per config key that is unknown or accepted but not acted on, naming its file. */
+      warnings: () => request<string[]>("GET", "/config/warnings"),
     },
     provider: { list: () => request<ProviderList>("GET", "/provider") },
     auth: {

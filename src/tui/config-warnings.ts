@@ -7,6 +7,6 @@ import type { Store } from "./store"
  * /config/warnings (an older `wright serve`) has nothing to say.
  */
 export async function showConfigWarnings(client: Client, store: Store): Promise<void> {
-  const warnings = await client.request<string[]>("GET", "/config/warnings").catch(() => [])
+  const warnings = await client.config.warnings().catch(() => [])
   for (const [i, text] of warnings.entries()) store.print({ kind: "notice", key: `config-warning:${i}`, text: `Warning: ${text}`, tone: "info" })
 }

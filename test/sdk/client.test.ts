@@ -80,10 +80,13 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.tool.list("fake", "chat-model"),
       client.mcp.status(),
       client.trust.get(),
+      client.config.warnings(),
     ].map(settle),
   )
   await client.config.update({})
   await client.trust.grant()
+  await client.auth.set("fake", { type: "api", key: "sdk-test-key" })
+  await client.auth.remove("fake")
   await client.session.shell(s.id, { command: "true" })
   const forked = await client.session.fork(s.id)
   await client.session.revert(s.id, { messageID: answer.info.id })

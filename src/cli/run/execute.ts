@@ -69,7 +69,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const notice = trustNotice((await client.trust.get().catch(() => undefined)) ?? { trusted: true, changed: false, ignored: [] })
   if (notice) stderr(notice)
   // Printed once per run; a server from before /config/warnings has none to give.
-  for (const w of await client.request<string[]>("GET", "/config/warnings").catch(() => [])) stderr(`${yellow("Warning:")} ${w}\n`)
+  for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${w}\n`)
   const session = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
   const sessions = new Set([session.id])
