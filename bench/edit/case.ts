@@ -1,6 +1,6 @@
 // Shape of one edit benchmark case: a file, the edit a model sent, and what must happen.
 
-import type { EditErrorKind } from "../../src/tool/edit-engine"
+import type { EditErrorKind } from "../../src/tool/edit/engine"
 
 export interface EditCase {
   name: string

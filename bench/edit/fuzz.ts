@@ -8,7 +8,7 @@
 import * as fs from "node:fs"
 import * as path from "node:path"
 import { pathToFileURL } from "node:url"
-import { applyEdit, EditError } from "../../src/tool/edit-engine"
+import { applyEdit, EditError } from "../../src/tool/edit/engine"
 
 type Garble = (lines: string[], rnd: () => number) => string[]
 

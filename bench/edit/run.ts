@@ -4,7 +4,7 @@
 // intended edit changes. Run: npx tsx bench/edit/run.ts
 
 import { pathToFileURL } from "node:url"
-import { applyEdit, EditError } from "../../src/tool/edit-engine"
+import { applyEdit, EditError } from "../../src/tool/edit/engine"
 import type { EditCase } from "./case"
 import { cases as eol } from "./cases/eol"
 import { cases as escapes } from "./cases/escapes"

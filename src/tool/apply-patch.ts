@@ -1,7 +1,7 @@
 import { z } from "zod"
 import DESCRIPTION from "./apply-patch.txt"
 import { assertInsideProject, fileDiff, relativePath, resolveTarget, rulePatterns } from "./fs-util"
-import { parsePatch, planPatch, type PlannedChange } from "./patch-engine"
+import { parsePatch, planPatch, type PlannedChange } from "./patch/engine"
 import type { ToolState, ToolSummary } from "../protocol"
 import { firstChangedLine, metadataOf, projectPath, textOf, type SummaryProject } from "./summary"
 import { defineTool, type ToolContext } from "./tool"

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises"
 import { z } from "zod"
 import DESCRIPTION from "./edit.txt"
-import { applyEdit } from "./edit-engine"
+import { applyEdit } from "./edit/engine"
 import { assertInsideProject, fileDiff, isBinaryFile, nearNames, relativePath, resolveTarget, rulePatterns, statOrUndefined } from "./fs-util"
 import { firstChangedLine, metadataOf, projectPath, textOf } from "./summary"
 import { defineTool } from "./tool"

@@ -5,8 +5,8 @@
 // tools. It does not ask permission and does not read files: the tools do both under its lock.
 import path from "node:path"
 import { type ContainedWrite, writeFileContained } from "./file-writer"
-import { type CommitIo, commitPatch } from "./patch-commit"
-import type { PlannedChange } from "./patch-types"
+import { type CommitIo, commitPatch } from "./patch/commit"
+import type { PlannedChange } from "./patch/types"
 import { createKeyedLock } from "../util"
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest"
 import { runEditBench } from "../../bench/edit/run"
-import { applyEdit, EditError } from "../../src/tool/edit-engine"
+import { applyEdit, EditError } from "../../src/tool/edit/engine"
 
 function refusal(fn: () => unknown): EditError {
   try {

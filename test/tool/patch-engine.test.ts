@@ -2,7 +2,7 @@ import * as fs from "node:fs"
 import * as os from "node:os"
 import * as path from "node:path"
 import { afterEach, beforeEach, describe, expect, test } from "vitest"
-import { commitPatch, parsePatch, planPatch } from "../../src/tool/patch-engine"
+import { commitPatch, parsePatch, planPatch } from "../../src/tool/patch/engine"
 
 let dir: string
 

@@ -7,8 +7,8 @@
 
 import { randomBytes } from "node:crypto"
 import * as fs from "node:fs/promises"
-import { type ContainedDir, openContained, writeTemp } from "./file-writer"
-import type { PlannedChange } from "./patch-types"
+import { type ContainedDir, openContained, writeTemp } from "../file-writer"
+import type { PlannedChange } from "./types"
 
 interface Target {
   /** Path as planned. */

@@ -4,9 +4,9 @@
 // the share of identical lines (context-aware). Each anchor pair yields at most one span, and
 // the caller refuses when more than one anchor pair qualifies.
 
-import { buildReplacement, type Candidate, type Context, type Snippet } from "./edit-candidate"
-import { normalizeText } from "./edit-normalize"
-import { isBlank, lcsPairs, leadingWs, similarity } from "./edit-text"
+import { buildReplacement, type Candidate, type Context, type Snippet } from "./candidate"
+import { normalizeText } from "./normalize"
+import { isBlank, lcsPairs, leadingWs, similarity } from "./text"
 
 export const BLOCK_SIMILARITY = 0.65
 export const CONTEXT_SHARE = 0.5

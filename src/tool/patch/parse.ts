@@ -3,8 +3,8 @@
 // spaces around markers, unified-diff `@@ -a,b +c,d @@` headers, stacked `@@` anchors, blank
 // lines between sections and '+'-less blank lines inside an added file.
 
-import { toLf } from "./edit-text"
-import type { PatchChunk, PatchLine, PatchOp } from "./patch-types"
+import { toLf } from "../edit/text"
+import type { PatchChunk, PatchLine, PatchOp } from "./types"
 
 const HEADER = /^\*\*\* (Add File|Delete File|Update File):(.*)$/
 const MOVE = /^\*\*\* Move to:(.*)$/

@@ -5,11 +5,11 @@
 // written back exactly as the file has them; added lines follow the file's indentation.
 // A first hunk that could land in two places is refused instead of guessed.
 
-import { notFoundHint } from "./edit-hint"
-import { isWordChar, normalizeText } from "./edit-normalize"
-import { newLineConverter } from "./edit-rebuild"
-import { isBlank, leadingWs, openDoc, splitLines, spliceDoc, type Splice } from "./edit-text"
-import type { PatchChunk, PatchLine } from "./patch-types"
+import { notFoundHint } from "../edit/hint"
+import { isWordChar, normalizeText } from "../edit/normalize"
+import { newLineConverter } from "../edit/rebuild"
+import { isBlank, leadingWs, openDoc, splitLines, spliceDoc, type Splice } from "../edit/text"
+import type { PatchChunk, PatchLine } from "./types"
 
 type SeekLevel = (line: string) => string
 

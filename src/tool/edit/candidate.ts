@@ -1,9 +1,9 @@
 // What every matcher produces: a span of the (LF-normalised) file and a way to build its
 // replacement. Also the shared context the matchers read from.
 
-import { fancyChars, normalizeText, type Level } from "./edit-normalize"
-import { rebuild, type Alignment } from "./edit-rebuild"
-import type { Lines } from "./edit-text"
+import { fancyChars, normalizeText, type Level } from "./normalize"
+import { rebuild, type Alignment } from "./rebuild"
+import type { Lines } from "./text"
 
 export interface Candidate {
   start: number

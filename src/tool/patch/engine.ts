@@ -2,8 +2,8 @@
 // parsePatch (text → operations), planPatch (verify everything against the disk, in memory),
 // commitPatch (write a verified plan all-or-nothing). Callers ask permission between plan and commit.
 
-export type { PatchChunk, PatchLine, PatchOp, PlannedChange } from "./patch-types"
-export { parsePatch } from "./patch-parse"
-export { planPatch } from "./patch-plan"
-export { commitPatch, type CommitIo } from "./patch-commit"
-export { applyChunks } from "./patch-apply"
+export type { PatchChunk, PatchLine, PatchOp, PlannedChange } from "./types"
+export { parsePatch } from "./parse"
+export { planPatch } from "./plan"
+export { commitPatch, type CommitIo } from "./commit"
+export { applyChunks } from "./apply"

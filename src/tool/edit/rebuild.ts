@@ -6,9 +6,9 @@
 // trailing spaces, quotes and even a line that went stale stay untouched); lines the model
 // added or rewrote are re-indented into the file's style; file lines the model never saw are kept.
 
-import { learnIndent } from "./edit-indent"
-import { lcsPairs, leadingWs, isBlank } from "./edit-text"
-import { fold } from "./edit-normalize"
+import { learnIndent } from "./indent"
+import { lcsPairs, leadingWs, isBlank } from "./text"
+import { fold } from "./normalize"
 
 export interface Alignment {
   oldLines: string[]

@@ -1,8 +1,8 @@
 // Explains a failed match: where the file diverges from oldString, or which line of the file
 // looks most like it, so the model can fix oldString in one more try.
 
-import { normalizeText } from "./edit-normalize"
-import { clip, dice, isBlank, type Lines } from "./edit-text"
+import { normalizeText } from "./normalize"
+import { clip, dice, isBlank, type Lines } from "./text"
 
 const LEVEL = "whitespace-normalized" as const
 

@@ -3,13 +3,13 @@
 // that finds anything decides. One span → replace it; several → refuse (never guess); a span
 // much larger than oldString → refuse. The file's BOM and line endings survive every edit.
 
-import { blockAnchorMatches, contextAwareMatches } from "./edit-block"
-import { snippet, makeContext, type Candidate, type Context } from "./edit-candidate"
-import { notFoundHint } from "./edit-hint"
-import { lineMatches } from "./edit-lines"
-import { LEVELS } from "./edit-normalize"
-import { lineAt, openDoc, splitLines, spliceDoc, stripBom, toLf, type Splice } from "./edit-text"
-import { variants, type Variant } from "./edit-variants"
+import { blockAnchorMatches, contextAwareMatches } from "./block"
+import { snippet, makeContext, type Candidate, type Context } from "./candidate"
+import { notFoundHint } from "./hint"
+import { lineMatches } from "./lines"
+import { LEVELS } from "./normalize"
+import { lineAt, openDoc, splitLines, spliceDoc, stripBom, toLf, type Splice } from "./text"
+import { variants, type Variant } from "./variants"
 
 export type EditErrorKind = "not-found" | "multiple" | "too-large" | "no-change" | "empty-old"
 

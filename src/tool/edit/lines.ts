@@ -3,10 +3,10 @@
 // The first line may start mid-line and the last may stop mid-line, as when a model copies
 // part of a line; such partial lines must still begin or end on a word boundary.
 
-import { buildReplacement, type Candidate, type Context, type Snippet } from "./edit-candidate"
-import { learnIndent } from "./edit-indent"
-import { isWordChar, normalize, type Level } from "./edit-normalize"
-import { isBlank, leadingWs } from "./edit-text"
+import { buildReplacement, type Candidate, type Context, type Snippet } from "./candidate"
+import { learnIndent } from "./indent"
+import { isWordChar, normalize, type Level } from "./normalize"
+import { isBlank, leadingWs } from "./text"
 
 interface Hit {
   first: number

@@ -4,8 +4,8 @@
 
 import * as fs from "node:fs/promises"
 import * as path from "node:path"
-import { applyChunks } from "./patch-apply"
-import type { PatchOp, PlannedChange } from "./patch-types"
+import { applyChunks } from "./apply"
+import type { PatchOp, PlannedChange } from "./types"
 
 function fail(reason: string): Error {
   return new Error(`apply_patch verification failed: ${reason}`)
