@@ -13,11 +13,12 @@ import { pathToFileURL } from "node:url"
 import { spawn } from "node:child_process"
 import { fileURLToPath } from "node:url"
 import path from "node:path"
-import { providerConfig, sandbox, writeConfig } from "../../test/lib/e2e"
 import type { LLMServer } from "../../test/lib/llm-server"
 
 // Tool descriptions are .txt imports: teach Node to load them before the core is imported.
 register("../grep/txt-loader.mjs", import.meta.url)
+// test/lib/e2e reaches src/tool (through the tool-context helpers), so it comes after the loader too.
+const { providerConfig, sandbox, writeConfig } = await import("../../test/lib/e2e")
 const { createApp } = await import("../../src/session")
 const { openStore } = await import("../../src/storage")
 const { Id } = await import("../../src/util")
