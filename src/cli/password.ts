@@ -3,6 +3,7 @@
 // it out of `ps`; a password on the command line still works, with a warning.
 import { readFileSync, statSync } from "node:fs"
 import path from "node:path"
+import { readLine } from "./line-input"
 import { UserError, yellow } from "./ui"
 
 export interface PasswordFlags {
@@ -84,26 +85,8 @@ export function promptPassword(): Promise<string> {
       stdin.once("end", done)
     })
   }
-  process.stderr.write("Server password: ")
-  return new Promise((resolve, reject) => {
-    let line = ""
-    stdin.setRawMode(true)
-    stdin.resume()
-    const finish = (fn: () => void) => {
-      stdin.off("data", onData)
-      stdin.setRawMode(false)
-      stdin.pause()
-      process.stderr.write("\n")
-      fn()
-    }
-    const onData = (d: Buffer) => {
-      for (const ch of d.toString("utf8")) {
-        if (ch === "\r" || ch === "\n") return finish(() => (line ? resolve(line) : reject(new UserError("--password-prompt: no password typed"))))
-        if (ch === "\u0003") return finish(() => reject(new UserError("--password-prompt: cancelled", 130)))
-        if (ch === "\u007f" || ch === "\b") line = [...line].slice(0, -1).join("")
-        else if (ch >= " ") line += ch
-      }
-    }
-    stdin.on("data", onData)
-  })
+  return readLine("Server password: ", { hidden: true, trim: false }).then(
+    (line) => (line ? line : Promise.reject(new UserError("--password-prompt: no password typed"))),
+    (e: unknown) => Promise.reject(e instanceof UserError && e.exitCode === 130 ? new UserError("--password-prompt: cancelled", 130) : e),
+  )
 }

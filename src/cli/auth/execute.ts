@@ -7,7 +7,8 @@ import path from "node:path"
 import { loadConfig, xdgPaths } from "../../config"
 import { authFiles, catalogProviderIDs, checkProviderID, createProviders, loadCatalog, maskKey, readAuthFile, userCredentials, writeKey, type KeySource, type ProviderInfo } from "../../llm"
 import { bold, dim, green, UserError, yellow } from "../ui"
-import { readLine, readPiped } from "./prompt"
+import { readLine } from "../line-input"
+import { readPiped } from "./prompt"
 
 interface Args {
   provider?: string
