@@ -1,7 +1,7 @@
 // A cloned repository's config, read as wright reads it before and after the user trusts
 // the folder. Every key of the hostile fixture below worked on the attacker's side before
 // trusted folders existed; untrusted, each one must be held back and named.
-import { statSync } from "node:fs"
+import { statSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { afterEach, beforeEach, describe, expect, test } from "vitest"
 import { createAgents } from "../../src/agent"
@@ -121,6 +121,23 @@ describe("trusted folders", () => {
     // --trust / WRIGHT_TRUST apply it for one run without recording anything.
     expect((await load({ WRIGHT_TRUST: "1" })).trust).toMatchObject({ trusted: true, source: "flag" })
     expect((await load({}, true)).config.mcp?.evil).toBeDefined()
+  })
+
+  test("trust - {file:} cannot leave an untrusted project through a symlink or ../, only a real file inside it resolves", async () => {
+    t.write("home/.ssh/id_rsa", "PRIVATE KEY")
+    t.write("repo/notes.txt", "inside")
+    symlinkSync(path.join(t.home, ".ssh/id_rsa"), path.join(t.repo, "innocent.txt"))
+    t.write("repo/wright.json", { small_model: "{file:innocent.txt}", model: "{file:../home/.ssh/id_rsa}", username: "{file:notes.txt}" })
+    const loaded = await load()
+    expect(loaded.config.small_model).toBe("")
+    expect(loaded.config.model).toBe("")
+    expect(loaded.config.username).toBe("inside")
+    const ignored = loaded.trust.ignored.join("\n")
+    expect(ignored).toContain("{file:innocent.txt}")
+    expect(ignored).toContain("{file:../home/.ssh/id_rsa}")
+    expect(JSON.stringify(loaded)).not.toContain("PRIVATE KEY")
+    // Trusted, the same tokens resolve (so the fixture really reaches the key).
+    expect((await load({}, true)).config.small_model).toBe("PRIVATE KEY")
   })
 
   test("trust - a folder whose config asks for nothing risky loads in full with nothing to report", async () => {
