@@ -5,7 +5,7 @@ import { hideBin } from "yargs/helpers"
 import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
 import { authCommand } from "./cmd/auth"
-import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
+import { agentCommand, exportCommand, importCommand, modelsCommand, sessionCommand, statsCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
 import { trustCommand } from "./cmd/trust"
@@ -34,6 +34,8 @@ async function main() {
     .command(modelsCommand)
     .command(sessionCommand)
     .command(exportCommand)
+    .command(importCommand)
+    .command(statsCommand)
     .command(agentCommand)
     .command(acpCommand)
     .command(trustCommand)

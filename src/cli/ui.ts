@@ -1,6 +1,8 @@
 // Terminal output helpers shared by commands, and the one place that maps fatal errors to
 // a message on stderr and an exit code. Loaded by `--help` and `--version`: no schema code
 // here (protocol is imported only to report a failure).
+import os from "node:os"
+import path from "node:path"
 import type { ErrorInfo } from "../protocol"
 
 export const VERSION = typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "0.0.0-dev"
@@ -15,6 +17,12 @@ export const yellow = wrap("33")
 export const cyan = wrap("36")
 
 /** A failure the user caused or can fix: printed without a stack trace. */
+/** A path under the home directory as ~/…, for display. */
+export function tildify(dir: string): string {
+  const home = os.homedir()
+  return dir === home || dir.startsWith(home + path.sep) ? `~${dir.slice(home.length)}` : dir
+}
+
 export class UserError extends Error {
   /** Declared as protocol's declareError would, written out so that loading this file loads no protocol. */
   static readonly info: ErrorInfo = { status: 400, quiet: true, stopsLoop: false }

@@ -6,3 +6,4 @@ export { ApiError, basicAuth, createTransport, type ClientOptions, type FetchFn,
 export type { StreamOptions } from "./api"
 export type { AgentInfo, McpStatus } from "../protocol"
 export { subscribeEvents, type SubscribeOptions } from "./events"
+export { toMarkdown } from "./transcript"

@@ -1,11 +1,10 @@
 // What the user's actions do: every call goes through the sdk (the worker's core over RPC, or
 // a remote server), and every result lands in the store. Failures become notices, never
 // crashes: the prompt stays usable.
-import type { Client } from "../sdk"
+import { toMarkdown, type Client } from "../sdk"
 import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
-import { toMarkdown } from "./export"
 
 export interface ControllerOptions {
   client: Client

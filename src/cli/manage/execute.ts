@@ -2,9 +2,15 @@ import os from "node:os"
 import path from "node:path"
 import { loadConfig, xdgPaths } from "../../config"
 import { CatalogRefreshError, DEFAULT_CATALOG_URL, loadCatalog, refreshCatalog, suggest, type LoadedCatalog } from "../../llm"
+import { readFile } from "node:fs/promises"
 import type { Session } from "../../protocol"
+import { toMarkdown } from "../../sdk"
+import { importSession, ImportError, type ImportResult } from "../../session"
+import { databasePath, openStore } from "../../storage"
+import { startCore } from "../core"
 import { withLocalClient } from "../local"
-import { bold, dim, green, UserError, yellow } from "../ui"
+import { cliLogger, type LogArgs } from "../log"
+import { bold, dim, green, tildify, UserError, yellow } from "../ui"
 
 const out = (s: string) => void process.stdout.write(s)
 const note = (s: string) => void process.stderr.write(`${s}\n`)
@@ -30,7 +36,8 @@ export async function models(args: { dir?: string; provider?: string; verbose?: 
   })
 }
 
-export async function sessionList(args: { dir?: string; maxCount?: number; format: "table" | "json" }) {
+export async function sessionList(args: { dir?: string; maxCount?: number; format: "table" | "json"; all?: boolean }) {
+  if (args.all) return allSessions(args)
   await withLocalClient(args, async (client) => {
     const sessions = await client.session.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
@@ -51,7 +58,20 @@ export async function sessionDelete(args: { dir?: string; id: string }) {
   })
 }
 
-export async function exportSession(args: { dir?: string; sessionID?: string }) {
+/** `session list --all`: the root sessions of every project in the database, with their directories. */
+function allSessions(args: { maxCount?: number; format: "table" | "json" }) {
+  const store = openStore(databasePath(process.env))
+  try {
+    const sessions = store.sessions.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
+    if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
+    if (sessions.length === 0) return out("No sessions yet.\n")
+    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${s.title}  ${dim(tildify(s.directory))}\n`)
+  } finally {
+    store.close()
+  }
+}
+
+export async function exportSession(args: { dir?: string; sessionID?: string; format?: "json" | "markdown" }) {
   await withLocalClient(args, async (client) => {
     let id = args.sessionID
     if (!id) {
@@ -67,6 +87,7 @@ export async function exportSession(args: { dir?: string; sessionID?: string }) 
       throw e
     }
     const messages = await client.session.messages(id)
+    if (args.format === "markdown") return out(toMarkdown(info, messages) + "\n")
     out(JSON.stringify({ info, messages }, null, 2) + "\n")
   })
 }
@@ -115,6 +136,38 @@ function noProvider(id: string, usable: string[]): string {
   if (known) return `provider "${id}" has no key yet: run \`wright auth login ${id}\` or set ${known.env.join(" or ")}. ${listed}`
   const close = suggest(id, [...new Set([...usable, ...Object.keys(catalogue)])])
   return `no usable provider "${id}".${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} ${listed}`
+}
+
+/** `wright import <file>`: a wright or OpenCode export becomes a session of this project. */
+export async function importFile(args: { dir?: string; file: string } & LogArgs) {
+  const file = path.resolve(args.file)
+  let data: unknown
+  try {
+    data = JSON.parse(await readFile(file, "utf8"))
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    if (err.code === "ENOENT") throw new UserError(`import: no such file ${args.file}`)
+    if (e instanceof SyntaxError) throw new UserError(`import: ${args.file} is not JSON (${e.message})`)
+    throw new UserError(`import: cannot read ${args.file}: ${err.message}`)
+  }
+  const directory = path.resolve(args.dir ?? process.cwd())
+  const core = await startCore({ directory, log: cliLogger(args) })
+  try {
+    const { app } = core
+    let r: ImportResult
+    try {
+      r = importSession({ store: app.store, projectID: app.projectID, directory: app.directory, version: app.version }, data, args.file)
+    } catch (e) {
+      if (e instanceof ImportError) throw new UserError(e.message)
+      throw e
+    }
+    const kept = r.messages.kept + r.parts.kept ? dim(` (${r.messages.kept} messages and ${r.parts.kept} parts were already here and kept)`) : ""
+    out(`Imported session: ${r.session.id}  ${r.session.title}\n${r.messages.added} messages, ${r.parts.added} parts${kept}\n`)
+    const skipped = Object.entries(r.skipped)
+    if (skipped.length) note(`${yellow("Note:")} left out parts of a type wright does not have: ${skipped.map(([t, n]) => `${n} ${t}`).join(", ")}`)
+  } finally {
+    await core.close()
+  }
 }
 
 function when(s: Session) {

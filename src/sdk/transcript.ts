@@ -1,4 +1,4 @@
-// A session as Markdown (/export): the conversation, tool calls as short lines.
+// A session as Markdown (the TUI's /export, `wright export --format markdown`): the conversation, tool calls as short lines.
 import type { MessageWithParts, Session } from "../protocol"
 
 export function toMarkdown(session: Session, messages: MessageWithParts[]): string {
