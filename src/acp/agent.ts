@@ -1,5 +1,6 @@
 // The ACP methods wright answers, each translated into calls of wright's HTTP API:
-// initialize, session/new|load|list|prompt|set_mode, session/cancel. Sessions it created or
+// initialize, session/new|load|resume|close|list|prompt|set_mode|set_config_option (the
+// model), session/cancel. Sessions it created or
 // loaded live in `sessions`; their events arrive through `route` (see index.ts).
 import path from "node:path"
 import * as acp from "@agentclientprotocol/sdk"
@@ -7,6 +8,7 @@ import type { AgentContext, SessionMode, SessionModeState } from "@agentclientpr
 import type { BusEvent, Ruleset, Session } from "../protocol"
 import type { Client } from "../sdk"
 import { replay } from "./content"
+import { lastModel, MODEL_OPTION, modelOption, modelsOf, type Models } from "./models"
 import { AcpSession, toRequestError } from "./session"
 
 const { methods, RequestError } = acp
@@ -40,10 +42,36 @@ export function createAgent(opts: AgentOptions) {
       connection!.request(methods.client.session.requestPermission, params, { cancellationSignal: signal, stopWaitingOnCancel: true }),
   }
 
-  function attach(session: Session, api: Client, mode: string) {
+  function attach(session: Session, api: Client, mode: string, models: Models) {
     const s = new AcpSession(session.id, session.directory, api, { notify: io.notify(session.id), requestPermission: io.requestPermission, log: opts.log }, mode)
+    s.context = models.context
     sessions.set(session.id, s)
     return s
+  }
+
+  /** session/load and session/resume: the stored session joins, with its last agent and model. */
+  async function rejoin(params: { sessionId: string; cwd: string; mcpServers?: unknown[] }, replayHistory: boolean) {
+    const directory = projectDir(params.cwd)
+    ignoredMcp(params.mcpServers, opts.log)
+    const api = clientOf(directory)
+    try {
+      let session = await api.session.get(params.sessionId)
+      if (!session.permission?.some((r) => r.permission === "question" && r.action === "deny"))
+        session = await api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
+      const [modes, messages, models] = await Promise.all([modesOf(api), api.session.messages(session.id), modelsOf(api)])
+      const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
+      if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
+      const existing = sessions.get(session.id)
+      if (existing?.running) throw RequestError.invalidRequest({ sessionId: session.id }, "this session is running a prompt; cancel it before loading it again")
+      const s = attach(session, api, modes.currentModeId, models)
+      if (existing?.model) s.model = existing.model
+      if (replayHistory) for (const update of replay(messages, session.directory)) s.send(update)
+      await s.flushed()
+      announceCommands(s)
+      return { modes, configOptions: modelOption(models, s.model ?? lastModel(messages) ?? models.fallback) }
+    } catch (e) {
+      throw toRequestError(e)
+    }
   }
 
   function sessionOf(id: string): AcpSession {
@@ -87,7 +115,7 @@ export function createAgent(opts: AgentOptions) {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { embeddedContext: true, image: true },
-        sessionCapabilities: { list: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {} },
       },
       authMethods: [],
       agentInfo: { name: "wright", title: "wright", version: opts.version },
@@ -97,36 +125,35 @@ export function createAgent(opts: AgentOptions) {
       ignoredMcp(params.mcpServers, opts.log)
       const api = clientOf(directory)
       try {
-        const modes = await modesOf(api)
+        const [modes, models] = await Promise.all([modesOf(api), modelsOf(api)])
         const session = await api.session.create({ permission: ACP_RULES })
-        const s = attach(session, api, modes.currentModeId)
+        const s = attach(session, api, modes.currentModeId, models)
         announceCommands(s)
-        return { sessionId: session.id, modes }
+        return { sessionId: session.id, modes, configOptions: modelOption(models, models.fallback) }
       } catch (e) {
         throw toRequestError(e)
       }
     })
-    .onRequest(methods.agent.session.load, async ({ params }) => {
-      const directory = projectDir(params.cwd)
-      ignoredMcp(params.mcpServers, opts.log)
-      const api = clientOf(directory)
-      try {
-        let session = await api.session.get(params.sessionId)
-        if (!session.permission?.some((r) => r.permission === "question" && r.action === "deny"))
-          session = await api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
-        const [modes, messages] = await Promise.all([modesOf(api), api.session.messages(session.id)])
-        const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
-        if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
-        const existing = sessions.get(session.id)
-        if (existing?.running) throw RequestError.invalidRequest({ sessionId: session.id }, "this session is running a prompt; cancel it before loading it again")
-        const s = attach(session, api, modes.currentModeId)
-        for (const update of replay(messages, session.directory)) s.send(update)
-        await s.flushed()
-        announceCommands(s)
-        return { modes }
-      } catch (e) {
+    .onRequest(methods.agent.session.load, ({ params }) => rejoin(params, true))
+    .onRequest(methods.agent.session.resume, ({ params }) => rejoin(params, false))
+    .onRequest(methods.agent.session.close, async ({ params }) => {
+      const s = sessionOf(params.sessionId)
+      await s.cancel()
+      sessions.delete(s.id)
+      return {}
+    })
+    .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
+      const s = sessionOf(params.sessionId)
+      if (params.configId !== MODEL_OPTION) throw RequestError.invalidParams({ configId: params.configId }, `configId: wright has no option "${params.configId}"; it offers "${MODEL_OPTION}"`)
+      const value = (params as { value: unknown }).value
+      const models = await modelsOf(s.api).catch((e) => {
         throw toRequestError(e)
-      }
+      })
+      if (typeof value !== "string" || !models.options.some((o) => o.value === value))
+        throw RequestError.invalidParams({ value }, `value: no usable model "${String(value)}". Available: ${models.options.map((o) => o.value).join(", ")}`)
+      s.model = value
+      s.context = models.context
+      return { configOptions: modelOption(models, value) }
     })
     .onRequest(methods.agent.session.list, async ({ params }) => {
       const api = params.cwd ? clientOf(projectDir(params.cwd)) : opts.client

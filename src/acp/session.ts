@@ -26,6 +26,13 @@ const TRAILING_EVENTS_MS = 5000
 
 export class AcpSession {
   mode: string
+  /** "provider/model" the editor chose (session/set_config_option); undefined: the session's own. */
+  model?: string
+  /** Context window per "provider/model", for usage updates. */
+  context = new Map<string, number>()
+  /** Cost of each assistant message so far: their sum is the session's cost. */
+  private readonly costs = new Map<string, number>()
+  private lastUsage = ""
   /** The project's slash commands, once listed (see `commandsListed`). */
   commands: string[] = []
   commandsListed: Promise<void> = Promise.resolve()
@@ -60,7 +67,12 @@ export class AcpSession {
   handle(e: BusEvent, child = false): void {
     if (e.type === "permission.asked") return this.ask(e.properties)
     if (e.type === "permission.replied") return void this.asks.get(e.properties.requestID)?.abort()
-    if (child) return
+    // A subtask's tool calls show as calls of this session, so the editor sees the work it does.
+    if (child) {
+      for (const update of this.mapper.mapChild(e)) this.send(update)
+      return
+    }
+    if (e.type === "message.updated" && e.properties.info.role === "assistant") this.usage(e.properties.info)
     const turn = this.turn
     if (turn && e.type === "session.status" && e.properties.status.type !== "idle") turn.busy = true
     if (turn && e.type === "session.idle" && turn.busy) turn.settle()
@@ -76,8 +88,8 @@ export class AcpSession {
     try {
       const command = await this.slashCommand(parts)
       const result = command
-        ? await this.api.session.command(this.id, { command: command.name, arguments: command.args, agent: this.mode, ...(command.files.length ? { parts: command.files } : {}) })
-        : await this.api.session.prompt(this.id, { agent: this.mode, parts })
+        ? await this.api.session.command(this.id, { command: command.name, arguments: command.args, agent: this.mode, ...(this.model ? { model: this.model } : {}), ...(command.files.length ? { parts: command.files } : {}) })
+        : await this.api.session.prompt(this.id, { agent: this.mode, parts, ...(this.model ? { model: modelRef(this.model) } : {}) })
       // The answer can overtake its last streamed events: let them through first.
       await within(turn.idle, TRAILING_EVENTS_MS)
       await this.tail
@@ -89,6 +101,21 @@ export class AcpSession {
     } finally {
       this.turn = undefined
     }
+  }
+
+  /** ACP's usage_update after a step: the context in use against the model's window, and the session's cost. */
+  private usage(info: Extract<Message, { role: "assistant" }>) {
+    this.costs.set(info.id, info.cost)
+    const t = info.tokens
+    const used = t.input + t.output + t.cache.read + t.cache.write
+    const size = this.context.get(`${info.providerID}/${info.modelID}`)
+    if (!used || !size) return
+    let amount = 0
+    for (const c of this.costs.values()) amount += c
+    const key = `${used}/${size}/${amount}`
+    if (key === this.lastUsage) return
+    this.lastUsage = key
+    this.send({ sessionUpdate: "usage_update", used, size, cost: { amount, currency: "USD" } })
   }
 
   /** Stops the running turn: pending asks are withdrawn and the loop aborted. */
@@ -162,6 +189,11 @@ export function toRequestError(e: unknown): RequestError {
   }
   const err = e instanceof Error ? e : new Error(String(e))
   return new RequestError(-32603, err.message, { name: err.name })
+}
+
+function modelRef(model: string): { providerID: string; modelID: string } {
+  const slash = model.indexOf("/")
+  return { providerID: model.slice(0, slash), modelID: model.slice(slash + 1) }
 }
 
 function within(p: Promise<unknown>, ms: number): Promise<unknown> {

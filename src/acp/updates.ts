@@ -47,6 +47,16 @@ export class UpdateMapper {
     }
   }
 
+  /**
+   * An event of a subtask this session started: only its tool calls, named by part id (call
+   * ids are the provider's and may repeat across sessions), so the editor follows the work.
+   */
+  mapChild(e: BusEvent): SessionUpdate[] {
+    if (e.type === "message.updated") return this.map(e)
+    if (e.type !== "message.part.updated" || e.properties.part.type !== "tool" || !this.assistant.has(e.properties.part.messageID)) return []
+    return this.tool({ ...e.properties.part, callID: "" })
+  }
+
   private part(part: Part): SessionUpdate[] {
     if (!this.assistant.has(part.messageID)) return []
     if (part.type === "text" || part.type === "reasoning") {
