@@ -1,7 +1,9 @@
-// The foundation's CLI figures (issue 2), the built binary against an llm-server that answers
-// at once, each compared with `node -e 0` measured in the same run:
-//   --version ≤ 1.2× node -e 0 · `run "hi"` < 500 ms and < 120 MB peak RSS ·
-//   a 20-step tool loop < 1.5 s · one answer of 20,000 deltas < 1 s, streamed and stored intact.
+// The foundation's CLI figures, the built binary against an llm-server that answers at once.
+// `--version` is compared with `node -e 0`; every `run` with the floor (floor.mjs: the same
+// streamed request, the same body, parsed and printed by a bare Node script), measured in the
+// same run, interleaved:
+//   --version ≤ 1.2× node -e 0 · `run "hi"` ≤ 1.3× the floor and < 120 MB peak RSS ·
+//   20 tool steps ≤ 0.9 s · one answer of 20,000 deltas ≤ 1.4× the floor, streamed and stored intact.
 // Run alone: node scripts/build.mjs && node bench/foundation/cli.mjs
 import Database from "better-sqlite3"
 import { writeFileSync } from "node:fs"
@@ -12,6 +14,7 @@ import { HAVE_TIME, interleaved, measure, median, providerConfig, sandbox } from
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
 const BIN = path.join(ROOT, "bin/wright.cjs")
+const FLOOR = path.join(ROOT, "bench/foundation/floor.mjs")
 const NODE = process.execPath
 
 export const LOOP_STEPS = 20
@@ -65,9 +68,20 @@ export async function runCliBench() {
 
     const version = await interleaved({ subject: wright(["--version"]), baseline: baseline(false), runs: RUNS.version, check: expectOk("--version") })
 
+    // The floor replays the exact body wright sent for the same prompt.
+    const bodyOf = async (prompt) => {
+      expectOk(`run ${prompt}`)(await wright(["run", prompt])())
+      const file = path.join(box.home, `floor-${prompt}.json`)
+      writeFileSync(file, JSON.stringify(server.requests.at(-1).body))
+      return file
+    }
+    const floorOf = (file) => (rss) => () => measure([NODE, FLOOR, `${server.url}/v1/chat/completions`, file], { ...opts, rss })
+    const floorHi = floorOf(await bodyOf("hi"))
+    const floorDeltas = floorOf(await bodyOf("deltas"))
+
     const hi = await interleaved({
       subject: wright(["run", "hi"], true),
-      baseline: baseline(true),
+      baseline: floorHi(true),
       runs: RUNS.hi,
       check: (r) => {
         expectOk("run hi")(r)
@@ -77,7 +91,7 @@ export async function runCliBench() {
 
     const loop = await interleaved({
       subject: wright(["run", "loop"], true),
-      baseline: baseline(true),
+      baseline: floorHi(true),
       runs: RUNS.loop,
       check: (r) => {
         expectOk("run loop")(r)
@@ -92,7 +106,7 @@ export async function runCliBench() {
     let fewestChars = Infinity
     const deltas = await interleaved({
       subject: wright(["run", "deltas"], true),
-      baseline: baseline(true),
+      baseline: floorDeltas(true),
       runs: RUNS.deltas,
       check: (r) => {
         expectOk("run deltas")(r)
