@@ -396,6 +396,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         model={model}
         last={state.last}
         cost={state.cost}
+        cache={state.cache}
         contextLimit={state.contextLimit}
         busy={state.busy}
         retry={state.retry}

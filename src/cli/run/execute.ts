@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
-import { parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
+import { emptyTokens, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -77,7 +77,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const answerOut = input.schema ? () => {} : stdout
   const renderer =
     args.format === "json"
-      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions })
+      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
 
   const events = new AbortController()
