@@ -39,6 +39,8 @@ export interface StoreState {
   commands: { name: string; description?: string }[]
   agent: string
   model?: ModelRef
+  /** The variant prompts are sent with (--variant, ctrl+t); undefined: the model's default. */
+  variant?: string
   /** The configured model (`model` in the config), shown until one is picked or answers. */
   defaultModel?: string
   last?: AssistantMessage
