@@ -1,7 +1,7 @@
 // Which variant a prompt runs with, through the real server and SDK client, checked in the
 // Anthropic request the real package sends.
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore } from "../lib/core"
 
 let llm: LLMServer
@@ -118,6 +118,26 @@ test("variant - GET /provider lists each model's variants for front ends to cycl
     const fa = list.all.find((p) => p.id === "fa")!
     expect(Object.keys(fa.models["claude-think"]!.variants ?? {})).toEqual(["high", "max"])
     expect(fa.models["claude-plain"]!.variants).toEqual({})
+  } finally {
+    await core.close()
+  }
+})
+
+test("variant - a subagent on the parent's model runs with the parent's variant", async () => {
+  const core = await testCore({ llm, config: config(llm.url) })
+  try {
+    const session = await core.client.session.create()
+    llm.script(
+      toolCall("task", { description: "Look around", prompt: "List the files.", subagent_type: "explore" }),
+      text("Nothing here."),
+      text("The subagent found nothing."),
+    )
+    await core.client.session.prompt(session.id, prompt("delegate", { variant: "max" }))
+    expect(llm.requests).toHaveLength(3)
+    for (const req of llm.requests) expect(req.body.thinking).toEqual({ type: "enabled", budget_tokens: 31_999 })
+    const child = core.app.sessions.children(session.id)[0]!
+    const answer = core.app.sessions.messages(child.id).find((m) => m.info.role === "assistant")!.info
+    expect(answer.role === "assistant" && answer.variant).toBe("max")
   } finally {
     await core.close()
   }
