@@ -146,3 +146,20 @@ test("cache key - openai requests carry the session id as prompt_cache_key; othe
   const opted = await resolve("@ai-sdk/openai-compatible", "qwen3", {}, { setCacheKey: true })
   expect((await bodyWith(opted, undefined, "ses_abc")).prompt_cache_key).toBe("ses_abc")
 })
+
+test("variants - the packages without a wire in the llm-server get the option names they read", () => {
+  const v = (npm: string, id: string, apiID = id) => builtinVariants({ id, apiID, npm, reasoning: true })
+  // @ai-sdk/amazon-bedrock: reasoningConfig, a budget for Claude, an effort for Nova.
+  expect(v("@ai-sdk/amazon-bedrock", "claude-sonnet", "anthropic.claude-sonnet-4-20250514-v1:0").max).toEqual({ reasoningConfig: { type: "enabled", budgetTokens: 31_999 } })
+  expect(v("@ai-sdk/amazon-bedrock", "nova-premier", "amazon.nova-premier-v1:0").high).toEqual({ reasoningConfig: { type: "enabled", maxReasoningEffort: "high" } })
+  // @ai-sdk/groq and @ai-sdk/xai: reasoningEffort (sent as reasoning_effort).
+  expect(Object.keys(v("@ai-sdk/groq", "qwen3-32b"))).toEqual(["none", "low", "medium", "high"])
+  expect(v("@ai-sdk/xai", "grok-4").low).toEqual({ reasoningEffort: "low" })
+  // @ai-sdk/azure: OpenAI's Responses options.
+  expect(Object.keys(v("@ai-sdk/azure", "gpt-5"))).toEqual(["minimal", "low", "medium", "high"])
+  // Vertex's Gemini is Google's thinking config.
+  expect(v("@ai-sdk/google-vertex", "gemini-2.5-pro").high).toEqual({ thinkingConfig: { includeThoughts: true, thinkingBudget: 16_000 } })
+  // Families that always (or never) reason, and models that do not reason, have none.
+  expect(v("@ai-sdk/openai-compatible", "deepseek-reasoner")).toEqual({})
+  expect(builtinVariants({ id: "claude-3-haiku", apiID: "claude-3-haiku", npm: "@ai-sdk/anthropic", reasoning: false })).toEqual({})
+})
