@@ -33,6 +33,7 @@ const BENCHES = [
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+  { name: "cache", file: "bench/cache/prefix.ts", fn: "runPrefixBench", rows: cacheRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
 ]
 
@@ -103,6 +104,16 @@ function tuiRows(r) {
     row("keystroke to screen p50", ms(r.keystrokeP50Ms)),
     row("keystroke to screen p99", ms(r.keystrokeP99Ms), check(r.keystrokeP99Ms < 50, "< 50 ms")),
     row("RSS, 2,000-message session", mb(r.rssMb)),
+  ]
+}
+
+function cacheRows(r) {
+  const pct = (x) => `${(x * 100).toFixed(1)}%`
+  return [
+    row(`${r.steps}-step session: prefix up to each breakpoint unchanged`, String(r.allPrefixesStable), check(r.allPrefixesStable, "true")),
+    row("cached share of input bytes, median from step 3", pct(r.medianCachedShareFromStep3), { baseline: "0% (no breakpoints)" }),
+    row("cached share of input bytes, lowest from step 3", pct(r.minCachedShareFromStep3), check(r.minCachedShareFromStep3 >= 0.9, "≥ 90%")),
+    row("input price vs uncached (write 1.25×, read 0.1×)", times(r.inputPriceVsUncached), { baseline: "1.00× (uncached)" }),
   ]
 }
 

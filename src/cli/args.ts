@@ -19,6 +19,8 @@ export interface RunArgs extends LogArgs {
   command?: string
   schema?: string
   thinking?: boolean
+  /** The model's variant (reasoning effort, thinking budget), e.g. high, max, minimal. */
+  variant?: string
 }
 
 /** The flags of every guarded listener: `wright serve` and the TUI's --port. */

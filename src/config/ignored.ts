@@ -21,12 +21,5 @@ function asksFor(value: boolean | Record<string, unknown> | undefined): boolean 
 /** The warnings for one config source (`label` is its file, or the variable it came from). */
 export function ignoredKeys(config: Config, label: string): string[] {
   const out = IGNORED.filter((i) => i.asks(config)).map((i) => `${label}: key "${i.key}" ignored: ${i.why}`)
-  // Variants are recorded on messages but reach no provider: the llm layer has no variants yet.
-  for (const [name, agent] of Object.entries(config.agent ?? {})) {
-    if (agent.variant !== undefined) out.push(`${label}: key "agent.${name}.variant" ignored: wright does not apply model variants yet`)
-  }
-  for (const [name, command] of Object.entries(config.command ?? {})) {
-    if (command.variant !== undefined) out.push(`${label}: key "command.${name}.variant" ignored: wright does not apply model variants yet`)
-  }
   return out
 }

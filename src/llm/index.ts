@@ -34,5 +34,6 @@ export { createProviders, sortModels, type CreateProvidersInput } from "./provid
 export { authFiles, loadKeys, maskKey, readAuthFile, userCredentials, writeKey, checkProviderID, type Credentials, type StoredKey } from "./auth"
 export { stream, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
 export { classifyError } from "./error"
+export { builtinVariants, variantError, variantOptions, withConfigVariants, type Variants } from "./variants"
 export { computeCost, maxOutputTokens, usageToTokens, OUTPUT_TOKEN_MAX, type TokenUsage } from "./cost"
 export { ProviderTimeoutError, DEFAULT_CHUNK_TIMEOUT, DEFAULT_HEADER_TIMEOUT, userAgent } from "./fetch"

@@ -6,6 +6,7 @@
 import type { StoredKey } from "./auth"
 import type { Catalog, CatalogModel, CatalogProvider } from "./catalog"
 import { defaultBaseURL } from "./endpoints"
+import { builtinVariants, withConfigVariants } from "./variants"
 import type { ConfigCost, KeySource, LLMConfigInput, ModelConfigInput, ModelCost, ModelInfo, ProviderConfigInput, ProviderInfo } from "./types"
 
 export const COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
@@ -73,6 +74,7 @@ function makeRecord(id: string, base: CatalogProvider | undefined, cfg: Provider
       if (cfg?.whitelist && !cfg.whitelist.includes(key)) delete out[key]
       else if (cfg?.blacklist?.includes(key)) delete out[key]
     }
+    if (options.setCacheKey === true) for (const m of Object.values(out)) m.setCacheKey = true
     return out
   }
 
@@ -121,10 +123,11 @@ function fromCatalog(p: { providerID: string; npm: string }, key: string, m: Cat
     cacheWrite: c.cache_write ?? 0,
   })
   const cost = m.cost ?? { input: 0, output: 0 }
+  const apiID = m.id || key
   return {
     providerID: p.providerID,
     id: key,
-    apiID: m.id || key,
+    apiID,
     name: m.name,
     npm: p.npm,
     family: m.family || undefined,
@@ -140,6 +143,7 @@ function fromCatalog(p: { providerID: string; npm: string }, key: string, m: Cat
     },
     options: {},
     headers: {},
+    variants: builtinVariants({ id: key, apiID, npm: p.npm, releaseDate: m.release_date || undefined, reasoning: m.reasoning ?? false }),
   }
 }
 
@@ -147,14 +151,17 @@ function applyConfig(p: { providerID: string; npm: string }, key: string, known:
   const limit: ModelInfo["limit"] = known?.limit ?? DEFAULT_LIMIT
   const cost: ModelInfo["cost"] = known?.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
   const caps = known?.capabilities ?? { toolCall: true, reasoning: false, attachment: false, temperature: true }
+  const apiID = mc.id ?? known?.apiID ?? key
+  const releaseDate = mc.release_date ?? known?.releaseDate
+  const reasoning = mc.reasoning ?? caps.reasoning
   return {
     providerID: p.providerID,
     id: key,
-    apiID: mc.id ?? known?.apiID ?? key,
+    apiID,
     name: mc.name ?? known?.name ?? key,
     npm: p.npm,
     family: mc.family ?? known?.family,
-    releaseDate: mc.release_date ?? known?.releaseDate,
+    releaseDate,
     limit: withInput({ context: mc.limit?.context ?? limit.context, output: mc.limit?.output ?? limit.output }, mc.limit?.input ?? limit.input),
     cost: withOver200k(
       {
@@ -168,12 +175,13 @@ function applyConfig(p: { providerID: string; npm: string }, key: string, known:
     ),
     capabilities: {
       toolCall: mc.tool_call ?? caps.toolCall,
-      reasoning: mc.reasoning ?? caps.reasoning,
+      reasoning,
       attachment: mc.attachment ?? caps.attachment,
       temperature: mc.temperature ?? caps.temperature,
     },
     options: { ...known?.options, ...mc.options },
     headers: { ...known?.headers, ...mc.headers },
+    variants: withConfigVariants(builtinVariants({ id: key, apiID, npm: p.npm, releaseDate, reasoning }), mc.variants),
   }
 }
 

@@ -10,6 +10,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageM
 import type { FinishReason, LanguageModelUsage, ModelMessage, SystemModelMessage } from "ai"
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings } from "ai/internal"
 import { maxOutputTokens } from "./cost"
+import { variantOptions } from "./variants"
 import type { ModelInfo, ResolvedModel } from "./types"
 
 /**
@@ -44,6 +45,10 @@ export interface StreamInput {
   providerOptions?: Record<string, any>
   /** Agent-level model options (config `agent.<name>.options`), merged under the SDK's key. */
   modelOptions?: Record<string, unknown>
+  /** The model's variant to apply (its options win over the model's and the agent's); unknown names throw before any request. */
+  variant?: string
+  /** The session the step belongs to: OpenAI's prompt-cache key, so a session's requests land on the same cache. */
+  sessionID?: string
 }
 
 type Meta = { providerMetadata?: SharedV3ProviderMetadata }
@@ -75,9 +80,10 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
     const tools: LanguageModelV3FunctionTool[] | undefined = offered.length
       ? offered.map(([name, t]) => ({ type: "function", name, description: t.description, inputSchema: t.inputSchema as LanguageModelV3FunctionTool["inputSchema"] }))
       : undefined
+    const sdkOptions = providerOptions(info, input)
     const options: LanguageModelV3CallOptions = {
       ...prepareCallSettings({
-        maxOutputTokens: input.maxOutputTokens ?? maxOutputTokens(info),
+        maxOutputTokens: input.maxOutputTokens ?? withThinking(maxOutputTokens(info), info, sdkOptions?.[sdkKey(info)]),
         temperature: info.capabilities.temperature ? input.temperature : undefined,
         topP: input.topP,
       }),
@@ -86,7 +92,7 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
       toolChoice: tools ? { type: input.toolChoice ?? "auto" } : undefined,
       abortSignal: input.abort,
       headers: { ...info.headers, ...input.headers },
-      providerOptions: providerOptions(info, input.providerOptions, input.modelOptions),
+      providerOptions: sdkOptions,
     }
     if (requestChannel.hasSubscribers) requestChannel.publish({ providerID: info.providerID, modelID: info.id, messages: prompt.length })
     const { stream: parts } = await language.doStream(options)
@@ -207,12 +213,46 @@ function toolCall(part: Extract<LanguageModelV3StreamPart, { type: "tool-call" }
   }
 }
 
-/** Model options from config, then the agent's, go under the SDK's provider key; the caller's options win. */
-function providerOptions(info: ModelInfo, given: Record<string, any> | undefined, agent: Record<string, unknown> | undefined): Record<string, any> | undefined {
-  const merged = { ...info.options, ...agent }
+/**
+ * Under the SDK's provider key, in order (later wins): the session's prompt-cache key, model
+ * options from config, the agent's, the variant's; then the caller's own options.
+ */
+function providerOptions(info: ModelInfo, input: StreamInput): Record<string, any> | undefined {
+  const given = input.providerOptions
+  const merged = {
+    ...cacheKey(info, input.sessionID),
+    ...info.options,
+    ...input.modelOptions,
+    ...(input.variant ? variantOptions(info, input.variant) : {}),
+  }
   if (Object.keys(merged).length === 0) return given
   const key = sdkKey(info)
   return { ...given, [key]: { ...merged, ...given?.[key] } }
+}
+
+/**
+ * OpenAI routes requests with the same `prompt_cache_key` to the same cache, so one session's
+ * steps share their prefix. Set for the openai package (and Azure), and for any provider whose
+ * options say `setCacheKey: true` (openai-compatible sends the raw body field).
+ */
+function cacheKey(info: ModelInfo, sessionID: string | undefined): Record<string, unknown> {
+  if (!sessionID) return {}
+  if (info.npm === "@ai-sdk/openai" || info.npm === "@ai-sdk/azure") return { promptCacheKey: sessionID }
+  if (info.setCacheKey === true) return { prompt_cache_key: sessionID }
+  return {}
+}
+
+/**
+ * Anthropic adds the thinking budget to max_tokens: keep text + thinking within the model's
+ * output limit (the budget is the user's explicit choice, so the text share gives way).
+ */
+function withThinking(standard: number, info: ModelInfo, options: Record<string, any> | undefined): number {
+  const thinking = options?.thinking
+  if (info.npm !== "@ai-sdk/anthropic" && info.npm !== "@ai-sdk/google-vertex/anthropic") return standard
+  if (thinking?.type !== "enabled" || typeof thinking.budgetTokens !== "number") return standard
+  const cap = info.limit.output || standard
+  if (thinking.budgetTokens + standard <= cap) return standard
+  return Math.max(1, cap - thinking.budgetTokens)
 }
 
 const EPHEMERAL = { anthropic: { cacheControl: { type: "ephemeral" } } }

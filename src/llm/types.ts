@@ -41,6 +41,8 @@ export interface ModelConfigInput {
   reasoning?: boolean
   attachment?: boolean
   temperature?: boolean
+  /** Named option sets (config may add, override or `disabled: true` one). */
+  variants?: Record<string, Record<string, unknown>>
   [k: string]: unknown
 }
 
@@ -84,6 +86,10 @@ export interface ModelInfo {
   capabilities: { toolCall: boolean; reasoning: boolean; attachment: boolean; temperature: boolean }
   options: Record<string, unknown>
   headers: Record<string, string>
+  /** Named sets of provider options (reasoning effort, thinking budget), in cycling order; empty when the model has none. */
+  variants: Record<string, Record<string, unknown>>
+  /** The provider's `options.setCacheKey`: send the session id as `prompt_cache_key` (OpenAI's own package always does). */
+  setCacheKey?: boolean
 }
 
 export interface ProviderInfo {

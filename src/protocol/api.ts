@@ -193,6 +193,8 @@ export const ProviderModel = z.object({
   options: z.record(z.string(), z.unknown()),
   headers: z.record(z.string(), z.string()),
   release_date: z.string(),
+  /** Named option sets (`--variant`, the TUI's ctrl+t), in cycling order. */
+  variants: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
 })
 export type ProviderModel = z.infer<typeof ProviderModel>
 

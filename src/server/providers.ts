@@ -38,6 +38,7 @@ function toModel(m: ModelInfo, provider: ProviderInfo): ProviderModel {
     // Model headers may carry credentials: they stay on the server.
     headers: {},
     release_date: m.releaseDate ?? "",
+    variants: m.variants,
   }
 }
 

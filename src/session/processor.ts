@@ -91,6 +91,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         temperature: input.temperature,
         topP: input.topP,
         modelOptions: input.modelOptions,
+        variant: assistant.variant,
+        sessionID: sid,
       })
       const open = new Map<string, TextPart | ReasoningPart>()
       for await (const event of parts) {

@@ -24,6 +24,7 @@ import type { SummarizeInput } from "./summarize"
 import type { ToolPipeline } from "./tool-call"
 import { cleanupRevert } from "./revert"
 import { buildUserMessage } from "./user-message"
+import { resolveVariant } from "./variant"
 
 export interface SessionServiceDeps {
   store: Store
@@ -157,11 +158,13 @@ export function createSessionService(deps: SessionServiceDeps) {
       // A new prompt after /undo makes the revert final: the hidden messages go for good.
       cleanupRevert(deps, sessionID)
       const agent = input.agent ? deps.agents.require(input.agent) : deps.agents.defaultAgent()
-      const model = input.model ?? agent.model ?? lastUserModel(sessionID) ?? deps.providers.defaultModel(deps.config.model)
+      const chosen = input.model ?? agent.model ?? lastUserModel(sessionID) ?? deps.providers.defaultModel(deps.config.model)
+      const ref = { providerID: chosen.providerID, modelID: chosen.modelID }
+      const variant = await resolveVariant(deps.providers, agent, ref, input.variant ?? input.model?.variant)
       const { info, parts } = await buildUserMessage({
         sessionID,
         agent,
-        model,
+        model: variant ? { ...ref, variant } : ref,
         prompt: input,
         read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
       })

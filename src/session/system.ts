@@ -1,6 +1,8 @@
 // The system prompt of a step: the agent's prompt, the environment, AGENTS.md instructions,
-// skills, MCP instructions, and the structured-output rule. The environment and instruction
-// files are read once per run, not per step.
+// skills, MCP instructions, and the structured-output rule. Instruction files are read once per
+// run, not per step. The environment (with its git status) is taken once per session and model:
+// it sits before the whole conversation in the cached prefix, so a status that changed after an
+// edit would make every later turn pay for the full history again.
 import { execFileSync } from "node:child_process"
 import type { Agent } from "../agent"
 import type { ModelInfo, ResolvedModel } from "../llm"
@@ -34,7 +36,7 @@ export function environment(input: EnvironmentInput): string {
   ]
   if (input.isGit) {
     const status = gitStatus(input.directory)
-    if (status !== undefined) lines.push("<git_status>", status || "(clean)", "</git_status>")
+    if (status !== undefined) lines.push("Git status when this session started (a snapshot: it does not update as files change):", "<git_status>", status || "(clean)", "</git_status>")
   }
   return lines.join("\n")
 }
@@ -104,19 +106,34 @@ export interface SystemPromptDeps {
   claims: InstructionClaims
 }
 
+/** Sessions whose environment block is remembered (a serve process may see many). */
+const ENV_KEPT = 500
+
 /** The LoopHooks.system of an App, and `forget` for the session service's beforeRun. */
 export function createSystemPrompt(deps: SystemPromptDeps) {
-  const runs = new Map<string, { env: string; instructions: Instruction[] }>()
+  const runs = new Map<string, Instruction[]>()
+  /** Per session, the environment of the model it was made for; the oldest go first past ENV_KEPT. */
+  const envs = new Map<string, { model: string; env: string }>()
+
+  function envFor(sessionID: string, model: ModelInfo): string {
+    const ref = `${model.providerID}/${model.id}`
+    const kept = envs.get(sessionID)
+    if (kept?.model === ref) return kept.env
+    const env = environment({ model, directory: deps.instructions.directory, worktree: deps.instructions.worktree, isGit: deps.isGit })
+    envs.delete(sessionID)
+    envs.set(sessionID, { model: ref, env })
+    if (envs.size > ENV_KEPT) envs.delete(envs.keys().next().value!)
+    return env
+  }
 
   async function pieces(sessionID: string, model: ModelInfo) {
-    let cached = runs.get(sessionID)
-    if (!cached) {
-      const instructions = await loadInstructions(deps.instructions)
+    let instructions = runs.get(sessionID)
+    if (!instructions) {
+      instructions = await loadInstructions(deps.instructions)
       deps.claims.inSystemPrompt(instructions.map((i) => i.path))
-      cached = { env: environment({ model, directory: deps.instructions.directory, worktree: deps.instructions.worktree, isGit: deps.isGit }), instructions }
-      runs.set(sessionID, cached)
+      runs.set(sessionID, instructions)
     }
-    return cached
+    return { env: envFor(sessionID, model), instructions }
   }
 
   return {
@@ -134,7 +151,7 @@ export function createSystemPrompt(deps: SystemPromptDeps) {
         mcpInstructions: deps.mcpInstructions(),
       })
     },
-    /** A new run starts: read the environment and instruction files again. */
+    /** A new run starts: read the instruction files again (the environment stays the session's). */
     forget(sessionID: string): void {
       runs.delete(sessionID)
     },

@@ -55,7 +55,9 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
       const child = resolveChild(deps, ctx.sessionID, ctx.agent, args, agent)
       ctx.metadata({ title: args.description, metadata: { sessionId: child.id, agent: agent.name } })
       const parentModel = modelOf(deps.sessions, ctx.sessionID, ctx.messageID)
-      const model = agent.model ?? parentModel
+      // A subagent on the parent's model thinks as hard as the parent (its variant too).
+      const model = agent.model ?? (parentModel && { providerID: parentModel.providerID, modelID: parentModel.modelID })
+      const variant = agent.model ? undefined : parentModel?.variant
       const onAbort = () => deps.sessions.abort(child.id)
       ctx.abort.addEventListener("abort", onAbort, { once: true })
       try {
@@ -63,6 +65,7 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
         const result = await deps.sessions.prompt(child.id, {
           agent: agent.name,
           ...(model ? { model } : {}),
+          ...(variant ? { variant } : {}),
           parts: [{ type: "text", text: args.prompt }],
         })
         const info = result.info
@@ -129,7 +132,7 @@ function depthOf(sessions: SessionService, sessionID: string): number {
 function modelOf(sessions: SessionService, sessionID: string, messageID: string) {
   try {
     const msg = sessions.message(sessionID, messageID).info
-    if (msg.role === "assistant") return { providerID: msg.providerID, modelID: msg.modelID }
+    if (msg.role === "assistant") return { providerID: msg.providerID, modelID: msg.modelID, variant: msg.variant }
     return msg.model
   } catch {
     return undefined

@@ -127,6 +127,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           },
           () => store.notify("Connect: could not list the providers", "error"),
         )
+      case "variants":
+        return void controller.variants().then((items) =>
+          items.length ? setUi({ select: { kind: "variants", title: "Variants", items, filter: args, selected: 0 } }) : undefined,
+        )
       case "models":
         return void controller.models().then(
           (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
@@ -251,6 +255,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return edit(E.deleteToLineEnd(ed))
           case "w":
             return edit(E.deleteWord(ed))
+          case "t":
+            return void controller.cycleVariant()
           case "o": {
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
@@ -313,6 +319,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (next.kind === "connect") return setUi({ secret: { providerID: action.value, text: "" } })
         if (next.kind === "sessions") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
+        if (next.kind === "variants") return controller.chooseVariant(action.value)
         return controller.chooseModel(action.value)
       }
       if (action.type === "delete") {
@@ -396,6 +403,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         model={model}
         last={state.last}
         cost={state.cost}
+        cache={state.cache}
+        variant={state.variant}
         contextLimit={state.contextLimit}
         busy={state.busy}
         retry={state.retry}

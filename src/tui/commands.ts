@@ -12,6 +12,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "models", description: "pick the provider/model" },
   { name: "connect", description: "store a provider's API key (typed hidden), then use its models" },
   { name: "agents", description: "pick the primary agent" },
+  { name: "variants", description: "pick the model's variant: how hard it reasons (ctrl+t cycles)" },
   { name: "compact", aliases: ["summarize"], description: "summarize the session to free context" },
   { name: "undo", description: "revert the last message (its text returns to the prompt)" },
   { name: "redo", description: "restore what /undo reverted" },
@@ -39,7 +40,7 @@ export const HELP = `## Keys
 - **enter** send · **shift+enter**, **ctrl+j**, **alt+enter** or a trailing \`\\\` newline
 - **↑/↓** prompt history (on the first/last line) · **tab** / **shift+tab** cycle agents (build/plan)
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
-- **ctrl+o** full tool output · **ctrl+w** delete word · **ctrl+u** delete to line start
+- **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent
 

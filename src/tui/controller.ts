@@ -65,6 +65,19 @@ export function createController(opts: ControllerOptions) {
     if (limit) store.set({ contextLimit: limit })
   }
 
+  /** The model the next prompt goes to: the picked one, else the last answer's, else the configured one. */
+  function currentModel(): ModelRef | undefined {
+    const s = store.getState()
+    if (s.model) return s.model
+    if (s.last) return { providerID: s.last.providerID, modelID: s.last.modelID }
+    const at = s.defaultModel?.indexOf("/") ?? -1
+    return at > 0 ? { providerID: s.defaultModel!.slice(0, at), modelID: s.defaultModel!.slice(at + 1) } : undefined
+  }
+
+  function variantsOf(m: ModelRef): string[] {
+    return Object.keys(providers.find((p) => p.id === m.providerID)?.models[m.modelID]?.variants ?? {})
+  }
+
   async function openSession(id: string) {
     const [session, page] = await Promise.all([api.session(id), api.messages(id, { limit: PAGE })])
     older = undefined
@@ -105,7 +118,7 @@ export function createController(opts: ControllerOptions) {
     const id = await ensureSession()
     const s = store.getState()
     store.setStatuses({ [id]: { type: "busy" } })
-    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), parts: partsOf(text) }).catch((e) => {
+    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), ...(s.variant ? { variant: s.variant } : {}), parts: partsOf(text) }).catch((e) => {
       store.setStatuses({ [id]: { type: "idle" } })
       fail("The prompt failed")(e)
     })
@@ -144,7 +157,8 @@ export function createController(opts: ControllerOptions) {
       const id = await ensureSession()
       const s = store.getState()
       store.setStatuses({ [id]: { type: "busy" } })
-      api.command(id, { command: name, arguments: args, agent: s.agent, ...(s.model ? { model: `${s.model.providerID}/${s.model.modelID}` } : {}) }).catch((e) => {
+      const model = s.model ? { model: `${s.model.providerID}/${s.model.modelID}` } : {}
+      api.command(id, { command: name, arguments: args, agent: s.agent, ...model, ...(s.variant ? { variant: s.variant } : {}) }).catch((e) => {
         store.setStatuses({ [id]: { type: "idle" } })
         fail(`/${name}`)(e)
       })
@@ -162,12 +176,40 @@ export function createController(opts: ControllerOptions) {
       const i = names.indexOf(s.agent)
       store.set({ agent: names[(i + step + names.length) % names.length]! })
     },
-    /** Switches to a model the picker offered (a value from `models()`). */
+    /** Switches to a model the picker offered (a value from `models()`); a variant the new model lacks is dropped. */
     chooseModel(value: string) {
       const model = modelChoices.get(value)
       if (!model) return
-      store.set({ model })
+      const variant = store.getState().variant
+      store.set({ model, ...(variant && !variantsOf(model).includes(variant) ? { variant: undefined } : {}) })
       contextFor(providers)
+    },
+    /** The /variants picker: "default" and each of the current model's variants; empty (with a notice) when it has none. */
+    async variants(): Promise<{ label: string; value: string; detail?: string }[]> {
+      if (!providers.length) contextFor((await api.providers().catch(() => ({ providers: [] }))).providers)
+      const model = currentModel()
+      const names = model ? variantsOf(model) : []
+      if (!model || names.length === 0) {
+        store.notify(model ? `${model.providerID}/${model.modelID} has no variants` : "Pick a model first (/models)")
+        return []
+      }
+      const now = store.getState().variant
+      return [{ label: "default", value: "" }, ...names.map((n) => ({ label: n, value: n }))].map((i) => (i.value === (now ?? "") ? { ...i, detail: "current" } : i))
+    },
+    chooseVariant(value: string) {
+      store.set({ variant: value || undefined })
+    },
+    /** ctrl+t: the current model's next variant, then back to its default; a model without variants says so. */
+    async cycleVariant() {
+      if (!providers.length) contextFor((await api.providers().catch(() => ({ providers: [] }))).providers)
+      const model = currentModel()
+      if (!model) return store.notify("Pick a model first (/models)")
+      const names = variantsOf(model)
+      if (names.length === 0) return store.notify(`${model.providerID}/${model.modelID} has no variants`)
+      const now = store.getState().variant
+      const next = now === undefined ? names[0] : names[names.indexOf(now) + 1]
+      store.set({ variant: next })
+      store.notify(`Variant: ${next ?? "default"}`)
     },
     async models(): Promise<{ label: string; value: string }[]> {
       const r = await api.providers()

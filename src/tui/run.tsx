@@ -20,6 +20,8 @@ export interface TuiOptions {
   /** Sent as the first prompt once ready. */
   prompt?: string
   model?: ModelRef
+  /** --variant: the model variant prompts start with. */
+  variant?: string
   agent?: string
   /** Earlier prompts, oldest first, for Up/Down. */
   history?: string[]
@@ -39,7 +41,7 @@ const BRACKETED_PASTE_OFF = "\x1b[?2004l"
 export async function runTui(opts: TuiOptions): Promise<void> {
   const stdout = opts.stdout ?? process.stdout
   const store = createStore()
-  store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}) })
+  store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.variant ? { variant: opts.variant } : {}) })
   const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
   const unsubscribe = opts.events.subscribe(store.apply)
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })

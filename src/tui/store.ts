@@ -39,10 +39,14 @@ export interface StoreState {
   commands: { name: string; description?: string }[]
   agent: string
   model?: ModelRef
+  /** The variant prompts are sent with (--variant, ctrl+t); undefined: the model's default. */
+  variant?: string
   /** The configured model (`model` in the config), shown until one is picked or answers. */
   defaultModel?: string
   last?: AssistantMessage
   cost: number
+  /** Prompt-cache tokens summed over the open session's steps (the last step's are on `last`). */
+  cache: { read: number; write: number }
   notice?: Notice
   hasOlder: boolean
   showThinking: boolean
@@ -71,6 +75,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     commands: [],
     agent: "build",
     cost: 0,
+    cache: { read: 0, write: 0 },
     hasOlder: false,
     showThinking: false,
     showDetails: false,
@@ -116,9 +121,18 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       retry: status?.type === "retry" ? status : undefined,
       last: lastAssistant(),
       cost: messages.reduce((n, m) => n + (m.info.role === "assistant" ? m.info.cost : 0), 0),
+      cache: cacheTotal(state.cache),
     }
     patch = {}
     for (const fn of listeners) fn()
+  }
+
+  /** The same object while the sums do not change, so the status line does not re-render. */
+  function cacheTotal(prev: { read: number; write: number }) {
+    let read = 0
+    let write = 0
+    for (const m of messages) if (m.info.role === "assistant") (read += m.info.tokens.cache.read), (write += m.info.tokens.cache.write)
+    return read === prev.read && write === prev.write ? prev : { read, write }
   }
 
   function settle(printed: Printed[]): Block[] {

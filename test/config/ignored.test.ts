@@ -11,7 +11,7 @@ afterEach(() => t.cleanup())
 
 const globalFile = path.join("home/.config/wright", "wright.json")
 
-test("config ignored - each key wright accepts but does not act on is one warning naming its file and key", async () => {
+test("config ignored - each key wright accepts but does not act on is one warning naming its file and key (variants are applied: no warning)", async () => {
   const global = t.write(globalFile, { plugin: ["opencode-foo"], server: { mdns: true } })
   const project = t.write("repo/wright.json", {
     lsp: { ts: { command: ["tsls"] } },
@@ -27,8 +27,6 @@ test("config ignored - each key wright accepts but does not act on is one warnin
     `${project}: key "lsp" ignored: wright starts no language servers yet`,
     `${project}: key "formatter" ignored: wright runs no formatters yet`,
     `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
-    `${project}: key "agent.build.variant" ignored: wright does not apply model variants yet`,
-    `${project}: key "command.fix.variant" ignored: wright does not apply model variants yet`,
   ])
 })
 

@@ -24,6 +24,8 @@ export async function testCore(opts: {
   config?: Record<string, unknown>
   files?: Record<string, string>
   dbFile?: string
+  /** Runs on the project before the App starts (git init, …). */
+  prepare?: (project: string) => void
 }): Promise<TestCore> {
   const box = sandbox()
   for (const [name, content] of Object.entries(opts.files ?? {})) {
@@ -31,6 +33,7 @@ export async function testCore(opts: {
     mkdirSync(path.dirname(file), { recursive: true })
     writeFileSync(file, content)
   }
+  opts.prepare?.(box.project)
   writeConfig(box.project, { ...providerConfig(opts.llm, opts.protocol ?? "openai-chat"), ...opts.config })
   const store = openStore(opts.dbFile ?? ":memory:")
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test" })

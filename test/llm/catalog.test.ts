@@ -56,6 +56,7 @@ function model(over: Partial<ModelInfo> = {}): ModelInfo {
     capabilities: { toolCall: true, reasoning: false, attachment: false, temperature: true },
     options: {},
     headers: {},
+    variants: {},
     ...over,
   }
 }

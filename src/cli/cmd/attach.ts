@@ -14,6 +14,7 @@ export const attachCommand: CommandModule<object, AttachArgs> = {
       .option("username", { alias: "u", type: "string", describe: "basic auth username (default: $WRIGHT_SERVER_USERNAME or wright)" })
       .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
       .option("agent", { type: "string", describe: "primary agent to start with" })
+      .option("variant", { type: "string", describe: "model variant to start with; ctrl+t cycles" })
       .option("prompt", { type: "string", describe: "send this prompt at start" }) as never,
   handler: async (args) => {
     const { attach } = await import("../tui/attach")

@@ -22,7 +22,8 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("title", { type: "string", describe: "title of a new session" })
       .option("command", { type: "string", describe: "run a slash command; the message becomes its arguments" })
       .option("schema", { type: "string", describe: "JSON Schema file: the answer must match it and is printed alone" })
-      .option("thinking", { type: "boolean", describe: "show reasoning" }) as never,
+      .option("thinking", { type: "boolean", describe: "show reasoning" })
+      .option("variant", { type: "string", describe: "model variant: provider reasoning effort, e.g. high, max, minimal" }) as never,
   handler: async (args) => {
     const { run } = await import("../run/execute")
     await run(args)

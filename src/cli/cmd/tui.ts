@@ -11,6 +11,7 @@ export const tuiCommand: CommandModule<object, TuiArgs> = {
         .positional("project", { type: "string", describe: "project directory (default: the current one)" })
         .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
         .option("agent", { type: "string", describe: "primary agent to start with (build, plan, …)" })
+        .option("variant", { type: "string", describe: "model variant to start with (reasoning effort, e.g. high); ctrl+t cycles" })
         .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
         .option("session", { alias: "s", type: "string", describe: "open the session with this id" })
         .option("prompt", { type: "string", describe: "send this prompt at start" })

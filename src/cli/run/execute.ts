@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
-import { parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
+import { emptyTokens, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -77,7 +77,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const answerOut = input.schema ? () => {} : stdout
   const renderer =
     args.format === "json"
-      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions })
+      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
 
   const events = new AbortController()
@@ -140,6 +140,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
               arguments: input.message,
               ...(args.agent ? { agent: args.agent } : {}),
               ...(args.model ? { model: args.model } : {}),
+              ...(args.variant ? { variant: args.variant } : {}),
               ...(input.files.length ? { parts: input.files } : {}),
             },
           })
@@ -147,13 +148,15 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
             ...(args.agent ? { agent: args.agent } : {}),
             ...(input.model ? { model: input.model } : {}),
             ...(input.schema ? { format: { type: "json_schema" as const, schema: input.schema } } : {}),
+            ...(args.variant ? { variant: args.variant } : {}),
             parts: [...input.files, { type: "text", text: input.message }],
           })
     } catch (e) {
       const error = e as Error & { body?: { name: string; data: Record<string, unknown> } }
       // The session.error event may show it too: let the stream catch up, then print it once.
       await within(idleSeen, 500)
-      if (!failed) renderer.error(session.id, error.body ?? { name: error.name, data: { message: error.message } })
+      const body = error.body ?? { name: error.name, data: { message: error.message } }
+      if (!failed) renderer.error(session.id, flagged(body, args))
       return 1
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
@@ -183,6 +186,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     events.abort()
     await within(pump, 1000)
   }
+}
+
+/** A bad `variant` in the request is the --variant flag's: say so. */
+function flagged(body: { name: string; data: Record<string, unknown> }, args: RunArgs) {
+  const issues = body.data.issues as { path: string }[] | undefined
+  if (!args.variant || !issues?.some((i) => i.path === "variant")) return body
+  return { ...body, data: { ...body.data, message: `--variant: ${String(body.data.message)}` } }
 }
 
 function readSchema(file: string, directory: string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import { ToolSummary, type BusEvent, type ToolPart } from "../../protocol"
+import { emptyTokens, ToolSummary, type BusEvent, type Tokens, type ToolPart } from "../../protocol"
 import { bold, cyan, dim, green, red, yellow } from "../ui"
 
 export interface Renderer {
@@ -9,9 +9,30 @@ export interface Renderer {
 
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void }
 
-/** `--format json`: one JSON object per line for steps, finished text, settled tools and errors. */
-export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string> }): Renderer {
+export type Usage = { cost: number; tokens: Tokens }
+
+/**
+ * `--format json`: one JSON object per line for steps, finished text, settled tools and errors.
+ * A `step_finish` line also carries `session`: the session's cost and tokens (cache reads and
+ * writes included) summed so far, starting from `totals` (what a resumed session had).
+ */
+export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string>; totals?: Map<string, Usage> }): Renderer {
   const emitted = new Set<string>()
+  const totals = opts.totals ?? new Map<string, Usage>()
+  const add = (sessionID: string, cost: number, t: Tokens): Usage => {
+    const was = totals.get(sessionID) ?? { cost: 0, tokens: emptyTokens() }
+    const next = {
+      cost: was.cost + cost,
+      tokens: {
+        input: was.tokens.input + t.input,
+        output: was.tokens.output + t.output,
+        reasoning: was.tokens.reasoning + t.reasoning,
+        cache: { read: was.tokens.cache.read + t.cache.read, write: was.tokens.cache.write + t.cache.write },
+      },
+    }
+    totals.set(sessionID, next)
+    return next
+  }
   const line = (type: string, sessionID: string, data: Record<string, unknown>) =>
     out.stdout(JSON.stringify({ type, timestamp: Date.now(), sessionID, ...data }) + "\n")
   return {
@@ -20,13 +41,13 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
       const part = e.properties.part
       if (!opts.sessions.has(part.sessionID)) return
       const key = `${part.id}:${part.type === "tool" ? part.state.status : ""}`
-      const once = (type: string) => {
+      const once = (type: string, extra: () => Record<string, unknown> = () => ({})) => {
         if (emitted.has(key)) return
         emitted.add(key)
-        line(type, part.sessionID, { part })
+        line(type, part.sessionID, { part, ...extra() })
       }
       if (part.type === "step-start") once("step_start")
-      else if (part.type === "step-finish") once("step_finish")
+      else if (part.type === "step-finish") once("step_finish", () => ({ session: add(part.sessionID, part.cost, part.tokens) }))
       else if (part.type === "text" && part.time?.end !== undefined && !part.synthetic) once("text")
       else if (part.type === "reasoning" && part.time?.end !== undefined && opts.thinking) once("reasoning")
       else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error")) once("tool_use")

@@ -16,6 +16,8 @@ export interface AttachArgs {
   password?: string
   username?: string
   model?: string
+  /** The model variant prompts start with (ctrl+t cycles). */
+  variant?: string
   agent?: string
   prompt?: string
 }
@@ -73,6 +75,7 @@ export async function attach(args: AttachArgs) {
       sessionID,
       prompt: args.prompt,
       model,
+      variant: args.variant,
       agent: args.agent,
       history: history.load(),
       remember: history.save,

@@ -18,6 +18,8 @@ import type { ListenRequest, WorkerInit } from "./worker"
 export interface TuiArgs extends ListenerArgs, LogArgs {
   project?: string
   model?: string
+  /** The model variant prompts start with (ctrl+t cycles). */
+  variant?: string
   agent?: string
   continue?: boolean
   session?: string
@@ -121,6 +123,7 @@ export async function tui(args: TuiArgs) {
       sessionID,
       prompt: args.prompt,
       model,
+      variant: args.variant,
       agent: args.agent,
       history: history.load(),
       remember: history.save,

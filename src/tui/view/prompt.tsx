@@ -73,6 +73,10 @@ export const StatusLine = memo(function StatusLine(props: {
   model?: string
   last?: AssistantMessage
   cost: number
+  /** The variant the next prompt is sent with. */
+  variant?: string
+  /** The session's prompt-cache tokens, summed over its steps. */
+  cache?: { read: number; write: number }
   contextLimit?: number
   busy: boolean
   retry?: { attempt: number; message: string; next: number }
@@ -92,8 +96,13 @@ export const StatusLine = memo(function StatusLine(props: {
             {props.agent}
           </Text>
           <Text dimColor>{` · ${model}`}</Text>
+          {props.variant ? <Text color="magenta">{` ${props.variant}`}</Text> : null}
           {used ? <Text dimColor>{` · ${fmt(used)} tokens`}</Text> : null}
           {used && props.contextLimit ? <Text dimColor>{` · ${Math.round((used / props.contextLimit) * 100)}% context`}</Text> : null}
+          {t && (t.cache.read || t.cache.write) ? <Text dimColor>{` · cache ${fmt(t.cache.read)} read ${fmt(t.cache.write)} write`}</Text> : null}
+          {props.cache && (props.cache.read || props.cache.write) && (props.cache.read !== t?.cache.read || props.cache.write !== t?.cache.write) ? (
+            <Text dimColor>{` (session ${fmt(props.cache.read)} read ${fmt(props.cache.write)} write)`}</Text>
+          ) : null}
           {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
         </Text>
         <Text>
