@@ -1,0 +1,72 @@
+// Tells a failure the sandbox caused from any other, from the command's output: a write to a
+// read-only mount (EROFS, or EBUSY when a tool renames over a protected file such as
+// .git/config), a path that exists but is not mounted when reads are restricted, and name
+// resolution or connections failing when the network is unshared. The bash tool turns the
+// answer into a note for the model and, if the user agrees, a re-run outside.
+import { existsSync } from "node:fs"
+import type { SandboxPolicy } from "./sandbox-policy"
+
+export interface SandboxBlock {
+  kind: "write" | "read" | "network"
+  /** The path it was about, when the output names one. */
+  path?: string
+  /** One sentence for the model: what the sandbox blocked and what it can do instead. */
+  note: string
+}
+
+const WRITE = /Read-only file system|EROFS|Device or resource busy|EBUSY/
+const DENIED = /Permission denied|EACCES/
+const MISSING = /No such file or directory|ENOENT|cannot access|can't open/
+const NETWORK =
+  /Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|EAI_AGAIN|ENETUNREACH|ENOTFOUND|getaddrinfo|Connection refused|ECONNREFUSED|No address associated with hostname|Could not resolve hostname/
+const PATH = /(?:^|[\s'"`‘(:=])(\/[^\s'"`’):,]*)/g
+
+/** The sandbox's part in a failed command's output, or undefined when the output shows none. */
+export function explainBlock(policy: SandboxPolicy, output: string): SandboxBlock | undefined {
+  const lines = output.split("\n")
+  for (const line of lines) {
+    if (WRITE.test(line)) {
+      const p = paths(line).find((x) => !writable(policy, x)) ?? paths(line)[0]
+      return { kind: "write", path: p, note: writeNote(policy, p) }
+    }
+    if (DENIED.test(line)) {
+      const p = paths(line).find((x) => !writable(policy, x))
+      if (p) return { kind: "write", path: p, note: writeNote(policy, p) }
+    }
+    if (policy.readable !== "all" && MISSING.test(line)) {
+      const p = paths(line).find((x) => !readable(policy, x) && existsSync(x))
+      if (p)
+        return {
+          kind: "read",
+          path: p,
+          note: `wright's sandbox does not show ${p}: with external_directory denied, only the system directories, the project and $TMPDIR are visible to commands.`,
+        }
+    }
+    if (!policy.network && NETWORK.test(line))
+      return { kind: "network", note: `wright's sandbox has no network (sandbox.network is false): the command cannot resolve names or connect anywhere, not even to localhost outside it.` }
+  }
+  return undefined
+}
+
+function writeNote(policy: SandboxPolicy, p: string | undefined): string {
+  const where = policy.mode === "read-only" ? "only $TMPDIR is writable (sandbox.mode is read-only)" : "only the project, $TMPDIR and sandbox.writable are writable, and .git/config, .git/hooks, .wright and .opencode stay read-only"
+  return `wright's sandbox blocked a write${p ? ` to ${p}` : ""}: ${where}.`
+}
+
+function paths(line: string): string[] {
+  return [...line.matchAll(PATH)].map((m) => m[1]!.replace(/[.;]+$/, "")).filter((p) => p.length > 1)
+}
+
+function writable(policy: SandboxPolicy, p: string): boolean {
+  if (inside(p, policy.protected)) return false
+  return inside(p, [...policy.writable, policy.tmpdir])
+}
+
+function readable(policy: SandboxPolicy, p: string): boolean {
+  if (policy.readable === "all") return true
+  return inside(p, [...policy.readable, ...policy.writable, policy.tmpdir, "/usr", "/bin", "/lib", "/etc", "/opt", "/dev", "/proc"])
+}
+
+function inside(p: string, roots: string[]): boolean {
+  return roots.some((root) => p === root || p.startsWith(root.endsWith("/") ? root : `${root}/`))
+}
