@@ -26,15 +26,15 @@ export function explainBlock(policy: SandboxPolicy, output: string): SandboxBloc
   const lines = output.split("\n")
   for (const line of lines) {
     if (WRITE.test(line)) {
-      const p = paths(line).find((x) => !writable(policy, x)) ?? paths(line)[0]
+      const p = subjects(line, WRITE).find((x) => !writable(policy, x))
       return { kind: "write", path: p, note: writeNote(policy, p) }
     }
     if (DENIED.test(line)) {
-      const p = paths(line).find((x) => !writable(policy, x))
+      const p = subjects(line, DENIED).find((x) => !writable(policy, x))
       if (p) return { kind: "write", path: p, note: writeNote(policy, p) }
     }
     if (policy.readable !== "all" && MISSING.test(line)) {
-      const p = paths(line).find((x) => !readable(policy, x) && existsSync(x))
+      const p = subjects(line, MISSING).find((x) => !readable(policy, x) && existsSync(x))
       if (p)
         return {
           kind: "read",
@@ -53,8 +53,12 @@ function writeNote(policy: SandboxPolicy, p: string | undefined): string {
   return `wright's sandbox blocked a write${p ? ` to ${p}` : ""}: ${where}.`
 }
 
-function paths(line: string): string[] {
-  return [...line.matchAll(PATH)].map((m) => m[1]!.replace(/[.;]+$/, "")).filter((p) => p.length > 1)
+/** The paths an error line is about: those before the error text, nearest first ("bash: /x/y: Read-only…" → /x/y, then /bin/bash). */
+function subjects(line: string, error: RegExp): string[] {
+  const at = error.exec(line)?.index ?? line.length
+  const before = [...line.slice(0, at).matchAll(PATH)].map((m) => m[1]!).reverse()
+  const after = [...line.slice(at).matchAll(PATH)].map((m) => m[1]!)
+  return [...before, ...after].map((p) => p.replace(/[.;]+$/, "")).filter((p) => p.length > 1)
 }
 
 function writable(policy: SandboxPolicy, p: string): boolean {
