@@ -94,6 +94,7 @@ function sandboxRows(r) {
     row("bash `true` in bwrap", ms(r.sandboxedMs), { baseline: `${ms(r.plainMs)} (unsandboxed)` }),
     row("sandbox overhead per call", ms(r.overheadMs), check(r.overheadMs <= 15, "≤ 15 ms")),
     row("bash `git status` in bwrap", ms(r.gitSandboxedMs), { baseline: `${ms(r.gitPlainMs)} (unsandboxed)` }),
+    row("CPU per `true` call (children)", ms(r.cpuSandboxedMs), { baseline: `${ms(r.cpuPlainMs)} (unsandboxed)` }),
   ]
 }
 

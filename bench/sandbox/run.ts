@@ -3,7 +3,7 @@
 // shared machine's drift hits both alike. Median wall time of each; target: overhead ≤ 15 ms.
 // Run: npx tsx bench/sandbox/run.ts
 import { execFileSync } from "node:child_process"
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { createExec, resolveSandbox, type Sandbox } from "../../src/process"
@@ -19,6 +19,17 @@ export interface SandboxBench {
   gitSandboxedMs: number
   gitPlainMs: number
   gitOverheadMs: number
+  /** CPU time (user + system) of the children per call, from /proc/self/stat: load-independent where wall time is not. */
+  cpuSandboxedMs: number
+  cpuPlainMs: number
+}
+
+const TICK_MS = 10 // USER_HZ is 100 on Linux
+
+/** CPU time of the children this process has reaped so far (cutime + cstime). */
+function childCpuMs(): number {
+  const fields = readFileSync("/proc/self/stat", "utf8").replace(/^.*\) /, "").split(" ")
+  return (Number(fields[13]) + Number(fields[14])) * TICK_MS
 }
 
 function median(xs: number[]): number {
@@ -34,7 +45,7 @@ export async function runSandboxBench(): Promise<SandboxBench> {
   const box = await resolveSandbox({ config: {}, worktree: project, directory: project, env, home: os.homedir(), restrictReads: false })
   if (box.state !== "on") {
     rmSync(project, { recursive: true, force: true })
-    return { skipped: box.state === "unavailable" ? box.reason : "sandbox off", sandboxedMs: 0, plainMs: 0, overheadMs: 0, gitSandboxedMs: 0, gitPlainMs: 0, gitOverheadMs: 0 }
+    return { skipped: box.state === "unavailable" ? box.reason : "sandbox off", sandboxedMs: 0, plainMs: 0, overheadMs: 0, gitSandboxedMs: 0, gitPlainMs: 0, gitOverheadMs: 0, cpuSandboxedMs: 0, cpuPlainMs: 0 }
   }
   const exec = createExec({ env })
   const once = async (command: string, sandbox: Sandbox | "off") => {
@@ -59,10 +70,17 @@ export async function runSandboxBench(): Promise<SandboxBench> {
     }
     return [median(a), median(b)]
   }
+  const cpu = async (sandbox: Sandbox | "off") => {
+    const before = childCpuMs()
+    for (let i = 0; i < RUNS; i++) await once("true", sandbox)
+    return (childCpuMs() - before) / RUNS
+  }
   try {
+    const cpuSandboxedMs = await cpu(box)
+    const cpuPlainMs = await cpu("off")
     const [sandboxedMs, plainMs] = await compare("true")
     const [gitSandboxedMs, gitPlainMs] = await compare("git status --short")
-    return { sandboxedMs, plainMs, overheadMs: sandboxedMs - plainMs, gitSandboxedMs, gitPlainMs, gitOverheadMs: gitSandboxedMs - gitPlainMs }
+    return { sandboxedMs, plainMs, overheadMs: sandboxedMs - plainMs, gitSandboxedMs, gitPlainMs, gitOverheadMs: gitSandboxedMs - gitPlainMs, cpuSandboxedMs, cpuPlainMs }
   } finally {
     box.dispose()
     rmSync(project, { recursive: true, force: true })
