@@ -22,6 +22,11 @@ export function probeBwrap(env: NodeJS.ProcessEnv, network: boolean): Promise<Pr
   return probe
 }
 
+/** Starts the usual probe (network on) early, so resolving the sandbox later finds it done. */
+export function warmSandbox(env: NodeJS.ProcessEnv): void {
+  void probeBwrap(env, true)
+}
+
 function run(bwrap: string, network: boolean, env: NodeJS.ProcessEnv): Promise<Probe> {
   // The same namespaces and mounts a real command gets, around `true`.
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL", ...(network ? [] : ["--unshare-net"]), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--", "true"]

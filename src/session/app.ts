@@ -13,7 +13,7 @@ import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Store } from "../storage"
-import { createExec, readRestriction, resolveSandbox, type Exec, type Sandbox } from "../process"
+import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
 import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
@@ -62,6 +62,8 @@ export async function createApp(opts: AppOptions) {
   const log = opts.log ?? silentLogger
   // The model catalogue is read from here on the first provider lookup (a refreshed copy, else the snapshot).
   const catalogDir = xdgPaths(env, home).cache
+  // bwrap's probe runs while the config loads (cached per process; a sandbox off by config just ignores it).
+  warmSandbox(env)
   const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: catalogProviderIDs(catalogDir) })
   const config = loaded.config
   const worktree = loaded.worktree
