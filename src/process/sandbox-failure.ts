@@ -1,9 +1,12 @@
 // Tells a failure the sandbox caused from any other, from the command's output: a write to a
 // read-only mount (EROFS, or EBUSY when a tool renames over a protected file such as
 // .git/config), a path that exists but is not mounted when reads are restricted, and name
-// resolution or connections failing when the network is unshared. The bash tool turns the
+// resolution or connections failing when the network is unshared. "Permission denied" is not
+// the sandbox's: its read-only mounts answer EROFS for any uid, so EACCES is the file's own
+// mode, and running the command outside would fail the same way. The bash tool turns the
 // answer into a note for the model and, if the user agrees, a re-run outside.
 import { existsSync } from "node:fs"
+import path from "node:path"
 import type { SandboxPolicy } from "./sandbox-policy"
 
 export interface SandboxBlock {
@@ -15,7 +18,6 @@ export interface SandboxBlock {
 }
 
 const WRITE = /Read-only file system|EROFS|Device or resource busy|EBUSY/
-const DENIED = /Permission denied|EACCES/
 const MISSING = /No such file or directory|ENOENT|cannot access|can't open/
 const NETWORK =
   /Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|EAI_AGAIN|ENETUNREACH|ENOTFOUND|getaddrinfo|Connection refused|ECONNREFUSED|No address associated with hostname|Could not resolve hostname/
@@ -29,12 +31,8 @@ export function explainBlock(policy: SandboxPolicy, output: string): SandboxBloc
       const p = subjects(line, WRITE).find((x) => !writable(policy, x))
       return { kind: "write", path: p, note: writeNote(policy, p) }
     }
-    if (DENIED.test(line)) {
-      const p = subjects(line, DENIED).find((x) => !writable(policy, x))
-      if (p) return { kind: "write", path: p, note: writeNote(policy, p) }
-    }
     if (policy.readable !== "all" && MISSING.test(line)) {
-      const p = subjects(line, MISSING).find((x) => !readable(policy, x) && existsSync(x))
+      const p = subjects(line, MISSING).find((x) => hidden(policy, x))
       if (p)
         return {
           kind: "read",
@@ -64,6 +62,16 @@ function subjects(line: string, error: RegExp): string[] {
 function writable(policy: SandboxPolicy, p: string): boolean {
   if (inside(p, policy.protected)) return false
   return inside(p, [...policy.writable, policy.tmpdir])
+}
+
+/** The path, or the nearest of its parents that exists here, is one the sandbox does not mount. */
+function hidden(policy: SandboxPolicy, p: string): boolean {
+  for (let at = p; at !== path.dirname(at); at = path.dirname(at)) {
+    if (!existsSync(at)) continue
+    // /tmp is there inside (empty): a missing /tmp/x is missing either way.
+    return !readable(policy, at) && !(at === "/tmp" && at !== p)
+  }
+  return false
 }
 
 function readable(policy: SandboxPolicy, p: string): boolean {

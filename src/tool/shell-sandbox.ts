@@ -12,11 +12,10 @@ export type Escape = { rerun: true; note: string } | { rerun: false; note: strin
 /** Undefined when the sandbox is not on or played no part in how the command ended. */
 export async function sandboxEscape(command: string, run: ShellRunResult, ctx: ToolContext): Promise<Escape> {
   const box = ctx.services.sandbox
-  if (box?.state !== "on" || run.timedOut || run.aborted) return undefined
+  // Only a failed command: output that merely mentions "Read-only file system" (a grep hit) is no block.
+  if (box?.state !== "on" || run.exit === 0 || run.timedOut || run.aborted) return undefined
   const blocked: SandboxBlock | undefined = box.explain(run.text)
   if (!blocked) return undefined
-  // A command that exited 0 despite the block is only told about it.
-  if (run.exit === 0) return { rerun: false, note: blocked.note }
   if (ctx.byUser) return { rerun: false, note: `${blocked.note} Run it in your own terminal if it must reach outside.` }
   try {
     await ctx.ask({ permission: "sandbox_escape", patterns: [command], always: [command], metadata: { command, reason: blocked.note, kind: blocked.kind, path: blocked.path } })

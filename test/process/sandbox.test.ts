@@ -267,3 +267,22 @@ describe("sandbox - off and unavailable", () => {
     expect(box.state === "unavailable" && box.notice).toMatch(/needs Linux .* this is darwin/)
   })
 })
+
+describe("sandbox - what counts as the sandbox's doing", () => {
+  test("sandbox explain - EROFS, a hidden path, no network; not a plain missing file, Permission denied or a network error with the network on", async () => {
+    const { home, project, box } = await setup({ restrictReads: true, config: { network: false } })
+    if (box.state !== "on") throw new Error("sandbox expected on")
+    expect(box.explain(`bash: line 1: ${home}/x: Read-only file system`)).toMatchObject({ kind: "write", path: `${home}/x` })
+    expect(box.explain(`cat: ${home}/secret.txt: No such file or directory`)).toMatchObject({ kind: "read" })
+    // Creating a file in a directory that is not mounted: its parent exists here.
+    expect(box.explain(`bash: ${home}/new-dir-file: No such file or directory`)).toMatchObject({ kind: "read" })
+    expect(box.explain("curl: (6) Could not resolve host: example.com")).toMatchObject({ kind: "network" })
+    expect(box.explain(`cat: ${project}/missing.txt: No such file or directory`)).toBeUndefined()
+    expect(box.explain("cat: /tmp/never-there: No such file or directory")).toBeUndefined()
+    expect(box.explain("cat: /etc/shadow: Permission denied")).toBeUndefined()
+    const open = await setup()
+    if (open.box.state !== "on") throw new Error("sandbox expected on")
+    expect(open.box.explain("curl: (6) Could not resolve host: example.com")).toBeUndefined()
+    expect(open.box.explain(`cat: ${home}/secret.txt: No such file or directory`)).toBeUndefined()
+  })
+})
