@@ -57,7 +57,8 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
     network,
     writable: [...(mode === "workspace-write" ? [input.worktree] : []), ...git.writable, ...configured],
     tmpdir,
-    protected: [...git.protected, ...[".wright", ".opencode"].map((d) => path.join(input.worktree, d))],
+    // The config folders of the worktree and of the opened directory below it: their agents, plugins and commands run later.
+    protected: unique([...git.protected, ...[input.worktree, input.directory].flatMap((root) => [".wright", ".opencode"].map((d) => path.join(root, d)))]),
     readable: input.restrictReads ? unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) : "all",
   }
   return {

@@ -8,7 +8,7 @@ import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSyn
 import net from "node:net"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
-import { createExec, resolveSandbox, type Child, type Sandbox } from "../../src/process"
+import { createExec, readRestriction, resolveSandbox, type Child, type Sandbox } from "../../src/process"
 import { tempDir } from "../lib/tool-context"
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR }
@@ -284,5 +284,16 @@ describe("sandbox - what counts as the sandbox's doing", () => {
     if (open.box.state !== "on") throw new Error("sandbox expected on")
     expect(open.box.explain("curl: (6) Could not resolve host: example.com")).toBeUndefined()
     expect(open.box.explain(`cat: ${home}/secret.txt: No such file or directory`)).toBeUndefined()
+  })
+})
+
+describe("sandbox - read visibility from the permission config", () => {
+  test("sandbox reads - external_directory deny (string, object or via *) hides the filesystem; later allows stay readable", () => {
+    expect(readRestriction([{ external_directory: "deny" }], "/home/u")).toEqual({ restrict: true, allowed: [] })
+    expect(readRestriction([{ "*": "deny", bash: "allow" }], "/home/u")).toEqual({ restrict: true, allowed: [] })
+    expect(readRestriction([{ external_directory: { "*": "deny", "~/src/*": "allow", "/data/**": "allow" } }], "/home/u")).toEqual({ restrict: true, allowed: ["/home/u/src", "/data"] })
+    // The last word wins: a later layer's ask lifts the restriction.
+    expect(readRestriction([{ external_directory: "deny" }, { external_directory: "ask" }], "/home/u").restrict).toBe(false)
+    expect(readRestriction([undefined, { bash: "deny" }], "/home/u").restrict).toBe(false)
   })
 })
