@@ -34,6 +34,7 @@ const BENCHES = [
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
   { name: "cache", file: "bench/cache/prefix.ts", fn: "runPrefixBench", rows: cacheRows },
+  { name: "sandbox", file: "bench/sandbox/run.ts", fn: "runSandboxBench", rows: sandboxRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
 ]
 
@@ -88,6 +89,16 @@ function editRows(r) {
 
 function grepRows(r) {
   return [row("grep tool", ms(r.toolMs), { baseline: `${ms(r.rgMs)} (rg)` }), row("grep tool / rg", times(r.ratio), check(r.ratio <= 1.5, "≤ 1.5×"))]
+}
+
+function sandboxRows(r) {
+  if (r.skipped) return [row("skipped", r.skipped)]
+  return [
+    row("bash `true` in bwrap", ms(r.sandboxedMs), { baseline: `${ms(r.plainMs)} (unsandboxed)` }),
+    row("sandbox overhead per call", ms(r.overheadMs), check(r.overheadMs <= 15, "≤ 15 ms")),
+    row("bash `git status` in bwrap", ms(r.gitSandboxedMs), { baseline: `${ms(r.gitPlainMs)} (unsandboxed)` }),
+    row("CPU per `true` call (children)", ms(r.cpuSandboxedMs), { baseline: `${ms(r.cpuPlainMs)} (unsandboxed)` }),
+  ]
 }
 
 function sseRows(r) {

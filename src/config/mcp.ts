@@ -10,6 +10,8 @@ export const McpLocalConfig = z.object({
   environment: z.record(z.string(), z.string()).optional(),
   enabled: z.boolean().optional(),
   timeout: PositiveInt.optional(),
+  /** wright's own key: start the server inside the OS sandbox (see `sandbox`). */
+  sandbox: z.boolean().optional(),
 })
 export type McpLocalConfig = z.infer<typeof McpLocalConfig>
 

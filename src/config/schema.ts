@@ -3,6 +3,7 @@ import { AgentConfig } from "./agent"
 import { McpConfig } from "./mcp"
 import { PermissionConfig } from "./permission"
 import { ProviderConfig } from "./provider"
+import { SandboxConfig } from "./sandbox"
 
 const PositiveInt = z.number().int().positive()
 const NonNegativeInt = z.number().int().nonnegative()
@@ -140,5 +141,6 @@ export const Config = z.object({
   /** wright's own key: the models.dev-format catalogue `wright models --refresh` fetches (global config only; OpenCode reads OPENCODE_MODELS_URL). */
   catalog: z.object({ url: z.string().optional() }).optional(),
   experimental: ExperimentalConfig.optional(),
+  sandbox: SandboxConfig.optional(),
 })
 export type Config = z.infer<typeof Config>

@@ -100,6 +100,7 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     if (others.length > 0) ignored.push(`server.${others.join("/")}: changes where the server listens`)
     delete out.server
   }
+  if (project.sandbox) out.sandbox = restrictSandbox(project.sandbox, user.sandbox ?? {}, ignored)
   if (project.instructions) {
     const urls = project.instructions.filter((i) => /^https?:\/\//i.test(i) || path.isAbsolute(i) || i.startsWith("~") || i.split(/[\\/]/).includes(".."))
     for (const i of urls) ignored.push(`instructions: ${JSON.stringify(i)} is outside the project`)
@@ -111,6 +112,30 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     out.skills = { paths: project.skills.paths?.filter((p) => !far.includes(p)), urls: undefined }
   }
   return { config: out, ignored, permissions }
+}
+
+const STRICTNESS = { off: 0, "workspace-write": 1, "read-only": 2 } as const
+
+/** A project may only tighten the sandbox: a stricter mode, no network, required; never extra writable paths. */
+function restrictSandbox(project: NonNullable<Config["sandbox"]>, user: NonNullable<Config["sandbox"]>, ignored: string[]): Config["sandbox"] {
+  const out = { ...project }
+  if (out.mode !== undefined && STRICTNESS[out.mode] < STRICTNESS[user.mode ?? "workspace-write"]) {
+    ignored.push(`sandbox.mode: ${JSON.stringify(out.mode)} would loosen your sandbox`)
+    delete out.mode
+  }
+  if (out.writable !== undefined) {
+    if (out.writable.length > 0) ignored.push(`sandbox.writable: lets commands write ${out.writable.join(", ")}`)
+    delete out.writable
+  }
+  if (out.network === true && user.network === false) {
+    ignored.push(`sandbox.network: true would give commands the network you turned off`)
+    delete out.network
+  }
+  if (out.required === false && user.required === true) {
+    ignored.push(`sandbox.required: false would run commands unconfined where the sandbox is missing`)
+    delete out.required
+  }
+  return out
 }
 
 /** Providers whose key is the user's keep their endpoint; a project's own provider cannot borrow the user's env. */

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js"
 import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js"
 import type { McpLocalConfig, McpRemoteConfig } from "../config"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { ChildTransport } from "./stdio"
 
 export type McpServerConfig = McpLocalConfig | McpRemoteConfig
@@ -19,6 +19,8 @@ export interface ConnectOptions {
   directory: string
   /** The App's spawner: local servers start through it, with `environment` laid over the App's env. */
   exec: Exec
+  /** The App's sandbox: a local server with `sandbox: true` starts inside it; undefined: unconfined. */
+  sandbox?: Sandbox
   timeout: number
   clientInfo: { name: string; version: string }
   transport?: TransportFactory
@@ -54,6 +56,7 @@ async function connectLocal(opts: ConnectOptions, server: McpLocalConfig): Promi
       cwd: server.cwd ? path.resolve(opts.directory, server.cwd) : opts.directory,
       env: server.environment,
       stdin: "pipe",
+      sandbox: server.sandbox === true ? opts.sandbox : "off",
     })
   } catch (e) {
     throw new Error(spawnMessage(e, opts.name, command))

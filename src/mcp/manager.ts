@@ -2,7 +2,7 @@ import type { McpStatus } from "../protocol"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
 import type { Config } from "../config"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import type { Tool, ToolRegistry } from "../tool"
 import { silentLogger, type Logger } from "../util"
 import type { Connection, McpServerConfig, TransportFactory } from "./connect"
@@ -17,6 +17,8 @@ export interface McpOptions {
   directory: string
   /** The App's spawner: local servers start through it (the App's env, `environment` laid over it). */
   exec: Exec
+  /** The App's sandbox, for local servers that opt in with `sandbox: true`. */
+  sandbox?: Sandbox
   /** When given, each server's tools are added to it as the server connects, and replaced or removed as they change. */
   registry?: ToolRegistry
   /** A server's tools changed: it connected, sent `tools/list_changed`, or went away. */
@@ -130,6 +132,7 @@ export function createMcp(opts: McpOptions) {
         server: entry,
         directory: opts.directory,
         exec: opts.exec,
+        sandbox: opts.sandbox,
         timeout: s.timeout,
         clientInfo: opts.clientInfo ?? { name: "wright", version: "dev" },
         transport: opts.transport,

@@ -3,17 +3,13 @@
 // then KILL after a grace if anything in it is left, so a grandchild (`sleep 100 &`) dies too.
 // It never reads process.env: the environment is the one the service was created with.
 import { spawn } from "node:child_process"
+import path from "node:path"
 import type { Readable, Writable } from "node:stream"
+import { bwrapArgs, type Sandbox } from "./sandbox"
 
 export const KILL_GRACE_MS = 3000
 /** How long to wait for the pipes to close after the process exited (a background job may hold them). */
 const CLOSE_GRACE_MS = 250
-
-/**
- * How a command is confined. Only "off" exists today: the sandbox issue (bubblewrap) wraps
- * commands here. Anything else is refused, never silently ignored.
- */
-export type Sandbox = "off" | "bubblewrap"
 
 export interface ExecOptions {
   cwd: string
@@ -25,8 +21,12 @@ export interface ExecOptions {
   abort?: AbortSignal
   /** "pipe": the child gets a writable stdin (MCP stdio). Default "ignore": stdin is closed. */
   stdin?: "ignore" | "pipe"
-  /** Not applied yet: undefined or "off" runs unconfined; any other value rejects with "not yet supported". */
-  sandbox?: Sandbox
+  /**
+   * The App's sandbox: when `on`, the command runs inside bwrap (TMPDIR set to its private temp
+   * dir); `unavailable` and required: rejects without running anything; undefined, "off",
+   * `off` or `unavailable` (not required): runs unconfined.
+   */
+  sandbox?: Sandbox | "off"
 }
 
 export interface ExitInfo {
@@ -59,8 +59,8 @@ export interface Child {
 
 /**
  * Starts `argv[0]` with `argv.slice(1)` (no shell). Resolves once the process runs; rejects
- * with Node's spawn error (its `code` kept: ENOENT, EACCES) when it cannot start, or when a
- * sandbox other than "off" is asked for.
+ * with Node's spawn error (its `code` kept: ENOENT, EACCES) when it cannot start, or when the
+ * sandbox is required and unavailable. Inside the sandbox a missing command is bwrap's exit 1.
  */
 export type Exec = (argv: string[], opts: ExecOptions) => Promise<Child>
 
@@ -74,14 +74,18 @@ export interface ExecDeps {
 export function createExec(deps: ExecDeps): Exec {
   const grace = deps.killGrace ?? KILL_GRACE_MS
   return async (argv, opts) => {
-    if (opts.sandbox !== undefined && opts.sandbox !== "off") {
-      throw new Error(`The "${opts.sandbox}" sandbox is not yet supported; nothing was run. Leave sandbox unset or "off".`)
+    if (argv.length === 0 || !argv[0]) throw new Error("exec needs a command: argv was empty")
+    const box = opts.sandbox
+    let extra = opts.env
+    if (box && box !== "off" && box.state === "unavailable" && box.required) throw new Error(`Nothing was run. ${box.notice}`)
+    if (box && box !== "off" && box.state === "on") {
+      argv = [box.bwrap, ...bwrapArgs(box.policy, path.resolve(opts.cwd)), "--", ...argv]
+      extra = { ...opts.env, TMPDIR: box.policy.tmpdir }
     }
-    const [command, ...args] = argv
-    if (!command) throw new Error("exec needs a command: argv was empty")
+    const [command, ...args] = argv as [string, ...string[]]
     const proc = spawn(command, args, {
       cwd: opts.cwd,
-      env: environment(deps.env, opts.env),
+      env: environment(deps.env, extra),
       stdio: [opts.stdin ?? "ignore", "pipe", "pipe"],
       detached: true,
     })

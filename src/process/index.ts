@@ -1,6 +1,10 @@
 // The spawner: every child process wright starts for the model or the user (the bash tool, the
 // user's `!cmd`, `` !`cmd` `` in command templates, MCP stdio servers) starts through one
 // `Exec` made per App from the App's environment. It owns process groups, timeouts and aborts;
-// the sandbox (bubblewrap) will wrap commands here. It never reads process.env, never decides
+// the sandbox (bubblewrap) wraps commands here when the caller hands it the App's `Sandbox`. It never reads process.env, never decides
 // what may run (permissions are asked before) and never shapes output for the model.
-export { createExec, KILL_GRACE_MS, type Child, type Exec, type ExecDeps, type ExecOptions, type ExitInfo, type Sandbox } from "./exec"
+export { createExec, KILL_GRACE_MS, type Child, type Exec, type ExecDeps, type ExecOptions, type ExitInfo } from "./exec"
+export { resolveSandbox, bwrapArgs, gitDirs, type Sandbox, type SandboxMode, type SandboxPolicy } from "./sandbox"
+export { readRestriction } from "./sandbox-reads"
+export { warmSandbox } from "./sandbox-probe"
+export type { SandboxBlock } from "./sandbox-failure"

@@ -13,7 +13,7 @@ import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Store } from "../storage"
-import { createExec, type Exec } from "../process"
+import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
 import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
@@ -51,6 +51,8 @@ export interface AppOptions {
   exec?: Exec
   /** The process's logger; services get children of it tagged with their name. */
   log?: Logger
+  /** The OS sandbox commands run in (tests pass one); default: resolved from the `sandbox` config. */
+  sandbox?: Sandbox
 }
 
 export async function createApp(opts: AppOptions) {
@@ -60,6 +62,8 @@ export async function createApp(opts: AppOptions) {
   const log = opts.log ?? silentLogger
   // The model catalogue is read from here on the first provider lookup (a refreshed copy, else the snapshot).
   const catalogDir = xdgPaths(env, home).cache
+  // bwrap's probe runs while the config loads (cached per process; a sandbox off by config just ignores it).
+  warmSandbox(env)
   const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: catalogProviderIDs(catalogDir) })
   const config = loaded.config
   const worktree = loaded.worktree
@@ -84,11 +88,26 @@ export async function createApp(opts: AppOptions) {
   const status = createStatus(bus)
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
   const exec = opts.exec ?? createExec({ env })
+  // Resolved once: bash, `!cmd`, command snippets and opted-in MCP servers run inside it.
+  const reads = readRestriction([config.permission, loaded.trust.restricted?.permission], home)
+  const sandbox =
+    opts.sandbox ??
+    (await resolveSandbox({
+      config: config.sandbox,
+      worktree,
+      directory,
+      env,
+      home,
+      restrictReads: reads.restrict,
+      extraReadable: [...reads.allowed, outputDir],
+    }))
+  const sandboxNotice = sandbox.state === "unavailable" ? [sandbox.notice] : []
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
     directory,
     exec,
+    sandbox,
     registry,
     clientInfo: { name: "wright", version },
     log: log.child({ service: "mcp" }),
@@ -110,6 +129,7 @@ export async function createApp(opts: AppOptions) {
     question: questions,
     claimInstructions: (messageID, files) => claims.claim(messageID, files),
     exec,
+    sandbox,
     files,
   }
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
@@ -212,7 +232,7 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
-    command: (target) => createCommandRunner({ commands, sessions: target, agents, bus, directory, worktree, shell: config.shell, exec }),
+    command: (target) => createCommandRunner({ commands, sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
@@ -239,7 +259,10 @@ export async function createApp(opts: AppOptions) {
     /** Config paths whose values are secrets (from `{env:}`/`{file:}`): redacted wherever config leaves. */
     secrets: loaded.secrets,
     configFiles: loaded.files,
-    configWarnings: loaded.warnings,
+    /** Config warnings, and the notice that the OS sandbox is off when it cannot work here. */
+    configWarnings: [...loaded.warnings, ...sandboxNotice],
+    /** The OS sandbox commands run in: on, off by config, or unavailable (with its notice). */
+    sandbox,
     log,
     paths,
     bus: bus as Bus,
@@ -266,6 +289,7 @@ export async function createApp(opts: AppOptions) {
       await runner.shutdown()
       history.flush()
       await mcp.close()
+      if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()
     },
   }
 }

@@ -6,7 +6,7 @@ import { statSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { parseModelRef, type PartInput } from "../protocol"
 import { mimeOf } from "../util"
 import { runSnippet } from "./command-shell"
@@ -37,6 +37,8 @@ export interface ExpandContext {
   shell?: string
   /** The App's spawner: every snippet runs through it. */
   exec: Exec
+  /** The App's sandbox: snippets run inside it. */
+  sandbox?: Sandbox
   agentMode: (name: string) => "primary" | "subagent" | "all" | undefined
   signal?: AbortSignal
   /** The agent the caller asked for, used when the command names none. */
@@ -124,7 +126,7 @@ export async function expandCommand(cmd: CommandInfo, args: string, ctx: ExpandC
   // Mentions are read before snippets run: a snippet's output is data, not a request to attach files.
   const references = withArgs.replace(SNIPPET, (m) => " ".repeat(m.length))
   const snippets = [...withArgs.matchAll(SNIPPET)].map((m) => m[1]!)
-  const outputs = await Promise.all(snippets.map((c) => runSnippet(c, { exec: ctx.exec, cwd: ctx.directory, shell: ctx.shell, signal: ctx.signal })))
+  const outputs = await Promise.all(snippets.map((c) => runSnippet(c, { exec: ctx.exec, sandbox: ctx.sandbox, cwd: ctx.directory, shell: ctx.shell, signal: ctx.signal })))
   let n = 0
   const text = withArgs.replace(SNIPPET, () => outputs[n++]!).trim()
 

@@ -3,7 +3,7 @@
 // never an exception: a missing shell, a non-zero exit or a timeout all come back as words.
 // It runs through the App's spawner (its own process group, killed on timeout or abort).
 import { existsSync } from "node:fs"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 
 export const SNIPPET_TIMEOUT_MS = 30_000
 /** A snippet's output past this many bytes is cut: it goes into a prompt, not a log file. */
@@ -12,6 +12,8 @@ export const SNIPPET_MAX_BYTES = 50 * 1024
 export interface SnippetOptions {
   /** The App's spawner. */
   exec: Exec
+  /** The App's sandbox; a failure it caused gets a note after the output. */
+  sandbox?: Sandbox
   cwd: string
   /** Defaults to /bin/bash, else sh (as the bash tool does). */
   shell?: string
@@ -33,6 +35,7 @@ export async function runSnippet(command: string, opts: SnippetOptions): Promise
       env: { TERM: "dumb", PAGER: "cat", GIT_PAGER: "cat" },
       timeout: timeoutMs,
       abort: opts.signal,
+      sandbox: opts.sandbox,
     })
   } catch (e) {
     return `Error running \`${command}\`: ${(e as Error).message}`
@@ -58,5 +61,7 @@ export async function runSnippet(command: string, opts: SnippetOptions): Promise
   if (exit.timedOut) text += `${text ? "\n" : ""}(\`${command}\` timed out after ${timeoutMs >= 1000 ? `${timeoutMs / 1000} s` : `${timeoutMs} ms`})`
   else if (exit.aborted) text += `${text ? "\n" : ""}(\`${command}\` was aborted)`
   else if (exit.code !== 0 && !text) text = `(\`${command}\` failed with exit code ${exit.code})`
+  const blocked = exit.code !== 0 && opts.sandbox?.state === "on" ? opts.sandbox.explain(text) : undefined
+  if (blocked) text += `\n(${blocked.note})`
   return text
 }

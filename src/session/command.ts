@@ -10,7 +10,7 @@ import type { Agents } from "../agent"
 import type { Bus } from "../bus"
 import { CommandConfig, ConfigError, type Config } from "../config"
 import { BadRequestError, parseModelRef, type MessageWithParts, type PromptInput, type SessionCommandInput } from "../protocol"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { markdownFiles, parseFrontmatter } from "../util"
 import { expandCommand } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
@@ -103,6 +103,8 @@ export interface CommandRunnerDeps {
   shell?: string
   /** The App's spawner, for `` !`cmd` `` snippets. */
   exec: Exec
+  /** The App's sandbox: snippets run inside it. */
+  sandbox?: Sandbox
 }
 
 /**
@@ -132,6 +134,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
       worktree: deps.worktree,
       shell: deps.shell,
       exec: deps.exec,
+      sandbox: deps.sandbox,
       agentMode: (name) => deps.agents.get(name)?.mode,
       agent: agent.name,
       model: taskModel,

@@ -282,6 +282,7 @@ function toolContext(deps: ToolPipelineDeps, call: ToolCall, describe: ToolState
     outputDir: deps.outputDir,
     limits: deps.limits,
     canDelegate: call.canDelegate ?? false,
+    byUser: policy === "user",
   }
 }
 

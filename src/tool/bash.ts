@@ -2,10 +2,12 @@ import { statSync } from "node:fs"
 import path from "node:path"
 import { z } from "zod"
 import { analyzeBash, externalDirectoryAsk } from "../permission"
+import type { Sandbox } from "../process"
 import { Id } from "../util"
 import DESCRIPTION from "./bash.txt"
 import { shapeShellOutput } from "./shell-output"
 import { runShell } from "./shell-run"
+import { sandboxEscape } from "./shell-sandbox"
 import { oneLine, projectPath, textOf } from "./summary"
 import { defineTool, type ToolContext } from "./tool"
 
@@ -84,22 +86,30 @@ export const bash = defineTool({
     }
     publish()
 
-    const run = await runShell({
-      exec: ctx.services.exec,
-      command: args.command,
-      cwd,
-      timeout,
-      signal: ctx.abort,
-      keepBytes: 2 * ctx.limits.maxBytes,
-      spillPath: () => path.join(ctx.outputDir, Id.ascending("tool")),
-      env: { TERM: "dumb", PAGER: "cat", GIT_PAGER: "cat" },
-      onOutput(text) {
-        preview = (preview + text).slice(-PREVIEW_CHARS)
-        timer ??= setTimeout(publish, Math.max(0, PREVIEW_INTERVAL_MS - (Date.now() - last)))
-      },
-    }).finally(() => clearTimeout(timer))
+    const runIn = (sandbox: Sandbox | "off" | undefined) =>
+      runShell({
+        exec: ctx.services.exec,
+        sandbox,
+        command: args.command,
+        cwd,
+        timeout,
+        signal: ctx.abort,
+        keepBytes: 2 * ctx.limits.maxBytes,
+        spillPath: () => path.join(ctx.outputDir, Id.ascending("tool")),
+        env: { TERM: "dumb", PAGER: "cat", GIT_PAGER: "cat" },
+        onOutput(text) {
+          preview = (preview + text).slice(-PREVIEW_CHARS)
+          timer ??= setTimeout(publish, Math.max(0, PREVIEW_INTERVAL_MS - (Date.now() - last)))
+        },
+      }).finally(() => clearTimeout(timer))
 
-    const shaped = shapeShellOutput(run, ctx, timeout)
+    let run = await runIn(ctx.services.sandbox)
+    const escape = await sandboxEscape(args.command, run, ctx)
+    if (escape?.rerun) {
+      preview = ""
+      run = await runIn("off")
+    }
+    const shaped = shapeShellOutput(run, ctx, timeout, escape?.note)
     return {
       title,
       output: shaped.output,
@@ -110,6 +120,7 @@ export const bash = defineTool({
         truncated: shaped.truncated,
         ...(shaped.outputPath ? { outputPath: shaped.outputPath } : {}),
         description: args.description,
+        ...(escape ? { sandbox: escape.rerun ? "escaped" : "blocked" } : {}),
       },
     }
   },

@@ -11,7 +11,8 @@ export interface ShapedOutput {
   outputPath?: string
 }
 
-export function shapeShellOutput(run: ShellRunResult, ctx: Pick<ToolContext, "limits" | "outputDir" | "canDelegate">, timeout: number): ShapedOutput {
+/** `sandboxNote`: what the OS sandbox had to do with the command (see shell-sandbox.ts). */
+export function shapeShellOutput(run: ShellRunResult, ctx: Pick<ToolContext, "limits" | "outputDir" | "canDelegate">, timeout: number, sandboxNote?: string): ShapedOutput {
   const body = run.spilledTo
     ? { ...cutSpilled(run.text, run.totalLines, run.spilledTo, ctx), outputPath: run.spilledTo }
     : run.text === ""
@@ -26,6 +27,7 @@ export function shapeShellOutput(run: ShellRunResult, ctx: Pick<ToolContext, "li
   if (run.aborted) notes.push("User aborted the command")
   if (run.exit !== null && run.exit !== 0) notes.push(`Exit code: ${run.exit}`)
   if (run.signal) notes.push(`Terminated by signal: ${run.signal}`)
+  if (sandboxNote) notes.push(sandboxNote)
 
   const output = notes.length
     ? `${body.content.replace(/\n+$/, "")}\n\n<shell_metadata>\n${notes.join("\n")}\n</shell_metadata>`

@@ -5,7 +5,7 @@
 import { createWriteStream, existsSync, mkdirSync, type WriteStream } from "node:fs"
 import path from "node:path"
 import { StringDecoder } from "node:string_decoder"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 
 export interface ShellRunOptions {
   exec: Exec
@@ -19,6 +19,8 @@ export interface ShellRunOptions {
   onOutput?: (text: string) => void
   /** Laid over the App's environment. */
   env?: Record<string, string | undefined>
+  /** The App's sandbox, or "off" to run outside it (an approved escape). */
+  sandbox?: Sandbox | "off"
 }
 
 export interface ShellRunResult {
@@ -44,7 +46,7 @@ export function shell(): string {
 
 export async function runShell(opts: ShellRunOptions): Promise<ShellRunResult> {
   const child = await opts
-    .exec([shell(), "-c", opts.command], { cwd: opts.cwd, env: opts.env, timeout: opts.timeout, abort: opts.signal })
+    .exec([shell(), "-c", opts.command], { cwd: opts.cwd, env: opts.env, timeout: opts.timeout, abort: opts.signal, sandbox: opts.sandbox })
     .catch((err: Error) => {
       throw new Error(`Could not start ${shell()}: ${err.message}`)
     })

@@ -1,5 +1,5 @@
 import { z } from "zod"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { declareError, type FilePart, type QuestionInfo, type Todo, type ToolState, type ToolSummary } from "../protocol"
 import type { FileService } from "./file-service"
 
@@ -54,6 +54,11 @@ export interface ToolServices {
    */
   exec: Exec
   /**
+   * The App's OS sandbox, resolved once from the `sandbox` config: the bash tool hands it to
+   * `exec` and asks it whether a failure was its doing. Undefined: commands run unconfined.
+   */
+  sandbox?: Sandbox
+  /**
    * The one file writer: per-file lock, containment checked again at write time, atomic
    * write, then `file.edited` and afterWrite. edit, write and apply_patch write only here.
    */
@@ -80,6 +85,8 @@ export interface ToolContext {
   limits: { maxLines: number; maxBytes: number }
   /** Whether the agent may use the task tool (changes the truncation hint). */
   canDelegate: boolean
+  /** The user typed this call (`!cmd`): nothing is asked, so nothing may be escalated either. Undefined: false. */
+  byUser?: boolean
 }
 
 export interface ToolDefinition<P extends z.ZodType = z.ZodType> {

@@ -3,7 +3,7 @@
 import { mkdtempSync, realpathSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { createExec, type Exec } from "../../src/process"
+import { createExec, type Exec, type Sandbox } from "../../src/process"
 import { createFileService, type AskRequest, type FileService, type ToolContext } from "../../src/tool"
 import type { Todo } from "../../src/protocol"
 
@@ -28,6 +28,8 @@ export function toolContext(opts: {
   exec?: Exec
   /** The file writer the tools get (default: a real one that publishes nowhere). */
   files?: FileService
+  /** The OS sandbox the bash tool runs in (default: none). */
+  sandbox?: Sandbox
 } = {}): TestContext {
   const directory = opts.directory ?? tempDir()
   const controller = new AbortController()
@@ -68,6 +70,7 @@ export function toolContext(opts: {
       },
       exec: opts.exec ?? createExec({ env: process.env }),
       files: opts.files ?? createFileService({ edited: () => {}, afterWrite: [] }),
+      sandbox: opts.sandbox,
     },
     outputDir: tempDir("wright-tool-output-"),
     limits: { maxLines: opts.maxLines ?? 2000, maxBytes: opts.maxBytes ?? 51200 },

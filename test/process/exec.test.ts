@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { existsSync, readFileSync } from "node:fs"
 import { afterEach, expect, test } from "vitest"
 import { createExec, type Child } from "../../src/process"
 import { tempDir } from "../lib/tool-context"
@@ -119,12 +119,15 @@ test("exec - stdin: pipe gives the child a writable stdin", async () => {
   expect(await text).toBe("through stdin\n")
 })
 
-test("exec - a sandbox other than off is refused, not silently ignored; nothing runs", async () => {
+test("exec - a required sandbox that is unavailable refuses the command; nothing runs", async () => {
   const exec = createExec({ env })
   const dir = tempDir()
-  await expect(exec(["touch", "ran"], { cwd: dir, sandbox: "bubblewrap" })).rejects.toThrow(/"bubblewrap" sandbox is not yet supported/)
-  const off = await exec(["true"], { cwd: dir, sandbox: "off" })
-  expect((await off.done).code).toBe(0)
+  const missing = { state: "unavailable", reason: "bwrap (bubblewrap) is not on PATH", required: true, notice: "The OS sandbox is off: bwrap is not on PATH." } as const
+  await expect(exec(["touch", "ran"], { cwd: dir, sandbox: missing })).rejects.toThrow(/Nothing was run\. The OS sandbox is off/)
+  expect(existsSync(`${dir}/ran`)).toBe(false)
+  const notRequired = await exec(["touch", "ran"], { cwd: dir, sandbox: { ...missing, required: false } })
+  expect((await notRequired.done).code).toBe(0)
+  expect(existsSync(`${dir}/ran`)).toBe(true)
 })
 
 test("exec - kill() after the exit still ends what is left of the group (a background job)", async () => {

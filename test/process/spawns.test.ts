@@ -90,4 +90,32 @@ test("spawner - an App starts the model's bash call, the user's !cmd, a template
 
   expect(scripts(spawns)).toEqual(["echo model-ran", "echo user-ran", "echo snippet-ran"])
   expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain("Snippet said: snippet-ran")
+  // The App's one sandbox goes with every command; the MCP server did not opt in.
+  expect(app.sandbox.state).toBe("on")
+  expect(spawns.filter((s) => s.argv[1] === "-c").map((s) => s.opts.sandbox)).toEqual([app.sandbox, app.sandbox, app.sandbox])
+  expect(spawns[0]!.opts.sandbox).toBe("off")
+})
+
+test("spawner - an MCP stdio server runs in the sandbox only when its entry says sandbox: true", async () => {
+  const box = sandbox()
+  // The fixture writes a pid file where it is told at start-up: outside the project, the sandbox refuses it.
+  const server = (name: string, extra: Record<string, unknown>) => ({
+    type: "local",
+    command: [process.execPath, FIXTURE_SERVER],
+    environment: { FIXTURE_CHILD_PID: path.join(box.home, `${name}.pid`) },
+    ...extra,
+  })
+  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), mcp: { boxed: server("boxed", { sandbox: true }), free: server("free", {}) } })
+  const store = openStore(":memory:")
+  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home })
+  cleanups.push(async () => {
+    await app.dispose()
+    store.close()
+  })
+  await app.mcp.ready()
+  const status = app.mcp.status()
+  expect(status.free).toEqual({ status: "connected" })
+  expect(existsSync(path.join(box.home, "free.pid"))).toBe(true)
+  expect(status.boxed).toMatchObject({ status: "failed", error: expect.stringMatching(/EROFS: read-only file system/) })
+  expect(existsSync(path.join(box.home, "boxed.pid"))).toBe(false)
 })

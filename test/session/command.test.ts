@@ -1,9 +1,9 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { describe, expect, it } from "vitest"
 import { ConfigError } from "../../src/config"
-import { createExec } from "../../src/process"
+import { createExec, resolveSandbox } from "../../src/process"
 import { expandCommand, loadCommands, splitArguments, substituteArguments, type CommandInfo } from "../../src/session/command"
 import { runSnippet } from "../../src/session/command-shell"
 import { tempDir } from "../lib/tool-context"
@@ -219,5 +219,24 @@ describe("command loading", () => {
     write(file, "---\ndescription: nothing below\n---\n")
     expect(() => loadCommands({ config: {}, dirs: [global] })).toThrow(`Invalid config in ${file}: template: the file has no prompt`)
     expect(() => loadCommands({ config: { command: { x: { template: "t", model: "nomodel" } } }, dirs: [] })).toThrow("command.x.model")
+  })
+})
+
+describe("command snippets in the sandbox", () => {
+  it("snippet sandbox - a snippet runs inside the App's sandbox: a write outside fails and the prompt says why", async () => {
+    const home = tempDir("wright-snippet-sbx-")
+    const project = path.join(home, "project")
+    mkdirSync(project)
+    const box = await resolveSandbox({ config: {}, worktree: project, directory: project, env: process.env, home, restrictReads: false })
+    expect(box.state).toBe("on")
+    try {
+      const out = await runSnippet(`echo x > ${home}/outside.txt`, { exec, sandbox: box, cwd: project })
+      expect(existsSync(path.join(home, "outside.txt"))).toBe(false)
+      expect(out).toMatch(/Read-only file system\n\(wright's sandbox blocked a write to .*outside\.txt/)
+      await runSnippet(`echo inside > in.txt`, { exec, sandbox: box, cwd: project })
+      expect(existsSync(path.join(project, "in.txt"))).toBe(true)
+    } finally {
+      if (box.state === "on") box.dispose()
+    }
   })
 })

@@ -1,0 +1,17 @@
+import { z } from "zod"
+
+/**
+ * `sandbox`: wright's own key (OpenCode has none). How commands (bash, `!cmd`, command
+ * templates, MCP servers with `sandbox: true`) are confined on Linux with bubblewrap.
+ */
+export const SandboxConfig = z.object({
+  /** "workspace-write" (default): the project and a temp dir are writable; "read-only": only the temp dir; "off": no sandbox. */
+  mode: z.enum(["workspace-write", "read-only", "off"]).optional(),
+  /** false: commands get no network at all (default true). */
+  network: z.boolean().optional(),
+  /** Extra writable paths (absolute, `~/…`, or relative to the project). */
+  writable: z.array(z.string()).optional(),
+  /** true: refuse to run commands when the sandbox cannot work here, instead of a notice. */
+  required: z.boolean().optional(),
+})
+export type SandboxConfig = z.infer<typeof SandboxConfig>
