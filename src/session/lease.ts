@@ -93,28 +93,35 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
   const follower = followMs > 0 ? setInterval(follow, followMs) : undefined
   follower?.unref()
 
+  /** Takes the lease if no live process holds it; false when one does. */
+  function tryHold(sessionID: string): boolean {
+    const got = leases.acquire(sessionID)
+    if (!got.ok) {
+      if (!elsewhere.has(sessionID)) {
+        elsewhere.set(sessionID, { pid: got.lease.pid, hostname: got.lease.hostname })
+        status.setElsewhere(sessionID, { pid: got.lease.pid, hostname: got.lease.hostname })
+      }
+      return false
+    }
+    held.add(sessionID)
+    startHeartbeat()
+    if (!got.mine) {
+      // Another process may have written the session since it was loaded here; any step
+      // still open belongs to a holder that is gone (its lease ended or died).
+      history.sync(sessionID)
+      history.settle(sessionID)
+    }
+    if (elsewhere.delete(sessionID)) status.setElsewhere(sessionID, undefined)
+    return true
+  }
+
   return {
+    tryHold,
     /** Waits until this process holds the session's lease; false when `abort` fired first. */
     async hold(sessionID: string, abort: AbortSignal): Promise<boolean> {
       for (;;) {
         if (abort.aborted) return false
-        const got = leases.acquire(sessionID)
-        if (got.ok) {
-          held.add(sessionID)
-          startHeartbeat()
-          if (!got.mine) {
-            // Another process may have written the session since it was loaded here; any
-            // step still open belongs to a holder that is gone (its lease ended or died).
-            history.sync(sessionID)
-            history.settle(sessionID)
-          }
-          if (elsewhere.delete(sessionID)) status.setElsewhere(sessionID, undefined)
-          return true
-        }
-        if (!elsewhere.has(sessionID)) {
-          elsewhere.set(sessionID, { pid: got.lease.pid, hostname: got.lease.hostname })
-          status.setElsewhere(sessionID, { pid: got.lease.pid, hostname: got.lease.hostname })
-        }
+        if (tryHold(sessionID)) return true
         try {
           await sleep(retryMs, abort)
         } catch {
