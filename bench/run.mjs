@@ -33,6 +33,7 @@ const BENCHES = [
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+  { name: "lease", file: "bench/lease/heartbeat.ts", fn: "runLeaseBench", rows: leaseRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
 ]
 
@@ -73,6 +74,16 @@ function deltaRows(r) {
     row("in-process / AI SDK alone", times(r.ratio)),
     row("every delta on bus and /event", String(r.allDelivered), check(r.allDelivered, "true")),
     row("stored text intact", String(r.storedIntact), check(r.storedIntact, "true")),
+  ]
+}
+
+function leaseRows(r) {
+  return [
+    row(`${r.deltas} deltas, lease heartbeat + follower as shipped`, ms(r.shippedMs), { baseline: `${ms(r.offMs)} (lease timers off)` }),
+    row("heartbeat cost: shipped / off", times(r.ratio), check(r.ratio < 1.02, "< 1.02×")),
+    row("20× as often / off (stress bound)", times(r.stressRatio)),
+    row("one renewal", `${r.renewUs.toFixed(1)} µs`),
+    row("answers stored intact", String(r.intact), check(r.intact, "true")),
   ]
 }
 
