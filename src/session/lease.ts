@@ -10,6 +10,9 @@ import type { History } from "./history"
 import { sleep } from "./retry"
 import type { Status } from "./runner"
 
+/** Sessions nobody else is running are re-read for other processes' edits at most this often. */
+const FULL_SYNC_MS = 1000
+
 export interface SessionLeaseOptions {
   db: DB
   leases: Leases
@@ -63,6 +66,7 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
   }
 
   let version = dataVersion()
+  let lastFull = 0
   let elsewhere = new Map<string, { pid: number; hostname: string }>()
   function dataVersion(): number {
     return db.pragma("data_version", { simple: true }) as number
@@ -74,22 +78,34 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
       const v = dataVersion()
       const changed = v !== version
       version = v
-      if (changed) for (const id of history.loaded()) if (!held.has(id)) history.sync(id)
-      // A dead holder writes nothing: keep checking while some session is busy elsewhere.
-      if (changed || elsewhere.size) refreshElsewhere()
+      // Sessions another process runs (or just stopped running) change at every flush of its
+      // text: follow them on every change; others (a prompt queued, a part edited elsewhere)
+      // at most once a second, so a server with many sessions loaded stays cheap.
+      // A dead holder writes nothing: keep checking leases while some session is busy elsewhere.
+      if (!changed && !elsewhere.size) return
+      const next = runningElsewhere()
+      if (changed) {
+        const all = Date.now() - lastFull >= FULL_SYNC_MS
+        if (all) lastFull = Date.now()
+        const running = new Set([...elsewhere.keys(), ...next.keys()])
+        for (const id of history.loaded()) if (!held.has(id) && (all || running.has(id))) history.sync(id)
+      }
+      // After the sync: clients get the final parts before they hear the session went idle.
+      applyElsewhere(next)
     } catch (error) {
       opts.log?.warn("following other processes failed", { error })
     }
   }
 
-  function refreshElsewhere() {
-    const next = new Map(leases.heldElsewhere().map((l) => [l.sessionID, { pid: l.pid, hostname: l.hostname }]))
+  const runningElsewhere = () => new Map(leases.heldElsewhere().map((l) => [l.sessionID, { pid: l.pid, hostname: l.hostname }]))
+
+  function applyElsewhere(next: Map<string, { pid: number; hostname: string }>) {
     for (const [id, holder] of next) if (!elsewhere.has(id) && !held.has(id)) status.setElsewhere(id, holder)
     for (const id of elsewhere.keys()) if (!next.has(id)) status.setElsewhere(id, undefined)
     elsewhere = next
   }
 
-  refreshElsewhere()
+  applyElsewhere(runningElsewhere())
   const follower = followMs > 0 ? setInterval(follow, followMs) : undefined
   follower?.unref()
 
