@@ -37,7 +37,8 @@ export type Session = z.infer<typeof Session>
 
 export const SessionStatus = z.discriminatedUnion("type", [
   z.object({ type: z.literal("idle") }),
-  z.object({ type: z.literal("busy") }),
+  // `holder`: another wright process runs the session (its lease); this one only follows it.
+  z.object({ type: z.literal("busy"), holder: z.object({ pid: z.number(), hostname: z.string() }).optional() }),
   z.object({ type: z.literal("retry"), attempt: z.number(), message: z.string(), next: z.number() }),
 ])
 export type SessionStatus = z.infer<typeof SessionStatus>

@@ -12,12 +12,13 @@ import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } fro
 import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
-import type { Store } from "../storage"
+import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
 import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
+import { createSessionLeases } from "./lease"
 import { createCommandRunner, loadCommands } from "./command"
 import { compactionHooks } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
@@ -53,6 +54,8 @@ export interface AppOptions {
   log?: Logger
   /** The OS sandbox commands run in (tests pass one); default: resolved from the `sandbox` config. */
   sandbox?: Sandbox
+  /** Lease timings (tests and the heartbeat benchmark); default: see session/lease.ts. */
+  lease?: { heartbeatMs?: number; retryMs?: number; followMs?: number; staleMs?: number }
 }
 
 export async function createApp(opts: AppOptions) {
@@ -84,8 +87,20 @@ export async function createApp(opts: AppOptions) {
   const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held] }
   const skills = discoverSkills(configDirs)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
-  const history = createHistory({ store, bus })
+  // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
+  const history = createHistory({ store, bus, claim: (id, settle) => leases.claim(id, settle) })
   const status = createStatus(bus)
+  const leases = createSessionLeases({
+    db: store.db,
+    leases: createLeases(store.db, { staleMs: opts.lease?.staleMs }),
+    history,
+    status,
+    log: log.child({ service: "lease" }),
+    onLost: (id) => runner.abort(id),
+    heartbeatMs: opts.lease?.heartbeatMs,
+    retryMs: opts.lease?.retryMs,
+    followMs: opts.lease?.followMs,
+  })
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
   const exec = opts.exec ?? createExec({ env })
   // Resolved once: bash, `!cmd`, command snippets and opted-in MCP servers run inside it.
@@ -209,6 +224,7 @@ export async function createApp(opts: AppOptions) {
       const error = e instanceof NamedError ? e.toObject() : toErrorObject(e)
       bus.publish("session.error", { sessionID, error: toMessageError(error) })
     },
+    lease: leases,
   })
 
   // Re-read on each use, so commands added while wright runs are found.
@@ -285,9 +301,12 @@ export async function createApp(opts: AppOptions) {
     toolHooks,
     /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
     afterWrite,
+    /** Which process runs each session, and what other processes write. */
+    leases,
     async dispose() {
       await runner.shutdown()
       history.flush()
+      leases.dispose()
       await mcp.close()
       if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()
     },

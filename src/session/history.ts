@@ -18,7 +18,17 @@ export const STREAM_PERSIST_MS = 200
  * on every change, so the loop never re-reads the database per step. Every change is
  * published on the bus at once; growing text is persisted at most every STREAM_PERSIST_MS.
  */
-export function createHistory(deps: { store: Store; bus: Bus; now?: () => number }) {
+export function createHistory(deps: {
+  store: Store
+  bus: Bus
+  now?: () => number
+  /**
+   * Contract: called when a session is first loaded; runs `settle` only if no live process
+   * holds the session's lease (and takes the lease meanwhile); must not throw. Undefined:
+   * settle at once (a single process owns the database).
+   */
+  claim?: (sessionID: string, settle: () => void) => void
+}) {
   const { store, bus } = deps
   const now = deps.now ?? Date.now
   const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts> }>()
@@ -36,7 +46,9 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
       const list = store.messages.list(sessionID)
       entry = { list, byId: new Map(list.map((m) => [m.info.id, m])) }
       cache.set(sessionID, entry)
-      settleInterrupted(list)
+      const open = list.some((m) => m.info.role === "assistant" && !m.info.time.completed)
+      if (open && deps.claim) deps.claim(sessionID, () => settleInterrupted(list))
+      else if (open) settleInterrupted(list)
     }
     return entry
   }
@@ -45,25 +57,82 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
    * A step still open when its session is first loaded was cut off by a process that died
    * (a crash, SIGKILL): close it as aborted so no client waits on it and the loop moves on.
    */
-  function settleInterrupted(list: MessageWithParts[]) {
+  function settleInterrupted(list: MessageWithParts[], publish = false) {
     const end = now()
     for (const msg of list) {
       if (msg.info.role !== "assistant" || msg.info.time.completed) continue
       for (const part of msg.parts) {
-        if (part.type === "tool" && ToolState.interrupt(part, undefined, end)) {
-          store.parts.put(part)
-        } else if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {
+        let closed = part.type === "tool" && ToolState.interrupt(part, undefined, end)
+        if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {
           part.time = { ...part.time, end }
-          store.parts.put(part)
+          closed = true
         }
+        if (!closed) continue
+        store.parts.put(part)
+        if (publish) bus.publish("message.part.updated", { sessionID: part.sessionID, part, time: end })
       }
       msg.info = {
         ...msg.info,
         time: { ...msg.info.time, completed: end },
         error: msg.info.error ?? { name: "MessageAbortedError", data: { message: "Interrupted: wright stopped before this step finished." } },
       }
+      bump(msg)
       store.messages.put(msg.info)
+      if (publish) bus.publish("message.updated", { sessionID: msg.info.sessionID, info: msg.info })
     }
+  }
+
+  /**
+   * Brings a loaded session up to date with the database (another process wrote it) and
+   * publishes what changed, so clients of this process follow. Never call it for a session
+   * this process is writing: its in-memory text runs ahead of the disk.
+   */
+  function sync(sessionID: string) {
+    const entry = cache.get(sessionID)
+    if (!entry) return void load(sessionID)
+    const fresh = store.messages.list(sessionID)
+    const keep = new Set(fresh.map((m) => m.info.id))
+    for (const old of entry.list.filter((m) => !keep.has(m.info.id))) {
+      entry.byId.delete(old.info.id)
+      entry.list.splice(entry.list.indexOf(old), 1)
+      bus.publish("message.removed", { sessionID, messageID: old.info.id })
+    }
+    const time = now()
+    let added = false
+    for (const m of fresh) {
+      const old = entry.byId.get(m.info.id)
+      if (!old) {
+        entry.byId.set(m.info.id, m)
+        entry.list.push(m)
+        added = true
+        bus.publish("message.updated", { sessionID, info: m.info })
+        for (const part of m.parts) bus.publish("message.part.updated", { sessionID, part, time })
+        continue
+      }
+      let changed = false
+      if (JSON.stringify(old.info) !== JSON.stringify(m.info)) {
+        old.info = m.info
+        changed = true
+        bus.publish("message.updated", { sessionID, info: m.info })
+      }
+      const before = new Map(old.parts.map((p) => [p.id, JSON.stringify(p)]))
+      for (const part of m.parts) {
+        if (before.get(part.id) === JSON.stringify(part)) continue
+        changed = true
+        bus.publish("message.part.updated", { sessionID, part, time })
+      }
+      const ids = new Set(m.parts.map((p) => p.id))
+      for (const id of before.keys()) {
+        if (ids.has(id)) continue
+        changed = true
+        bus.publish("message.part.removed", { sessionID, messageID: m.info.id, partID: id })
+      }
+      if (changed) {
+        old.parts = m.parts
+        bump(old)
+      }
+    }
+    if (added) entry.list.sort((a, b) => (a.info.id < b.info.id ? -1 : 1))
   }
 
   function flush() {
@@ -172,6 +241,13 @@ export function createHistory(deps: { store: Store; bus: Bus; now?: () => number
     forget(sessionID: string) {
       cache.delete(sessionID)
     },
+    sync,
+    /** Closes the session's open steps as interrupted (their process died) and publishes them. Only under the session's lease. */
+    settle(sessionID: string) {
+      settleInterrupted(load(sessionID).list, true)
+    },
+    /** Ids of the sessions held in memory (the ones some client is looking at or running). */
+    loaded: () => [...cache.keys()],
     flush,
   }
 }

@@ -1,17 +1,32 @@
 import type { Bus } from "../bus"
 import { BusyError, type SessionStatus } from "../protocol"
 
-/** Session status: absent means idle. Every change is published; idle also as `session.idle`. */
+/**
+ * Session status: absent means idle. Every change is published; idle also as `session.idle`.
+ * A session another process runs (it holds the lease) shows as busy with its `holder`, unless
+ * this process has a status of its own for it.
+ */
 export function createStatus(bus: Bus) {
   const map = new Map<string, SessionStatus>()
+  const elsewhere = new Map<string, SessionStatus>()
+  const get = (sessionID: string): SessionStatus => map.get(sessionID) ?? elsewhere.get(sessionID) ?? { type: "idle" }
+  const publish = (sessionID: string, status: SessionStatus) => {
+    bus.publish("session.status", { sessionID, status })
+    if (status.type === "idle") bus.publish("session.idle", { sessionID })
+  }
   return {
-    get: (sessionID: string): SessionStatus => map.get(sessionID) ?? { type: "idle" },
-    all: () => Object.fromEntries(map),
+    get,
+    all: () => Object.fromEntries([...elsewhere, ...map]),
     set(sessionID: string, status: SessionStatus) {
       if (status.type === "idle") map.delete(sessionID)
       else map.set(sessionID, status)
-      bus.publish("session.status", { sessionID, status })
-      if (status.type === "idle") bus.publish("session.idle", { sessionID })
+      publish(sessionID, get(sessionID))
+    },
+    /** Another process started (`holder`) or stopped (undefined) running the session. */
+    setElsewhere(sessionID: string, holder: { pid: number; hostname: string } | undefined) {
+      if (holder) elsewhere.set(sessionID, { type: "busy", holder })
+      else elsewhere.delete(sessionID)
+      if (!map.has(sessionID)) publish(sessionID, get(sessionID))
     },
   }
 }
@@ -27,13 +42,26 @@ interface Run {
 /**
  * One loop per session at a time. A prompt that arrives while the session runs joins the
  * running loop (its message is already stored, so the loop sees it); two runs never
- * interleave steps.
+ * interleave steps. Across processes the lease does the same: a prompt to a session another
+ * process runs waits for its lease, then runs the loop, which answers it.
  */
-export function createRunner(deps: { status: Status; loop: (sessionID: string, abort: AbortSignal) => Promise<void>; onError?: (sessionID: string, e: unknown) => void }) {
+export function createRunner(deps: {
+  status: Status
+  loop: (sessionID: string, abort: AbortSignal) => Promise<void>
+  onError?: (sessionID: string, e: unknown) => void
+  /**
+   * The cross-process lease. `hold` contract: resolves true once this process holds the
+   * session (waiting while another one does), false when `abort` fired first; never rejects.
+   * `release` must not throw.
+   * Undefined: this process alone uses the database.
+   */
+  lease?: { hold(sessionID: string, abort: AbortSignal): Promise<boolean>; release(sessionID: string): void }
+}) {
   const runs = new Map<string, Run>()
 
   async function drive(sessionID: string, run: Run) {
     try {
+      if (deps.lease && !(await deps.lease.hold(sessionID, run.controller.signal))) return
       do {
         run.again = false
         await deps.loop(sessionID, run.controller.signal)
@@ -42,6 +70,7 @@ export function createRunner(deps: { status: Status; loop: (sessionID: string, a
       deps.onError?.(sessionID, e)
       throw e
     } finally {
+      deps.lease?.release(sessionID)
       runs.delete(sessionID)
       deps.status.set(sessionID, { type: "idle" })
     }

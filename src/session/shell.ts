@@ -42,6 +42,8 @@ export function createShells(app: App) {
     if (!bash) throw new Error("The bash tool is not available")
     const agent = input.agent ? app.agents.require(input.agent) : app.agents.defaultAgent()
     const ref = model(sessionID, input, agent.model)
+    // The command's step is written under the session's lease, as the loop's are.
+    if (!app.leases.tryHold(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy in another wright process` })
     const controller = new AbortController()
     running.set(sessionID, controller)
     app.status.set(sessionID, { type: "busy" })
@@ -80,6 +82,7 @@ export function createShells(app: App) {
       app.history.putMessage({ ...assistant, time: { ...assistant.time, completed: Date.now() } })
       return app.sessions.message(sessionID, assistant.id)
     } finally {
+      app.leases.release(sessionID)
       running.delete(sessionID)
       app.status.set(sessionID, { type: "idle" })
     }

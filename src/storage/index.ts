@@ -1,12 +1,14 @@
 // Durable storage: one SQLite file (better-sqlite3, WAL) holding sessions, messages, parts
-// and todos for every project. It only stores and loads; it publishes no events and keeps
-// no caches (the session layer keeps live history in memory and writes through here).
+// and todos for every project, and the leases saying which process runs a session. It only
+// stores and loads; it publishes no events and keeps no caches (the session layer keeps live
+// history in memory and writes through here).
 import { createStore, type Store } from "./store"
 import { openDatabase } from "./database"
 
 export { StorageError, databasePath, openDatabase, type DB } from "./database"
 export { createStore, type Store, type SessionQuery } from "./store"
 export { LATEST_VERSION } from "./migrations"
+export { createLeases, pidAlive, LEASE_STALE_MS, type Lease, type Leases, type Acquired, type LeaseOptions } from "./lease"
 
 /** Opens the database at `file` (see `databasePath`) and returns its repositories. */
 export function openStore(file: string): Store & { close(): void } {

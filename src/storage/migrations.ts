@@ -41,6 +41,21 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: "session leases: which process runs a session's steps",
+    sql: `
+      CREATE TABLE session_lease (
+        session_id TEXT PRIMARY KEY,
+        holder TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        hostname TEXT NOT NULL,
+        heartbeat INTEGER NOT NULL,
+        time_acquired INTEGER NOT NULL
+      );
+      CREATE INDEX session_lease_holder ON session_lease(holder);
+    `,
+  },
 ]
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version

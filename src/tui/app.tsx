@@ -163,11 +163,16 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
       return store.notify("/connect takes the key in its own hidden field: run /connect <provider>, then paste it", "error")
     }
+    const [name = "", ...rest] = text.startsWith("/") ? text.slice(1).split(/\s+/) : []
+    const cmd = text.startsWith("/") ? findCommand(name) : undefined
+    // Another process writes this session: only the TUI's own commands, the text stays typed.
+    const elsewhere = store.getState().busyElsewhere
+    if (elsewhere && !cmd) {
+      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends`, "error")
+    }
     if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
     setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
     if (text.startsWith("/")) {
-      const [name = "", ...rest] = text.slice(1).split(/\s+/)
-      const cmd = findCommand(name)
       if (cmd) return run(cmd.name, rest.join(" "))
       if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2))
     }
@@ -407,6 +412,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         variant={state.variant}
         contextLimit={state.contextLimit}
         busy={state.busy}
+        busyElsewhere={state.busyElsewhere}
         retry={state.retry}
         ready={state.ready}
         notice={state.notice}

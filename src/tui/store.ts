@@ -26,6 +26,8 @@ export interface StoreState {
   printed: Printed[]
   live: Block[]
   busy: boolean
+  /** Another wright process runs this session (holds its lease): shown read-only, following it. */
+  busyElsewhere?: { pid: number; hostname: string }
   retry?: { attempt: number; message: string; next: number }
   permissions: PermissionRequest[]
   questions: QuestionRequest[]
@@ -118,6 +120,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       printed: printed.length === state.printed.length ? state.printed : printed,
       live,
       busy: status !== undefined && status.type !== "idle",
+      busyElsewhere: status?.type === "busy" ? status.holder : undefined,
       retry: status?.type === "retry" ? status : undefined,
       last: lastAssistant(),
       cost: messages.reduce((n, m) => n + (m.info.role === "assistant" ? m.info.cost : 0), 0),

@@ -72,6 +72,11 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${w}\n`)
   const session = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
+  const busy = await busyElsewhere(client, args, session.id)
+  if (busy) {
+    stderr(busy)
+    return 1
+  }
   const sessions = new Set([session.id])
   // With --schema, stdout carries the JSON result alone; the streamed text is not printed.
   const answerOut = input.schema ? () => {} : stdout
@@ -226,6 +231,22 @@ async function checkAgent(client: Client, name: string) {
   const agent = agents.find((a) => a.name === name)
   if (!agent || agent.hidden) throw new UserError(`--agent: no agent named "${name}". Available: ${primary.join(", ")}`)
   if (agent.mode === "subagent") throw new UserError(`--agent: "${name}" is a subagent and cannot be the primary agent of run. Use one of: ${primary.join(", ")}`)
+}
+
+/**
+ * A session another wright process is running (it holds the session's lease) cannot take a
+ * second writer: say who holds it and how to join instead. Through --attach the server itself
+ * queues the prompt behind the running one.
+ */
+async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): Promise<string | undefined> {
+  if (args.attach) return undefined
+  const status = (await client.session.status().catch(() => ({}) as Record<string, never>))[sessionID]
+  if (status?.type !== "busy" || !status.holder) return undefined
+  const { pid, hostname } = status.holder
+  return (
+    `${yellow("Session busy:")} ${sessionID} is running in another wright process (pid ${pid} on ${hostname}).\n` +
+    `Wait for it to finish, or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
+  )
 }
 
 async function resolveSession(client: Client, args: RunArgs) {

@@ -79,6 +79,7 @@ export const StatusLine = memo(function StatusLine(props: {
   cache?: { read: number; write: number }
   contextLimit?: number
   busy: boolean
+  busyElsewhere?: { pid: number; hostname: string }
   retry?: { attempt: number; message: string; next: number }
   ready: boolean
   notice?: { text: string; tone: "info" | "error" }
@@ -108,7 +109,12 @@ export const StatusLine = memo(function StatusLine(props: {
         <Text>
           {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}
           {props.retry ? <Text color="yellow">{`retry ${props.retry.attempt}: ${props.retry.message.slice(0, 40)} `}</Text> : null}
-          {props.busy ? (
+          {props.busyElsewhere ? (
+            <Text color="yellow">
+              {`${spinnerFrame(now)} read-only `}
+              <Text dimColor>{`running in pid ${props.busyElsewhere.pid}`}</Text>
+            </Text>
+          ) : props.busy ? (
             <Text color="yellow">
               {`${spinnerFrame(now)} working `}
               <Text dimColor>esc to interrupt</Text>
