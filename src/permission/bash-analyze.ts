@@ -71,6 +71,10 @@ class Analysis implements Analyzer {
   private unreadable = false
   private readonly written = new Set<string>()
   private readonly reads = new Set<string>()
+  /** Variables this command line set to a number: harmless in arithmetic. */
+  private readonly numbers = new Set<string>()
+  /** Variables declared integer (`declare -i`): every assignment to them is arithmetic. */
+  private readonly integers = new Set<string>()
   private readonly worktree: string
 
   constructor(
@@ -139,7 +143,7 @@ class Analysis implements Analyzer {
     if (this.depth >= MAX_DEPTH) return this.unknown("shell code is nested too deeply to analyse")
     // bash joins `r\<newline>m` into `rm`; the parser sees two words.
     if (/\S\\\r?\n\S/.test(text)) this.unknown("a line continuation splits a word, which the parser reads differently from bash")
-    const tree = this.parser.parse(text)
+    const tree = this.parseCompound(text)
     if (!tree) return this.unknown("the command could not be parsed")
     this.depth++
     try {
@@ -153,6 +157,25 @@ class Analysis implements Analyzer {
       this.depth--
       tree.delete()
     }
+  }
+
+  /**
+   * Parses `text`; where `time`, `coproc` or `!` precede a reserved word or a brace (which the
+   * grammar reads as a command named `{`), the keyword is blanked and the text parsed again,
+   * so `time { rm x; }` is read as the group it is.
+   */
+  private parseCompound(text: string): Tree | null {
+    let tree = this.parser.parse(text)
+    for (let round = 0; tree && round < 4; round++) {
+      const ranges = keywordPrefixes(tree.rootNode)
+      if (ranges.length === 0) break
+      let next = text
+      for (const [start, end] of ranges) next = next.slice(0, start) + " ".repeat(end - start) + next.slice(end)
+      tree.delete()
+      text = next
+      tree = this.parser.parse(text)
+    }
+    return tree
   }
 
   implied(tokens: string[]): void {
@@ -261,6 +284,31 @@ class Analysis implements Analyzer {
         // Each element runs in its own subshell: a cd in one does not move the others.
         for (const child of node.children) if (child) this.scoped(() => this.visit(child))
         return
+      case "arithmetic_expansion":
+        return this.arithmetic(node)
+      case "compound_statement":
+        if (node.child(0)?.type === "((") return this.arithmetic(node)
+        return this.children(node)
+      case "c_style_for_statement":
+        for (let i = 0; i < node.childCount; i++) {
+          const child = node.child(i)
+          if (!child) continue
+          if (["initializer", "condition", "update"].includes(node.fieldNameForChild(i) ?? "")) this.arithmeticNodes([child])
+          else this.visit(child)
+        }
+        return
+      case "subscript":
+        for (let i = 0; i < node.childCount; i++) {
+          const child = node.child(i)
+          if (child && node.fieldNameForChild(i) === "index") this.arithmeticNodes([child])
+        }
+        return
+      case "test_command":
+        this.testCommand(node)
+        return this.children(node)
+      case "expansion":
+        this.expansion(node)
+        return this.children(node)
       case "file_redirect":
         return this.redirect(node)
       case "variable_assignment":
@@ -302,6 +350,10 @@ class Analysis implements Analyzer {
       this.unknown(`the command name ${name.raw} is only known when the command runs`)
       found.forms = [{ tokens, prefixLen: 0 }]
       return found.forms
+    }
+    if (RESERVED.has(name.value) && name.raw === name.value) {
+      this.unknown(`a command named ${name.raw}, like a reserved word, is read differently by the parser and by bash`)
+      this.unreadable = true
     }
     if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file this command line writes`)
     // `/bin/rm` and `./rm` must meet the rules written for `rm`.
@@ -372,26 +424,166 @@ class Analysis implements Analyzer {
     if (op === "<" || op === "<>") this.read(word)
   }
 
+  /**
+   * An arithmetic context (`$((…))`, `((…))`, a subscript, `[[ -eq ]]`, `let`): bash evaluates
+   * the value of every variable named there as arithmetic again, and `a[$(cmd)]` inside it
+   * runs cmd. Only variables this command line set to a number are known to be harmless.
+   */
+  private arithmetic(node: Node): void {
+    this.arithmeticNodes(node.namedChildren.filter((c): c is Node => c !== null))
+  }
+
+  private arithmeticNodes(nodes: Node[]): void {
+    const walk = (n: Node): void => {
+      switch (n.type) {
+        case "command_substitution":
+        case "process_substitution":
+          return this.visit(n)
+        case "variable_name":
+        case "word":
+          if (/^[A-Za-z_]\w*$/.test(n.text) && !this.numbers.has(n.text)) this.unknown(`${n.text} is evaluated as arithmetic, and its value may hold $(…)`)
+          else if (n.type === "word" && !/^[\w#.@*]*$/.test(n.text)) this.unknown(`${n.text} is evaluated as arithmetic and may hold $(…)`)
+          return
+        case "simple_expansion":
+        case "expansion": {
+          const name = n.namedChildren.find((c) => c?.type === "variable_name" || c?.type === "special_variable_name")
+          if (name?.type === "special_variable_name" && /^[#?$!]$/.test(name.text) && n.namedChildCount === 1) return
+          // ${#x} is a length.
+          if (n.type === "expansion" && n.child(1)?.type === "#" && n.namedChildCount === 1) return
+          if (name?.type === "variable_name" && n.namedChildCount === 1 && this.numbers.has(name.text)) return
+          this.unknown(`${n.text} is evaluated as arithmetic, and its value may hold $(…)`)
+          return this.visit(n)
+        }
+        case "string":
+        case "raw_string":
+        case "ansi_c_string":
+        case "concatenation":
+          this.unknown(`${n.text} is evaluated as arithmetic and may hold $(…)`)
+          return this.visit(n)
+        case "subscript":
+          return this.visit(n)
+        case "variable_assignment": {
+          const name = n.childForFieldName("name")
+          const value = n.childForFieldName("value")
+          for (const child of n.namedChildren) if (child && child.id !== name?.id) walk(child)
+          if (name && name.type !== "variable_name") walk(name)
+          else if (name && value?.type === "number") this.numbers.add(name.text)
+          return
+        }
+        default:
+          for (const child of n.namedChildren) if (child) walk(child)
+      }
+    }
+    for (const node of nodes) walk(node)
+  }
+
+  /** Literal arithmetic text (`let 'x=a[$(cmd)]'`, a `declare -i` value). */
+  arithmeticText(text: string, what: string): void {
+    if (/[$`[]/.test(text)) return this.unknown(`${what} ${text} is evaluated as arithmetic and may run $(…)`)
+    for (const name of text.match(/[A-Za-z_]\w*/g) ?? []) {
+      if (!this.numbers.has(name) && !/^(0x|0b)/i.test(name)) return this.unknown(`${what} ${text}: ${name} is evaluated as arithmetic, and its value may hold $(…)`)
+    }
+  }
+
+  private testCommand(node: Node): void {
+    const walk = (n: Node): void => {
+      if (n.type === "binary_expression") {
+        const op = n.childForFieldName("operator")?.text ?? ""
+        if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
+          for (const side of ["left", "right"]) {
+            const operand = n.childForFieldName(side)
+            if (operand && operand.type !== "number") this.arithmeticNodes([operand])
+          }
+          return
+        }
+      }
+      if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "-v") {
+        const operand = n.namedChildren.find((c) => c !== null && c.type !== "test_operator")
+        if (operand && (operand.text.includes("[") || operand.type !== "word")) this.unknown(`[[ -v ${operand.text} ]] evaluates a subscript that may hold $(…)`)
+      }
+      for (const child of n.namedChildren) if (child) walk(child)
+    }
+    walk(node)
+  }
+
+  /** `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt, $(…) included. */
+  private expansion(node: Node): void {
+    const first = node.child(1)
+    const text = node.text
+    if (first?.type === "!" && !/[@*]\]?\}$/.test(text)) this.unknown(`${text} expands a variable named by another variable's value`)
+    if (/@[PAKa-zE]?P\}$|@P\}$/.test(text)) this.unknown(`${text} expands a value as a prompt, running any $(…) in it`)
+  }
+
   private assignment(node: Node): void {
     const name = node.childForFieldName("name")
     if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
+    const value = node.childForFieldName("value")
+    if (name?.type === "variable_name") {
+      if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
+      else this.numbers.delete(name.text)
+      if (this.integers.has(name.text) && value && value.type !== "number") {
+        if (value.type === "word" || value.type === "raw_string") this.arithmeticText(evalWord(value, pureVisit).value ?? value.text, name.text + "=")
+        else this.arithmeticNodes([value])
+      }
+    }
     for (const child of node.namedChildren) if (child && child.id !== name?.id) evalWord(child, this.visit)
     if (name && name.type !== "variable_name") evalWord(name, this.visit)
   }
 
   private declaration(node: Node): void {
     const keyword = node.child(0)?.text ?? "declare"
+    const flags = node.namedChildren.filter((c): c is Node => c !== null && c.type === "word" && c.text.startsWith("-")).map((c) => c.text)
+    const integer = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*i/.test(f))
     for (const child of node.namedChildren) {
       if (!child) continue
-      if (child.type === "variable_assignment") this.assignment(child)
-      else if (child.type === "variable_name") continue
-      else {
+      if (child.type === "variable_assignment") {
+        const name = child.childForFieldName("name")
+        if (integer && name?.type === "variable_name") this.integers.add(name.text)
+        this.assignment(child)
+      } else if (child.type === "variable_name") {
+        if (integer) this.integers.add(child.text)
+      } else {
         const word = evalWord(child, this.visit)
         if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)
         else if (keyword !== "export" && /^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
+        else if (!word.value.startsWith("-") && word.value.includes("[")) this.unknown(`${keyword} ${word.raw} names a variable with a subscript, evaluated as arithmetic`)
+        else if (integer && word.value.includes("=")) this.arithmeticText(word.value.slice(word.value.indexOf("=") + 1), `${keyword} -i`)
       }
     }
   }
+}
+
+// Words bash reads as the start of a compound command, where a command name may stand.
+const RESERVED = new Set(["{", "}", "(", ")", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "in", "[[", "]]", "((", "!"])
+const COMPOUND_START = new Set(["{", "if", "for", "while", "until", "case", "select", "function", "[[", "(("])
+
+/** [start, end) of `time [-p]`, `coproc [NAME]` and `!` keywords that precede a compound command. */
+function keywordPrefixes(root: Node): [number, number][] {
+  const out: [number, number][] = []
+  const walk = (node: Node) => {
+    if (node.type === "command") {
+      const words = node.children.filter((c): c is Node => c !== null && (c.type === "command_name" || c.type === "word"))
+      const name = words[0]?.text
+      let i = 1
+      if (name === "time") while (words[i]?.text === "-p" || words[i]?.text === "--") i++
+      else if (name === "coproc" && words[i] && !COMPOUND_START.has(words[i].text) && COMPOUND_START.has(words[i + 1]?.text ?? "")) i++
+      if ((name === "time" || name === "coproc") && words[i] && (COMPOUND_START.has(words[i].text) || words[i].text === "!")) {
+        out.push([node.startIndex, words[i].startIndex])
+        return
+      }
+    }
+    if (node.type === "negated_command") {
+      const inner = node.namedChildren.find((c) => c !== null)
+      const name = inner?.type === "command" ? inner.childForFieldName("name")?.text : undefined
+      if (name !== undefined && COMPOUND_START.has(name)) {
+        out.push([node.startIndex, node.startIndex + 1])
+        return
+      }
+    }
+    for (const child of node.children) if (child) walk(child)
+  }
+  walk(root)
+  return out
 }
 
 function heredocText(redirect: Node): string | undefined {

@@ -142,13 +142,25 @@ const find: Handler = (words, a, io) => {
   }
 }
 
-// Builtins that set variables from input or arguments: setting PATH and the like is unknowable.
+// Builtins that set variables from input or arguments: setting PATH and the like is unknowable,
+// and a name with a subscript (`read 'a[$(cmd)]'`) has it evaluated as arithmetic.
 const setsVariables: Handler = (words, a) => {
   const names = words.slice(1).filter((w, i, all) => !w.value?.startsWith("-") || all[i - 1]?.value === "-v")
-  for (const word of names) {
-    const name = word.value
-    if (name === undefined) a.unknown(`${words[0].value} sets a variable whose name is only known at run time`)
-    else if (dangerousVariable(name)) a.unknown(`${words[0].value} sets ${name}, which changes which programs run`)
+  for (const word of names) variableName(words[0].value!, word, a)
+}
+
+function variableName(what: string, word: Word | undefined, a: Parameters<Handler>[1]): void {
+  const name = word?.value
+  if (name === undefined) a.unknown(`${what} sets a variable whose name is only known at run time`)
+  else if (name.includes("[")) a.unknown(`${what} ${name} has a subscript, which bash evaluates as arithmetic (it may hold $(…))`)
+  else if (dangerousVariable(name)) a.unknown(`${what} sets ${name}, which changes which programs run`)
+}
+
+// `let` evaluates each argument as arithmetic.
+const letBuiltin: Handler = (words, a) => {
+  for (const word of words.slice(1)) {
+    if (word.value === undefined) a.unknown(`let ${word.raw} is evaluated as arithmetic and only known at run time`)
+    else a.arithmeticText(word.value, "let")
   }
 }
 
@@ -225,8 +237,13 @@ export const RUNNERS: Record<string, Handler> = {
     const at = words.findIndex((w) => w.value?.startsWith("-v"))
     if (at < 0) return
     const name = words[at].value === "-v" ? words[at + 1] : literalWord(words[at].value!.slice(2))
-    if (name?.value === undefined || dangerousVariable(name.value)) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run`)
+    if (name?.value === undefined || dangerousVariable(name.value) || name.value.includes("[")) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run or hold a subscript bash evaluates`)
   },
+  let: letBuiltin,
+  unset: (words, a) => {
+    for (const word of words.slice(1)) if (!word.value?.startsWith("-")) if (word.value === undefined || word.value.includes("[")) a.unknown(`unset ${word.raw} evaluates a subscript that may hold $(…)`)
+  },
+  getopts: (words, a) => variableName("getopts", words[2], a),
 }
 
 for (const name of ["parallel", "nsenter", "unshare", "firejail", "systemd-run", "gosu", "su-exec", "setpriv", "prlimit", "numactl", "valgrind", "xvfb-run", "dbus-run-session", "sg", "newgrp", "chpst", "strace", "ltrace", "gdb", "lldb", "entr", "at", "batch", "crontab", "expect"]) {

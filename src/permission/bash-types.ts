@@ -26,6 +26,8 @@ export interface Analyzer {
   run(words: Word[], io: Io): void
   /** A file this command line writes (redirections, tee, cp/mv destinations). */
   wrote(word: Word): void
+  /** Literal text bash evaluates as arithmetic (`let`): unknown unless it is plainly harmless. */
+  arithmeticText(text: string, what: string): void
   /** True when `word` names a file written earlier in this command line. */
   runsWritten(word: Word): boolean
 }
