@@ -5,13 +5,14 @@
 // to file commands and redirections are checked against the project. Whatever cannot be
 // known before the command runs is reported, and the request must then be asked. Files the
 // command reads (cat, grep, `< file`, …) are asked as `read`, so the read rules apply.
+import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
-import { type Analyzer, type Io, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Analyzer, type Io, checksOwnPaths, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
-import { type Word, evalWord, pureVisit } from "./bash-words"
-import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal } from "./paths"
+import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
+import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal, vcsConfigPattern } from "./paths"
 
 export interface BashCommand {
   text: string
@@ -20,7 +21,7 @@ export interface BashCommand {
 }
 
 export interface BashRequest {
-  permission: "bash" | "external_directory" | "read"
+  permission: "bash" | "external_directory" | "read" | "vcs_config"
   patterns: string[]
   always: string[]
   forceAsk?: boolean
@@ -71,6 +72,7 @@ class Analysis implements Analyzer {
   private unreadable = false
   private readonly written = new Set<string>()
   private readonly reads = new Set<string>()
+  private readonly vcs = new Set<string>()
   /** Variables this command line set to a number: harmless in arithmetic. */
   private readonly numbers = new Set<string>()
   /** Variables declared integer (`declare -i`): every assignment to them is arithmetic. */
@@ -107,6 +109,10 @@ class Analysis implements Analyzer {
     if (this.external.size > 0) {
       const patterns = [...this.external.keys()]
       out.push({ permission: "external_directory", patterns, always: patterns, metadata: { command, paths: [...this.external.values()] } })
+    }
+    if (this.vcs.size > 0) {
+      const patterns = [...this.vcs]
+      out.push({ permission: "vcs_config", patterns, always: patterns, metadata: { command, files: patterns } })
     }
     if (this.reads.size > 0) {
       const patterns = [...this.reads]
@@ -234,7 +240,23 @@ class Analysis implements Analyzer {
   }
 
   wrote(word: Word): void {
-    for (const p of this.locations(word)) this.written.add(p)
+    for (const p of this.locations(word)) {
+      this.written.add(p)
+      const pattern = vcsConfigPattern(p, this.worktree)
+      if (pattern) this.vcs.add(pattern)
+    }
+  }
+
+  localModule(name: string, what: string): void {
+    if (!this.cwdKnown) return this.unknown(`${what} may run a module from a directory only known at run time`)
+    for (const cwd of this.cwds) {
+      const local = [path.join(cwd, `${name}.py`), path.join(cwd, name)]
+      if (local.some((p) => fs.existsSync(p) || this.written.has(p))) this.unknown(`${what} runs ${name} from the current directory, code that is not analysed`)
+    }
+  }
+
+  gitConfig(): void {
+    this.vcs.add(".git/config")
   }
 
   runsWritten(word: Word): boolean {
@@ -360,6 +382,7 @@ class Analysis implements Analyzer {
     const base = path.posix.basename(name.value) || name.value
     const variants = base === name.value ? [tokens] : [tokens, [base, ...tokens.slice(1)]]
     const outcome = handlerFor(base)?.(words, this, io) ?? {}
+    if (!checksOwnPaths(base)) this.operandPaths(words.slice(1, outcome.inner ?? words.length))
     if (outcome.skip) found.skip = true
     if (outcome.inner !== undefined && outcome.inner < words.length) {
       const inner = this.simple(words.slice(outcome.inner), outcome.innerIo ?? io)
@@ -368,6 +391,17 @@ class Analysis implements Analyzer {
       found.forms = this.ownForms(variants, words, base)
     }
     return found.forms
+  }
+
+  /**
+   * Any operand of any command that names a path outside the project is asked as
+   * `external_directory` (`git clone . /elsewhere`, `sort -o /x`, `--output=../x`, `@/etc/passwd`).
+   */
+  private operandPaths(words: Word[]): void {
+    for (const word of words) {
+      const candidate = word.value === undefined ? undefined : pathOperand(word.value)
+      if (candidate !== undefined) this.checkPath({ ...literalWord(candidate), glob: word.glob && literalWord(candidate).glob, tilde: candidate.startsWith("~") })
+    }
   }
 
   private ownForms(variants: string[][], words: Word[], base: string): Form[] {
@@ -420,6 +454,8 @@ class Analysis implements Analyzer {
     const word = evalWord(dest, this.visit)
     if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(word.value ?? "")) return
     this.checkPath(word)
+    // `: > f` and a bare `> f` empty the file, as `rm` would lose it.
+    if ((op === ">" || op === ">|") && word.value !== undefined && truncates(node)) this.implied(["rm", word.value])
     if (op.includes(">")) this.wrote(word)
     if (op === "<" || op === "<>") this.read(word)
   }
@@ -551,6 +587,28 @@ class Analysis implements Analyzer {
       }
     }
   }
+}
+
+/** The redirect empties its file: it belongs to no command, or to `:` / `true`. */
+function truncates(redirect: Node): boolean {
+  const parent = redirect.parent
+  if (parent?.type !== "redirected_statement") return false
+  const body = parent.childForFieldName("body")
+  if (!body) return true
+  return body.type === "command" && body.namedChildCount === 1 && [":", "true"].includes(body.childForFieldName("name")?.text ?? "")
+}
+
+/** The path an operand may name: itself, an option's value (`--out=x`, `-o/x`), curl's `@file`. */
+function pathOperand(v: string): string | undefined {
+  let candidate = v
+  if (/^--[^=]+=/.test(v)) candidate = v.slice(v.indexOf("=") + 1)
+  else if (/^-[^-]/.test(v)) candidate = v.includes("=") ? v.slice(v.indexOf("=") + 1) : v.slice(2)
+  if (candidate.startsWith("@")) candidate = candidate.slice(1)
+  if (/^file:\/\//i.test(candidate)) candidate = candidate.slice(7)
+  if (candidate === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(candidate)) return undefined
+  if (/^[^/~.][^/]*:/.test(candidate)) return undefined
+  if (candidate === ".." || candidate === "~" || /^(\/|~\/|\.\.?\/)/.test(candidate)) return candidate
+  return /\s/.test(candidate) || !candidate.includes("/") ? undefined : candidate
 }
 
 // Words bash reads as the start of a compound command, where a command name may stand.

@@ -43,14 +43,17 @@ const env: Handler = (words, a) => {
 }
 
 const xargs: Handler = (words, a, io) => {
-  const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"])
+  const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"], ["--null", "--replace", "--interactive", "--verbose", "--no-run-if-empty", "--exit", "--open-tty", "--show-limits"])
+  const replaceOption = scan.options.find((o) => o.name === "-I" || o.name === "--replace" || o.name === "-i" || o.name.startsWith("-i"))
+  const replace = replaceOption ? (replaceOption.name === "-I" ? replaceOption.value?.value : "{}") : undefined
+  if (replaceOption && replace === undefined) a.unknown("xargs -I names a replacement only known at run time")
   for (const o of scan.options) {
     if ((o.name === "-a" || o.name === "--arg-file") && o.value) {
       a.checkPath(o.value, { io })
       a.read(o.value, { io })
     }
   }
-  return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true } } : undefined
+  return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true, ...(replace !== undefined ? { replace } : {}) } } : undefined
 }
 
 const commandBuiltin: Handler = (words) => {
@@ -246,6 +249,34 @@ export const RUNNERS: Record<string, Handler> = {
   getopts: (words, a) => variableName("getopts", words[2], a),
 }
 
+// More wrappers that run the command after their options.
+Object.assign(RUNNERS, {
+  eatmydata: wrapper(""),
+  catchsegv: wrapper(""),
+  nocache: wrapper(""),
+  chronic: wrapper("", [], 0),
+  ifne: wrapper(""),
+  torsocks: wrapper("uaP"),
+  proxychains: wrapper("f"),
+  proxychains4: wrapper("f"),
+  tini: wrapper("spel"),
+  "dumb-init": wrapper("r", ["--rewrite"]),
+  fakeroot: wrapper("lsi", ["--lib", "--faked"]),
+  faketime: wrapper("", [], 1),
+  linux32: wrapper(""),
+  linux64: wrapper(""),
+  sshpass: wrapper("pfde"),
+  "cross-env": env,
+  "cross-env-shell": (words: Word[], a: Parameters<Handler>[1]) => {
+    const parts = words.slice(1).filter((w) => !ASSIGNMENT.test(w.value ?? ""))
+    if (parts.some((w) => w.value === undefined)) a.unknown("cross-env-shell runs text only known at run time")
+    else if (parts.length) a.script(parts.map((w) => w.value).join(" "))
+  },
+} satisfies Record<string, Handler>)
+
+for (const name of ["setarch", "rlwrap", "hyperfine", "concurrently", "run-parts", "nodemon", "watchexec", "perf", "env-cmd", "dotenv", "op", "doppler", "aws-vault", "sops", "direnv", "ssh-agent", "dbus-launch", "xterm", "daemonize", "start-stop-daemon", "tsp", "sem", "retry", "with-contenv", "npm-run-all", "run-p", "run-s", "socat", "ncat", "firejail", "bwrap", "flatpak-spawn", "distrobox-enter", "toolbox", "nix-shell", "guix", "devbox"]) {
+  RUNNERS[name] = opaque("runs other commands")
+}
 for (const name of ["parallel", "nsenter", "unshare", "firejail", "systemd-run", "gosu", "su-exec", "setpriv", "prlimit", "numactl", "valgrind", "xvfb-run", "dbus-run-session", "sg", "newgrp", "chpst", "strace", "ltrace", "gdb", "lldb", "entr", "at", "batch", "crontab", "expect"]) {
   RUNNERS[name] = opaque("runs other commands")
 }

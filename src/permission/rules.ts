@@ -71,7 +71,8 @@ function describe(value: unknown): string {
 
 /**
  * Everything allowed except loops of identical tool calls, paths outside the project
- * (but the tool-output directory and any extra directories are fine) and `.env` files.
+ * (but the tool-output directory and any extra directories are fine), changes to git's
+ * own configuration and hooks (`vcs_config`) and `.env` files.
  */
 export function defaults(opts: { toolOutputDir: string; extraAllowedDirs?: string[] }): Ruleset {
   const dirs = [opts.toolOutputDir, ...(opts.extraAllowedDirs ?? [])].flatMap(withRealPath)
@@ -79,6 +80,7 @@ export function defaults(opts: { toolOutputDir: string; extraAllowedDirs?: strin
     { permission: "*", pattern: "*", action: "allow" },
     { permission: "doom_loop", pattern: "*", action: "ask" },
     { permission: "external_directory", pattern: "*", action: "ask" },
+    { permission: "vcs_config", pattern: "*", action: "ask" },
     ...[...new Set(dirs)].map((dir): PermissionRule => ({ permission: "external_directory", pattern: path.join(dir, "*"), action: "allow" })),
     { permission: "read", pattern: "*.env", action: "ask" },
     { permission: "read", pattern: "*.env.*", action: "ask" },
