@@ -54,9 +54,20 @@ const SAFE_DEVICES = /^\/dev\/(null|zero|random|urandom|tty|stdin|stdout|stderr|
  * What the bash tool must ask before running `command`, in order. `worktree` (the project
  * unless given) is what `read` patterns are relative to, as the read tool's are.
  */
-export async function analyzeBash(command: string, opts: { cwd: string; project: string; worktree?: string }): Promise<BashRequest[]> {
+export interface AnalyzeOptions {
+  cwd: string
+  project: string
+  worktree?: string
+  /** Files written before this command (by tools or earlier commands): running one asks. */
+  written?: (absPath: string) => boolean
+  /** Told the absolute paths this command writes, as far as the analysis reads them. */
+  onWrites?: (paths: string[]) => void
+}
+
+export async function analyzeBash(command: string, opts: AnalyzeOptions): Promise<BashRequest[]> {
   const analysis = new Analysis(await bashParser(), opts)
   analysis.start(command)
+  opts.onWrites?.(analysis.writes())
   return analysis.requests(command)
 }
 
@@ -79,10 +90,13 @@ class Analysis implements Analyzer {
   private readonly integers = new Set<string>()
   private readonly worktree: string
 
+  private readonly before?: (absPath: string) => boolean
+
   constructor(
     private readonly parser: Parser,
-    opts: { cwd: string; project: string; worktree?: string },
+    opts: AnalyzeOptions,
   ) {
+    this.before = opts.written
     this.project = resolveReal(opts.project, "/")
     this.worktree = opts.worktree ?? opts.project
     this.cwds = [path.resolve(opts.cwd)]
@@ -260,7 +274,11 @@ class Analysis implements Analyzer {
   }
 
   runsWritten(word: Word): boolean {
-    return this.locations(word).some((p) => this.written.has(p))
+    return this.locations(word).some((p) => this.written.has(p) || this.before?.(p) === true)
+  }
+
+  writes(): string[] {
+    return [...this.written]
   }
 
   private locations(word: Word): string[] {
@@ -377,7 +395,7 @@ class Analysis implements Analyzer {
       this.unknown(`a command named ${name.raw}, like a reserved word, is read differently by the parser and by bash`)
       this.unreadable = true
     }
-    if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file this command line writes`)
+    if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file written in this session (or by this command line)`)
     // `/bin/rm` and `./rm` must meet the rules written for `rm`.
     const base = path.posix.basename(name.value) || name.value
     const variants = base === name.value ? [tokens] : [tokens, [base, ...tokens.slice(1)]]

@@ -12,12 +12,19 @@ const awk: Handler = (words, a, io) => {
     if (["--exec", "--include", "--load", "-W"].includes(o.name)) a.unknown(`${words[0].value} ${o.name} loads a program or extension that is not analysed`)
   }
   const scripts = scan.options.filter((o) => (o.name === "-f" || o.name === "--file") && o.value)
-  for (const script of scripts) a.read(script.value!, { io })
+  for (const script of scripts) {
+    a.checkPath(script.value!, { io })
+    a.read(script.value!, { io })
+  }
   if (scripts.length > 0) a.unknown(`${words[0].value} -f runs a program from a file, which is not analysed (system(), pipes)`)
   const programs = scan.options.filter((o) => o.name === "-e" || o.name === "--source").map((o) => o.value)
   const inputs = words.slice(scan.index + (scripts.length || programs.length ? 0 : 1))
   // Operands are input files, except `name=value`, which sets a variable.
-  for (const input of inputs) if (!ASSIGNMENT.test(input.value ?? "")) a.read(input, { io })
+  for (const input of inputs) {
+    if (ASSIGNMENT.test(input.value ?? "") || input.value === "-") continue
+    if (input.value !== undefined) a.checkPath(input, { io })
+    a.read(input, { io })
+  }
   if (scripts.length > 0) return
   if (programs.length === 0) programs.push(words[scan.index])
   for (const program of programs) {
@@ -54,7 +61,11 @@ const sed: Handler = (words, a, io) => {
       a.unknown(`sed ${o.name} runs a script from a file, whose commands (e, w, r) are not analysed`)
     }
   }
-  for (const file of files) a.read(file, { io })
+  for (const file of files) {
+    if (file.value === "-") continue
+    if (file.value !== undefined) a.checkPath(file, { io })
+    a.read(file, { io })
+  }
   if (options.some((o) => o.name === "-i" || o.name.startsWith("-i") || o.name === "--in-place")) {
     for (const file of files) {
       a.checkPath(file, { io })

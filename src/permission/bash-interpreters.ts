@@ -45,7 +45,7 @@ export function scriptFile(word: Word, a: Analyzer, what: string): void {
     a.unknown(`${what} ${word.raw}, whose content is only known at run time`)
     return
   }
-  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file this command line writes`)
+  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file written in this session (or by this command line)`)
   a.checkPath(word)
 }
 
