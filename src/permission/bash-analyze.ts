@@ -355,6 +355,13 @@ class Analysis implements Analyzer {
         return this.assignment(node)
       case "declaration_command":
         return this.declaration(node)
+      case "unset_command":
+        for (const child of node.namedChildren) {
+          if (!child || child.type === "variable_name") continue
+          const word = evalWord(child, this.visit)
+          if (word.value === undefined || (!word.value.startsWith("-") && word.value.includes("["))) this.unknown(`unset ${word.raw} evaluates a subscript that may hold $(…)`)
+        }
+        return
       default:
         return this.children(node)
     }
