@@ -5,13 +5,14 @@
 // to file commands and redirections are checked against the project. Whatever cannot be
 // known before the command runs is reported, and the request must then be asked. Files the
 // command reads (cat, grep, `< file`, …) are asked as `read`, so the read rules apply.
+import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
-import { type Analyzer, type Io, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Analyzer, type Io, checksOwnPaths, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
-import { type Word, evalWord, pureVisit } from "./bash-words"
-import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal } from "./paths"
+import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
+import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal, vcsConfigPattern } from "./paths"
 
 export interface BashCommand {
   text: string
@@ -20,7 +21,7 @@ export interface BashCommand {
 }
 
 export interface BashRequest {
-  permission: "bash" | "external_directory" | "read"
+  permission: "bash" | "external_directory" | "read" | "vcs_config"
   patterns: string[]
   always: string[]
   forceAsk?: boolean
@@ -53,9 +54,20 @@ const SAFE_DEVICES = /^\/dev\/(null|zero|random|urandom|tty|stdin|stdout|stderr|
  * What the bash tool must ask before running `command`, in order. `worktree` (the project
  * unless given) is what `read` patterns are relative to, as the read tool's are.
  */
-export async function analyzeBash(command: string, opts: { cwd: string; project: string; worktree?: string }): Promise<BashRequest[]> {
+export interface AnalyzeOptions {
+  cwd: string
+  project: string
+  worktree?: string
+  /** Files written before this command (by tools or earlier commands): running one asks. */
+  written?: (absPath: string) => boolean
+  /** Told the absolute paths this command writes, as far as the analysis reads them. */
+  onWrites?: (paths: string[]) => void
+}
+
+export async function analyzeBash(command: string, opts: AnalyzeOptions): Promise<BashRequest[]> {
   const analysis = new Analysis(await bashParser(), opts)
   analysis.start(command)
+  opts.onWrites?.(analysis.writes())
   return analysis.requests(command)
 }
 
@@ -71,12 +83,20 @@ class Analysis implements Analyzer {
   private unreadable = false
   private readonly written = new Set<string>()
   private readonly reads = new Set<string>()
+  private readonly vcs = new Set<string>()
+  /** Variables this command line set to a number: harmless in arithmetic. */
+  private readonly numbers = new Set<string>()
+  /** Variables declared integer (`declare -i`): every assignment to them is arithmetic. */
+  private readonly integers = new Set<string>()
   private readonly worktree: string
+
+  private readonly before?: (absPath: string) => boolean
 
   constructor(
     private readonly parser: Parser,
-    opts: { cwd: string; project: string; worktree?: string },
+    opts: AnalyzeOptions,
   ) {
+    this.before = opts.written
     this.project = resolveReal(opts.project, "/")
     this.worktree = opts.worktree ?? opts.project
     this.cwds = [path.resolve(opts.cwd)]
@@ -103,6 +123,10 @@ class Analysis implements Analyzer {
     if (this.external.size > 0) {
       const patterns = [...this.external.keys()]
       out.push({ permission: "external_directory", patterns, always: patterns, metadata: { command, paths: [...this.external.values()] } })
+    }
+    if (this.vcs.size > 0) {
+      const patterns = [...this.vcs]
+      out.push({ permission: "vcs_config", patterns, always: patterns, metadata: { command, files: patterns } })
     }
     if (this.reads.size > 0) {
       const patterns = [...this.reads]
@@ -139,7 +163,7 @@ class Analysis implements Analyzer {
     if (this.depth >= MAX_DEPTH) return this.unknown("shell code is nested too deeply to analyse")
     // bash joins `r\<newline>m` into `rm`; the parser sees two words.
     if (/\S\\\r?\n\S/.test(text)) this.unknown("a line continuation splits a word, which the parser reads differently from bash")
-    const tree = this.parser.parse(text)
+    const tree = this.parseCompound(text)
     if (!tree) return this.unknown("the command could not be parsed")
     this.depth++
     try {
@@ -153,6 +177,25 @@ class Analysis implements Analyzer {
       this.depth--
       tree.delete()
     }
+  }
+
+  /**
+   * Parses `text`; where `time`, `coproc` or `!` precede a reserved word or a brace (which the
+   * grammar reads as a command named `{`), the keyword is blanked and the text parsed again,
+   * so `time { rm x; }` is read as the group it is.
+   */
+  private parseCompound(text: string): Tree | null {
+    let tree = this.parser.parse(text)
+    for (let round = 0; tree && round < 4; round++) {
+      const ranges = keywordPrefixes(tree.rootNode)
+      if (ranges.length === 0) break
+      let next = text
+      for (const [start, end] of ranges) next = next.slice(0, start) + " ".repeat(end - start) + next.slice(end)
+      tree.delete()
+      text = next
+      tree = this.parser.parse(text)
+    }
+    return tree
   }
 
   implied(tokens: string[]): void {
@@ -211,11 +254,31 @@ class Analysis implements Analyzer {
   }
 
   wrote(word: Word): void {
-    for (const p of this.locations(word)) this.written.add(p)
+    for (const p of this.locations(word)) {
+      this.written.add(p)
+      const pattern = vcsConfigPattern(p, this.worktree)
+      if (pattern) this.vcs.add(pattern)
+    }
+  }
+
+  localModule(name: string, what: string): void {
+    if (!this.cwdKnown) return this.unknown(`${what} may run a module from a directory only known at run time`)
+    for (const cwd of this.cwds) {
+      const local = [path.join(cwd, `${name}.py`), path.join(cwd, name)]
+      if (local.some((p) => fs.existsSync(p) || this.written.has(p))) this.unknown(`${what} runs ${name} from the current directory, code that is not analysed`)
+    }
+  }
+
+  gitConfig(): void {
+    this.vcs.add(".git/config")
   }
 
   runsWritten(word: Word): boolean {
-    return this.locations(word).some((p) => this.written.has(p))
+    return this.locations(word).some((p) => this.written.has(p) || this.before?.(p) === true)
+  }
+
+  writes(): string[] {
+    return [...this.written]
   }
 
   private locations(word: Word): string[] {
@@ -261,12 +324,44 @@ class Analysis implements Analyzer {
         // Each element runs in its own subshell: a cd in one does not move the others.
         for (const child of node.children) if (child) this.scoped(() => this.visit(child))
         return
+      case "arithmetic_expansion":
+        return this.arithmetic(node)
+      case "compound_statement":
+        if (node.child(0)?.type === "((") return this.arithmetic(node)
+        return this.children(node)
+      case "c_style_for_statement":
+        for (let i = 0; i < node.childCount; i++) {
+          const child = node.child(i)
+          if (!child) continue
+          if (["initializer", "condition", "update"].includes(node.fieldNameForChild(i) ?? "")) this.arithmeticNodes([child])
+          else this.visit(child)
+        }
+        return
+      case "subscript":
+        for (let i = 0; i < node.childCount; i++) {
+          const child = node.child(i)
+          if (child && node.fieldNameForChild(i) === "index") this.arithmeticNodes([child])
+        }
+        return
+      case "test_command":
+        this.testCommand(node)
+        return this.children(node)
+      case "expansion":
+        this.expansion(node)
+        return this.children(node)
       case "file_redirect":
         return this.redirect(node)
       case "variable_assignment":
         return this.assignment(node)
       case "declaration_command":
         return this.declaration(node)
+      case "unset_command":
+        for (const child of node.namedChildren) {
+          if (!child || child.type === "variable_name") continue
+          const word = evalWord(child, this.visit)
+          if (word.value === undefined || (!word.value.startsWith("-") && word.value.includes("["))) this.unknown(`unset ${word.raw} evaluates a subscript that may hold $(…)`)
+        }
+        return
       default:
         return this.children(node)
     }
@@ -303,11 +398,16 @@ class Analysis implements Analyzer {
       found.forms = [{ tokens, prefixLen: 0 }]
       return found.forms
     }
-    if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file this command line writes`)
+    if (RESERVED.has(name.value) && name.raw === name.value) {
+      this.unknown(`a command named ${name.raw}, like a reserved word, is read differently by the parser and by bash`)
+      this.unreadable = true
+    }
+    if (name.value.includes("/") && this.runsWritten(name)) this.unknown(`${name.raw} runs a file written in this session (or by this command line)`)
     // `/bin/rm` and `./rm` must meet the rules written for `rm`.
     const base = path.posix.basename(name.value) || name.value
     const variants = base === name.value ? [tokens] : [tokens, [base, ...tokens.slice(1)]]
     const outcome = handlerFor(base)?.(words, this, io) ?? {}
+    if (!checksOwnPaths(base)) this.operandPaths(words.slice(1, outcome.inner ?? words.length))
     if (outcome.skip) found.skip = true
     if (outcome.inner !== undefined && outcome.inner < words.length) {
       const inner = this.simple(words.slice(outcome.inner), outcome.innerIo ?? io)
@@ -316,6 +416,17 @@ class Analysis implements Analyzer {
       found.forms = this.ownForms(variants, words, base)
     }
     return found.forms
+  }
+
+  /**
+   * Any operand of any command that names a path outside the project is asked as
+   * `external_directory` (`git clone . /elsewhere`, `sort -o /x`, `--output=../x`, `@/etc/passwd`).
+   */
+  private operandPaths(words: Word[]): void {
+    for (const word of words) {
+      const candidate = word.value === undefined ? undefined : pathOperand(word.value)
+      if (candidate !== undefined) this.checkPath({ ...literalWord(candidate), glob: word.glob && literalWord(candidate).glob, tilde: candidate.startsWith("~") })
+    }
   }
 
   private ownForms(variants: string[][], words: Word[], base: string): Form[] {
@@ -368,30 +479,194 @@ class Analysis implements Analyzer {
     const word = evalWord(dest, this.visit)
     if ((op === ">&" || op === "<&") && /^(\d+-?|-)$/.test(word.value ?? "")) return
     this.checkPath(word)
+    // `: > f` and a bare `> f` empty the file, as `rm` would lose it.
+    if ((op === ">" || op === ">|") && word.value !== undefined && truncates(node)) this.implied(["rm", word.value])
     if (op.includes(">")) this.wrote(word)
     if (op === "<" || op === "<>") this.read(word)
+  }
+
+  /**
+   * An arithmetic context (`$((…))`, `((…))`, a subscript, `[[ -eq ]]`, `let`): bash evaluates
+   * the value of every variable named there as arithmetic again, and `a[$(cmd)]` inside it
+   * runs cmd. Only variables this command line set to a number are known to be harmless.
+   */
+  private arithmetic(node: Node): void {
+    this.arithmeticNodes(node.namedChildren.filter((c): c is Node => c !== null))
+  }
+
+  private arithmeticNodes(nodes: Node[]): void {
+    const walk = (n: Node): void => {
+      switch (n.type) {
+        case "command_substitution":
+        case "process_substitution":
+          return this.visit(n)
+        case "variable_name":
+        case "word":
+          if (/^[A-Za-z_]\w*$/.test(n.text) && !this.numbers.has(n.text)) this.unknown(`${n.text} is evaluated as arithmetic, and its value may hold $(…)`)
+          else if (n.type === "word" && !/^[\w#.@*]*$/.test(n.text)) this.unknown(`${n.text} is evaluated as arithmetic and may hold $(…)`)
+          return
+        case "simple_expansion":
+        case "expansion": {
+          const name = n.namedChildren.find((c) => c?.type === "variable_name" || c?.type === "special_variable_name")
+          if (name?.type === "special_variable_name" && /^[#?$!]$/.test(name.text) && n.namedChildCount === 1) return
+          // ${#x} is a length.
+          if (n.type === "expansion" && n.child(1)?.type === "#" && n.namedChildCount === 1) return
+          if (name?.type === "variable_name" && n.namedChildCount === 1 && this.numbers.has(name.text)) return
+          this.unknown(`${n.text} is evaluated as arithmetic, and its value may hold $(…)`)
+          return this.visit(n)
+        }
+        case "string":
+        case "raw_string":
+        case "ansi_c_string":
+        case "concatenation":
+          this.unknown(`${n.text} is evaluated as arithmetic and may hold $(…)`)
+          return this.visit(n)
+        case "subscript":
+          return this.visit(n)
+        case "variable_assignment": {
+          const name = n.childForFieldName("name")
+          const value = n.childForFieldName("value")
+          for (const child of n.namedChildren) if (child && child.id !== name?.id) walk(child)
+          if (name && name.type !== "variable_name") walk(name)
+          else if (name && value?.type === "number") this.numbers.add(name.text)
+          return
+        }
+        default:
+          for (const child of n.namedChildren) if (child) walk(child)
+      }
+    }
+    for (const node of nodes) walk(node)
+  }
+
+  /** Literal arithmetic text (`let 'x=a[$(cmd)]'`, a `declare -i` value). */
+  arithmeticText(text: string, what: string): void {
+    if (/[$`[]/.test(text)) return this.unknown(`${what} ${text} is evaluated as arithmetic and may run $(…)`)
+    for (const name of text.match(/[A-Za-z_]\w*/g) ?? []) {
+      if (!this.numbers.has(name) && !/^(0x|0b)/i.test(name)) return this.unknown(`${what} ${text}: ${name} is evaluated as arithmetic, and its value may hold $(…)`)
+    }
+  }
+
+  private testCommand(node: Node): void {
+    const walk = (n: Node): void => {
+      if (n.type === "binary_expression") {
+        const op = n.childForFieldName("operator")?.text ?? ""
+        if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
+          for (const side of ["left", "right"]) {
+            const operand = n.childForFieldName(side)
+            if (operand && operand.type !== "number") this.arithmeticNodes([operand])
+          }
+          return
+        }
+      }
+      if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "-v") {
+        const operand = n.namedChildren.find((c) => c !== null && c.type !== "test_operator")
+        if (operand && (operand.text.includes("[") || operand.type !== "word")) this.unknown(`[[ -v ${operand.text} ]] evaluates a subscript that may hold $(…)`)
+      }
+      for (const child of n.namedChildren) if (child) walk(child)
+    }
+    walk(node)
+  }
+
+  /** `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt, $(…) included. */
+  private expansion(node: Node): void {
+    const first = node.child(1)
+    const text = node.text
+    if (first?.type === "!" && !/[@*]\]?\}$/.test(text)) this.unknown(`${text} expands a variable named by another variable's value`)
+    if (/@[PAKa-zE]?P\}$|@P\}$/.test(text)) this.unknown(`${text} expands a value as a prompt, running any $(…) in it`)
   }
 
   private assignment(node: Node): void {
     const name = node.childForFieldName("name")
     if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
+    const value = node.childForFieldName("value")
+    if (name?.type === "variable_name") {
+      if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
+      else this.numbers.delete(name.text)
+      if (this.integers.has(name.text) && value && value.type !== "number") {
+        if (value.type === "word" || value.type === "raw_string") this.arithmeticText(evalWord(value, pureVisit).value ?? value.text, name.text + "=")
+        else this.arithmeticNodes([value])
+      }
+    }
     for (const child of node.namedChildren) if (child && child.id !== name?.id) evalWord(child, this.visit)
     if (name && name.type !== "variable_name") evalWord(name, this.visit)
   }
 
   private declaration(node: Node): void {
     const keyword = node.child(0)?.text ?? "declare"
+    const flags = node.namedChildren.filter((c): c is Node => c !== null && c.type === "word" && c.text.startsWith("-")).map((c) => c.text)
+    const integer = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*i/.test(f))
     for (const child of node.namedChildren) {
       if (!child) continue
-      if (child.type === "variable_assignment") this.assignment(child)
-      else if (child.type === "variable_name") continue
-      else {
+      if (child.type === "variable_assignment") {
+        const name = child.childForFieldName("name")
+        if (integer && name?.type === "variable_name") this.integers.add(name.text)
+        this.assignment(child)
+      } else if (child.type === "variable_name") {
+        if (integer) this.integers.add(child.text)
+      } else {
         const word = evalWord(child, this.visit)
         if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)
         else if (keyword !== "export" && /^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
+        else if (!word.value.startsWith("-") && word.value.includes("[")) this.unknown(`${keyword} ${word.raw} names a variable with a subscript, evaluated as arithmetic`)
+        else if (integer && word.value.includes("=")) this.arithmeticText(word.value.slice(word.value.indexOf("=") + 1), `${keyword} -i`)
       }
     }
   }
+}
+
+/** The redirect empties its file: it belongs to no command, or to `:` / `true`. */
+function truncates(redirect: Node): boolean {
+  const parent = redirect.parent
+  if (parent?.type !== "redirected_statement") return false
+  const body = parent.childForFieldName("body")
+  if (!body) return true
+  return body.type === "command" && body.namedChildCount === 1 && [":", "true"].includes(body.childForFieldName("name")?.text ?? "")
+}
+
+/** The path an operand may name: itself, an option's value (`--out=x`, `-o/x`), curl's `@file`. */
+function pathOperand(v: string): string | undefined {
+  let candidate = v
+  if (/^--[^=]+=/.test(v)) candidate = v.slice(v.indexOf("=") + 1)
+  else if (/^-[^-]/.test(v)) candidate = v.includes("=") ? v.slice(v.indexOf("=") + 1) : v.slice(2)
+  if (candidate.startsWith("@")) candidate = candidate.slice(1)
+  if (/^file:\/\//i.test(candidate)) candidate = candidate.slice(7)
+  if (candidate === "" || /^[a-z][a-z0-9+.-]*:\/\//i.test(candidate)) return undefined
+  if (/^[^/~.][^/]*:/.test(candidate)) return undefined
+  if (candidate === ".." || candidate === "~" || /^(\/|~\/|\.\.?\/)/.test(candidate)) return candidate
+  return /\s/.test(candidate) || !candidate.includes("/") ? undefined : candidate
+}
+
+// Words bash reads as the start of a compound command, where a command name may stand.
+const RESERVED = new Set(["{", "}", "(", ")", "if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "in", "[[", "]]", "((", "!"])
+const COMPOUND_START = new Set(["{", "if", "for", "while", "until", "case", "select", "function", "[[", "(("])
+
+/** [start, end) of `time [-p]`, `coproc [NAME]` and `!` keywords that precede a compound command. */
+function keywordPrefixes(root: Node): [number, number][] {
+  const out: [number, number][] = []
+  const walk = (node: Node) => {
+    if (node.type === "command") {
+      const words = node.children.filter((c): c is Node => c !== null && (c.type === "command_name" || c.type === "word"))
+      const name = words[0]?.text
+      let i = 1
+      if (name === "time") while (words[i]?.text === "-p" || words[i]?.text === "--") i++
+      else if (name === "coproc" && words[i] && !COMPOUND_START.has(words[i].text) && COMPOUND_START.has(words[i + 1]?.text ?? "")) i++
+      if ((name === "time" || name === "coproc") && words[i] && (COMPOUND_START.has(words[i].text) || words[i].text === "!")) {
+        out.push([node.startIndex, words[i].startIndex])
+        return
+      }
+    }
+    if (node.type === "negated_command") {
+      const inner = node.namedChildren.find((c) => c !== null)
+      const name = inner?.type === "command" ? inner.childForFieldName("name")?.text : undefined
+      if (name !== undefined && COMPOUND_START.has(name)) {
+        out.push([node.startIndex, node.startIndex + 1])
+        return
+      }
+    }
+    for (const child of node.children) if (child) walk(child)
+  }
+  walk(root)
+  return out
 }
 
 function heredocText(redirect: Node): string | undefined {

@@ -21,3 +21,11 @@ export function handlerFor(name: string): Handler | undefined {
   if (isInterpreter(name)) return interpreter
   return undefined
 }
+
+// Commands whose operands are never paths: their text is not checked against the project.
+const NOT_PATHS = new Set(["echo", "printf", "true", "false", ":", "test", "[", "export", "local", "declare", "typeset", "readonly", "unset", "set", "shopt", "alias", "unalias", "type", "which", "hash", "command", "read", "let", "getopts", "return", "exit", "break", "continue", "shift", "trap", "wait", "kill", "sleep", "seq", "expr", "date"])
+
+/** The command's handler checks the paths of its operands itself (file commands, readers), or it takes none. */
+export function checksOwnPaths(name: string): boolean {
+  return Object.hasOwn(FILE_COMMANDS, name) || Object.hasOwn(READ_COMMANDS, name) || NOT_PATHS.has(name)
+}

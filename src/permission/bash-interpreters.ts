@@ -6,7 +6,17 @@ import { type Word, scanOptions } from "./bash-words"
 
 export const SHELLS = ["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "rbash"]
 
+/** Under `xargs -I STR`, a shell or interpreter given STR runs code or a file read from input. */
+function fromInput(words: Word[], a: Analyzer, io: Io): boolean {
+  const replace = io.replace
+  if (replace === undefined || !words.some((w) => w.value?.includes(replace))) return false
+  a.unknown(`${words[0].value} runs code or a file that xargs builds from its input (${replace})`)
+  return true
+}
+
 export const shell: Handler = (words, a, io) => {
+  // Code built from input is unknowable, but what it visibly runs (`sh -c 'rm {}'`) still meets the rules.
+  const tainted = fromInput(words, a, io)
   const scan = scanOptions(words, 1, "oO", ["--rcfile", "--init-file"])
   const letters = scan.options.filter((o) => /^-[a-zA-Z]$/.test(o.name)).map((o) => o.name[1])
   const name = words[0].value
@@ -20,6 +30,7 @@ export const shell: Handler = (words, a, io) => {
     else a.script(code.value!)
     return
   }
+  if (tainted) return
   const script = words[scan.index]
   if (script && !letters.includes("s")) {
     scriptFile(script, a, `${name} runs`)
@@ -34,7 +45,7 @@ export function scriptFile(word: Word, a: Analyzer, what: string): void {
     a.unknown(`${what} ${word.raw}, whose content is only known at run time`)
     return
   }
-  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file this command line writes`)
+  if (a.runsWritten(word)) a.unknown(`${what} ${word.raw}, a file written in this session (or by this command line)`)
   a.checkPath(word)
 }
 
@@ -56,22 +67,26 @@ interface InterpreterSpec {
   longValue?: string[]
   /** Options that make the interpreter run without a script (module runners, --version, --test). */
   noScript?: string[]
+  /** Options that load code named by their value before the script (node --import, perl -M). */
+  preload?: string[]
 }
 
 const PYTHON: InterpreterSpec = { inlineLetters: "c", shortValue: "mWXQ", noScript: ["-m", "-V", "--version", "-h", "--help"] }
+const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"]
 const NODE: InterpreterSpec = {
   inlineLetters: "ep",
   inlineLong: ["--eval", "--print"],
   shortValue: "rC",
   longValue: ["--require", "--import", "--loader", "--experimental-loader", "--input-type", "--conditions", "--env-file", "--title"],
   noScript: ["-v", "--version", "-h", "--help", "--test", "--run"],
+  preload: NODE_PRELOAD,
 }
 const INTERPRETERS: Record<string, InterpreterSpec> = {
   node: NODE,
   nodejs: NODE,
-  bun: { inlineLetters: "ep", inlineLong: ["--eval", "--print"], noScript: ["-v", "--version", "-h", "--help"] },
-  perl: { inlineLetters: "eE", shortValue: "IMm", noScript: ["-v", "-V", "--version", "-h", "--help"] },
-  ruby: { inlineLetters: "e", shortValue: "Ir", noScript: ["-v", "--version", "-h", "--help"] },
+  bun: { inlineLetters: "ep", inlineLong: ["--eval", "--print"], shortValue: "r", longValue: ["--preload"], noScript: ["-v", "--version", "-h", "--help"], preload: ["-r", "--preload"] },
+  perl: { inlineLetters: "eE", shortValue: "IMm", noScript: ["-v", "-V", "--version", "-h", "--help"], preload: ["-M", "-m", "-I"] },
+  ruby: { inlineLetters: "e", shortValue: "Ir", noScript: ["-v", "--version", "-h", "--help"], preload: ["-r", "-I"] },
   php: { inlineLetters: "rBRFE", noScript: ["-v", "--version", "-h", "--help", "-S", "-l"] },
   lua: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
   luajit: { inlineLetters: "e", shortValue: "l", noScript: ["-v", "-h"] },
@@ -86,6 +101,7 @@ function interpreterSpec(name: string): InterpreterSpec | undefined {
 }
 
 export const interpreter: Handler = (words, a, io) => {
+  if (fromInput(words, a, io)) return
   const name = words[0].value!
   const spec = interpreterSpec(name)!
   const scan = scanOptions(words, 1, spec.shortValue ?? "", spec.longValue ?? [])
@@ -95,6 +111,14 @@ export const interpreter: Handler = (words, a, io) => {
   if (inline) {
     a.unknown(`${name} ${inline.name} runs inline code`)
     return
+  }
+  const preload = scan.options.find((o) => spec.preload?.includes(o.name))
+  if (preload) a.unknown(`${name} ${preload.name} loads code named by its value before anything else runs`)
+  // python -m NAME runs NAME from the current directory first, where a file may have just been written.
+  const module = spec === PYTHON ? scan.options.find((o) => o.name === "-m")?.value : undefined
+  if (module) {
+    if (module.value === undefined) a.unknown(`${name} -m runs a module only known at run time`)
+    else a.localModule(module.value.split(".")[0], `${name} -m ${module.value}`)
   }
   if (scan.dynamic) {
     a.unknown(`${name} is given words that are only known at run time`)

@@ -35,9 +35,20 @@ const git: Handler = (words, a) => {
     const v = word.value ?? ""
     const eq = v.indexOf("=")
     const name = eq > 0 ? v.slice(0, eq) : v
-    if (["--upload-pack", "--receive-pack", "--exec", "--extcmd"].includes(name) || (sub === "rebase" && name === "-x")) {
+    // git's parse-options takes any unambiguous prefix of a long option (`--upload-pa=`).
+    const code = name.startsWith("--") && name.length > 3 && GIT_CODE_OPTIONS.find((o) => o.startsWith(name))
+    if (code || (sub === "rebase" && name === "-x") || (sub === "clone" && name === "-u")) {
       runCode(a, `git ${sub} ${name}`, eq > 0 ? literalWord(v.slice(eq + 1)) : rest[at + 1])
     }
+    if (sub === "grep" && (name.startsWith("-O") || (name.startsWith("--op") && "--open-files-in-pager".startsWith(name)))) {
+      a.unknown(`git grep ${name} opens the files in a program named on the command line`)
+    }
+  }
+  if (sub === "config") gitConfig(rest, a)
+  // git clean -f deletes untracked files, as rm would.
+  if (sub === "clean" && rest.some((w) => /^-[a-zA-Z]*f/.test(w.value ?? "") || w.value === "--force") && !rest.some((w) => /^-[a-zA-Z]*n/.test(w.value ?? "") || w.value === "--dry-run")) {
+    const paths = rest.filter((w) => w.value !== undefined && !w.value.startsWith("-")).map((w) => w.value!)
+    a.implied(["rm", ...(paths.length ? paths : ["."])])
   }
   if (sub === "bisect" && rest[0]?.value === "run" && rest.length > 1) return { inner: i + 2 }
   if (sub === "submodule" && rest.some((w) => w.value === "foreach")) {
@@ -50,11 +61,96 @@ const git: Handler = (words, a) => {
   }
 }
 
+const GIT_CODE_OPTIONS = ["--upload-pack", "--receive-pack", "--exec", "--extcmd"]
+
+// `git config` forms that change the configuration, not those that only read it.
+const GIT_CONFIG_READ = ["--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "-l", "--list", "--show-origin", "--show-scope", "--name-only", "-z", "--null", "--type", "--bool", "--int", "--bool-or-int", "--path", "--expiry-date", "--default", "--includes", "--no-includes"]
+const GIT_CONFIG_WRITE = ["--add", "--unset", "--unset-all", "--replace-all", "--rename-section", "--remove-section", "-e", "--edit"]
+
+function gitConfig(rest: Word[], a: Analyzer): void {
+  let scope: "local" | "global" | "system" | "file" = "local"
+  let file: Word | undefined
+  let write = false
+  const operands: Word[] = []
+  for (let i = 0; i < rest.length; i++) {
+    const v = rest[i].value
+    if (v === undefined) {
+      a.unknown(`git config ${rest[i].raw} is only known at run time`)
+      write = true
+      continue
+    }
+    if (v === "--global") scope = "global"
+    else if (v === "--system") scope = "system"
+    else if (v === "--local" || v === "--worktree") scope = "local"
+    else if (v === "-f" || v === "--file" || v === "--blob") {
+      scope = v === "--blob" ? scope : "file"
+      file = v === "--blob" ? undefined : rest[i + 1]
+      i++
+    } else if (v.startsWith("--file=")) {
+      scope = "file"
+      file = literalWord(v.slice(7))
+    } else if (GIT_CONFIG_WRITE.some((o) => o === v || (v.length > 3 && o.startsWith(v)))) write = true
+    else if (GIT_CONFIG_READ.some((o) => o === v || v.startsWith(`${o}=`) || (v.length > 3 && o.startsWith(v)))) {
+      if (["--type", "--default"].includes(v)) i++
+    } else if (!v.startsWith("-")) operands.push(rest[i])
+  }
+  // New-style subcommands: `git config set|unset|rename-section|remove-section|edit …`; `get`/`list` read.
+  const sub = operands[0]?.value
+  if (sub && ["set", "unset", "rename-section", "remove-section", "edit"].includes(sub)) write = true
+  else if (sub && !["get", "list"].includes(sub) && operands.length >= 2) write = true
+  if (!write) return
+  if (scope === "global") a.checkPath(literalWord("~/.gitconfig"))
+  else if (scope === "system") a.checkPath(literalWord("/etc/gitconfig"))
+  else if (scope === "file" && file) {
+    a.checkPath(file)
+    a.wrote(file)
+  } else a.gitConfig()
+}
+
+// tar's `--checkpoint-action=exec=CMD` runs CMD; its other actions only print or wait.
+function checkpointAction(a: Analyzer, value: Word | undefined): void {
+  const v = value?.value
+  if (v === undefined) return a.unknown("tar --checkpoint-action is only known at run time")
+  const m = /^exec=(.*)$/s.exec(v)
+  if (m) a.script(m[1])
+  else if (!/^(bell|dot|\.|echo|echo=.*|ttyout=.*|totals|wait=.*|sleep=.*)$/s.test(v)) a.unknown(`tar --checkpoint-action=${v} may run a program`)
+}
+
+const TAR_LONG = ["--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script", "--rsh-command", "--directory", "--file", "--index-file", "--exclude-from", "--files-from"]
+const TAR_CODE = ["-I", "-F", "--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command"]
+
+const tar: Handler = (words, a, io) => {
+  // Old style: `tar xIf cmd a.tar`, the letters' values following in order.
+  const first = words[1]?.value
+  if (first !== undefined && /^[A-Za-z]+$/.test(first) && /[IF]/.test(first)) a.unknown(`tar ${first} names a program to run in its old-style options`)
+  const { options } = operands(words, 1, "IFfCbHKLNVgT", TAR_LONG, ["--checkpoint", "--exclude", "--to-stdout", "--totals", "--verbose", "--verify"])
+  for (const option of options) {
+    if (TAR_CODE.includes(option.name)) runCode(a, `tar ${option.name}`, option.value)
+    if (option.name === "--checkpoint-action") checkpointAction(a, option.value)
+    if (["-C", "--directory", "-f", "--file", "--index-file", "-T", "--files-from", "--exclude-from"].includes(option.name) && option.value) a.checkPath(option.value, { io })
+  }
+}
+
+// zip's `-TT cmd` / `--unzip-command cmd` tests the archive with a command of the caller's choosing.
+const zip: Handler = (words, a) => {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i].value
+    if (v === undefined) continue
+    if (/^-[^-]*TT/.test(v)) {
+      const attached = v.slice(v.indexOf("TT") + 2).replace(/^=/, "")
+      runCode(a, "zip -TT", attached ? literalWord(attached) : words[i + 1])
+    } else if (v.startsWith("--un") && "--unzip-command".startsWith(v.split("=")[0])) {
+      runCode(a, "zip --unzip-command", v.includes("=") ? literalWord(v.slice(v.indexOf("=") + 1)) : words[i + 1])
+    }
+  }
+}
+
 // Commands with options whose value is a command line (`code`) or a path (`paths`);
-// `localOperands` checks operands that are not `host:path` as paths too.
+// `localOperands` checks operands that are not `host:path` as paths too. Long options may be
+// abbreviated, as getopt_long allows.
 function codeOptions(shortValue: string, longValue: string[], code: string[], paths: string[] = [], localOperands = false): Handler {
   return (words, a, io) => {
-    const { options, operands: rest } = operands(words, 1, shortValue, longValue)
+    const { options, operands: rest } = operands(words, 1, shortValue, longValue, [])
     for (const option of options) {
       if (code.includes(option.name)) runCode(a, `${words[0].value} ${option.name}`, option.value)
       if (paths.includes(option.name) && option.value) a.checkPath(option.value, { io })
@@ -83,17 +179,16 @@ const editor: Handler = (words, a) => {
 
 export const PROGRAMS: Record<string, Handler> = {
   git,
-  tar: codeOptions("IFfCbHKLNVgT", ["--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script", "--rsh-command"], [
-    "-I", "-F", "--to-command", "--use-compress-program", "--checkpoint-action", "--info-script", "--new-volume-script", "--rsh-command",
-  ], ["-C", "--directory", "-f", "--file"]),
+  tar,
   rsync: codeOptions("eBfT", ["--rsh", "--rsync-path", "--filter", "--exclude", "--include"], ["-e", "--rsh", "--rsync-path"], [], true),
   ssh,
   scp: ssh,
   sftp: ssh,
-  zip: codeOptions("", ["--unzip-command"], ["-TT", "--unzip-command"]),
+  zip,
   sort: (words, a, io) => {
-    const long = ["--compress-program", "--key", "--output", "--field-separator", "--temporary-directory", "--buffer-size"]
-    codeOptions("kotST", long, ["--compress-program"])(words, a, io)
+    const long = ["--compress-program", "--key", "--output", "--field-separator", "--temporary-directory", "--buffer-size", "--files0-from", "--random-source"]
+    codeOptions("kotST", long, ["--compress-program"], ["-o", "--output", "-T", "--temporary-directory", "--random-source"])(words, a, io)
+    for (const o of operands(words, 1, "kotST", long, []).options) if ((o.name === "-o" || o.name === "--output") && o.value) a.wrote(o.value)
     reader({ shortValue: "kotST", longValue: long, readOptions: ["--files0-from"] })(words, a, io)
   },
   make: codeOptions("CfIjloWE", ["--eval", "--file", "--directory"], ["-E", "--eval"]),

@@ -43,14 +43,17 @@ const env: Handler = (words, a) => {
 }
 
 const xargs: Handler = (words, a, io) => {
-  const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"])
+  const scan = scanOptions(words, 1, "ILnPsdEa", ["--max-args", "--max-procs", "--max-chars", "--delimiter", "--eof", "--arg-file", "--max-lines", "--process-slot-var"], ["--null", "--replace", "--interactive", "--verbose", "--no-run-if-empty", "--exit", "--open-tty", "--show-limits"])
+  const replaceOption = scan.options.find((o) => o.name === "-I" || o.name === "--replace" || o.name === "-i" || o.name.startsWith("-i"))
+  const replace = replaceOption ? (replaceOption.name === "-I" ? replaceOption.value?.value : "{}") : undefined
+  if (replaceOption && replace === undefined) a.unknown("xargs -I names a replacement only known at run time")
   for (const o of scan.options) {
     if ((o.name === "-a" || o.name === "--arg-file") && o.value) {
       a.checkPath(o.value, { io })
       a.read(o.value, { io })
     }
   }
-  return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true } } : undefined
+  return scan.index < words.length ? { inner: scan.index, innerIo: { findPaths: io.findPaths, extraArgs: true, ...(replace !== undefined ? { replace } : {}) } } : undefined
 }
 
 const commandBuiltin: Handler = (words) => {
@@ -142,13 +145,25 @@ const find: Handler = (words, a, io) => {
   }
 }
 
-// Builtins that set variables from input or arguments: setting PATH and the like is unknowable.
+// Builtins that set variables from input or arguments: setting PATH and the like is unknowable,
+// and a name with a subscript (`read 'a[$(cmd)]'`) has it evaluated as arithmetic.
 const setsVariables: Handler = (words, a) => {
   const names = words.slice(1).filter((w, i, all) => !w.value?.startsWith("-") || all[i - 1]?.value === "-v")
-  for (const word of names) {
-    const name = word.value
-    if (name === undefined) a.unknown(`${words[0].value} sets a variable whose name is only known at run time`)
-    else if (dangerousVariable(name)) a.unknown(`${words[0].value} sets ${name}, which changes which programs run`)
+  for (const word of names) variableName(words[0].value!, word, a)
+}
+
+function variableName(what: string, word: Word | undefined, a: Parameters<Handler>[1]): void {
+  const name = word?.value
+  if (name === undefined) a.unknown(`${what} sets a variable whose name is only known at run time`)
+  else if (name.includes("[")) a.unknown(`${what} ${name} has a subscript, which bash evaluates as arithmetic (it may hold $(…))`)
+  else if (dangerousVariable(name)) a.unknown(`${what} sets ${name}, which changes which programs run`)
+}
+
+// `let` evaluates each argument as arithmetic.
+const letBuiltin: Handler = (words, a) => {
+  for (const word of words.slice(1)) {
+    if (word.value === undefined) a.unknown(`let ${word.raw} is evaluated as arithmetic and only known at run time`)
+    else a.arithmeticText(word.value, "let")
   }
 }
 
@@ -225,10 +240,43 @@ export const RUNNERS: Record<string, Handler> = {
     const at = words.findIndex((w) => w.value?.startsWith("-v"))
     if (at < 0) return
     const name = words[at].value === "-v" ? words[at + 1] : literalWord(words[at].value!.slice(2))
-    if (name?.value === undefined || dangerousVariable(name.value)) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run`)
+    if (name?.value === undefined || dangerousVariable(name.value) || name.value.includes("[")) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run or hold a subscript bash evaluates`)
   },
+  let: letBuiltin,
+  unset: (words, a) => {
+    for (const word of words.slice(1)) if (!word.value?.startsWith("-")) if (word.value === undefined || word.value.includes("[")) a.unknown(`unset ${word.raw} evaluates a subscript that may hold $(…)`)
+  },
+  getopts: (words, a) => variableName("getopts", words[2], a),
 }
 
+// More wrappers that run the command after their options.
+Object.assign(RUNNERS, {
+  eatmydata: wrapper(""),
+  catchsegv: wrapper(""),
+  nocache: wrapper(""),
+  chronic: wrapper("", [], 0),
+  ifne: wrapper(""),
+  torsocks: wrapper("uaP"),
+  proxychains: wrapper("f"),
+  proxychains4: wrapper("f"),
+  tini: wrapper("spel"),
+  "dumb-init": wrapper("r", ["--rewrite"]),
+  fakeroot: wrapper("lsi", ["--lib", "--faked"]),
+  faketime: wrapper("", [], 1),
+  linux32: wrapper(""),
+  linux64: wrapper(""),
+  sshpass: wrapper("pfde"),
+  "cross-env": env,
+  "cross-env-shell": (words: Word[], a: Parameters<Handler>[1]) => {
+    const parts = words.slice(1).filter((w) => !ASSIGNMENT.test(w.value ?? ""))
+    if (parts.some((w) => w.value === undefined)) a.unknown("cross-env-shell runs text only known at run time")
+    else if (parts.length) a.script(parts.map((w) => w.value).join(" "))
+  },
+} satisfies Record<string, Handler>)
+
+for (const name of ["setarch", "rlwrap", "hyperfine", "concurrently", "run-parts", "nodemon", "watchexec", "perf", "env-cmd", "dotenv", "op", "doppler", "aws-vault", "sops", "direnv", "ssh-agent", "dbus-launch", "xterm", "daemonize", "start-stop-daemon", "tsp", "sem", "retry", "with-contenv", "npm-run-all", "run-p", "run-s", "socat", "ncat", "firejail", "bwrap", "flatpak-spawn", "distrobox-enter", "toolbox", "nix-shell", "guix", "devbox"]) {
+  RUNNERS[name] = opaque("runs other commands")
+}
 for (const name of ["parallel", "nsenter", "unshare", "firejail", "systemd-run", "gosu", "su-exec", "setpriv", "prlimit", "numactl", "valgrind", "xvfb-run", "dbus-run-session", "sg", "newgrp", "chpst", "strace", "ltrace", "gdb", "lldb", "entr", "at", "batch", "crontab", "expect"]) {
   RUNNERS[name] = opaque("runs other commands")
 }

@@ -9,6 +9,8 @@ export interface Io {
   extraArgs?: boolean
   /** Inside `find -exec`: `{}` stands for paths under find's start paths. */
   findPaths?: boolean
+  /** `xargs -I STR`: STR in the command's words is replaced by text read from input. */
+  replace?: string
 }
 
 export interface Analyzer {
@@ -26,6 +28,12 @@ export interface Analyzer {
   run(words: Word[], io: Io): void
   /** A file this command line writes (redirections, tee, cp/mv destinations). */
   wrote(word: Word): void
+  /** `python -m NAME`: asks when NAME is a module in the current directory (a file the session may have written). */
+  localModule(name: string, what: string): void
+  /** The command changes the repository's own git configuration (`git config key value`). */
+  gitConfig(): void
+  /** Literal text bash evaluates as arithmetic (`let`): unknown unless it is plainly harmless. */
+  arithmeticText(text: string, what: string): void
   /** True when `word` names a file written earlier in this command line. */
   runsWritten(word: Word): boolean
 }

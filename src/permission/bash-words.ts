@@ -173,7 +173,7 @@ export interface ScanResult {
  * letters that take a value, `longValue` the long names. Stops at the first operand, at
  * `--`, or at a word only known at run time (which might be an option or the operand).
  */
-export function scanOptions(words: Word[], from: number, shortValue = "", longValue: string[] = []): ScanResult {
+export function scanOptions(words: Word[], from: number, shortValue = "", longValue: string[] = [], abbrev: string[] | false = false): ScanResult {
   const options: ParsedOption[] = []
   for (let i = from; i < words.length; i++) {
     const word = words[i]
@@ -183,9 +183,10 @@ export function scanOptions(words: Word[], from: number, shortValue = "", longVa
     if (v.length < 2 || !v.startsWith("-")) return { index: i, options, dynamic: false }
     if (v.startsWith("--")) {
       const eq = v.indexOf("=")
-      if (eq > 0) options.push({ name: v.slice(0, eq), value: literalWord(v.slice(eq + 1)) })
-      else if (longValue.includes(v)) options.push({ name: v, value: words[++i] })
-      else options.push({ name: v })
+      const name = abbrev ? longName(eq > 0 ? v.slice(0, eq) : v, [...longValue, ...abbrev]) : eq > 0 ? v.slice(0, eq) : v
+      if (eq > 0) options.push({ name, value: literalWord(v.slice(eq + 1)) })
+      else if (longValue.includes(name)) options.push({ name, value: words[++i] })
+      else options.push({ name })
       continue
     }
     for (let j = 1; j < v.length; j++) {
@@ -202,14 +203,24 @@ export function scanOptions(words: Word[], from: number, shortValue = "", longVa
   return { index: words.length, options, dynamic: false }
 }
 
+/**
+ * A long option as getopt_long and git's parse-options read it: an unambiguous prefix of a
+ * known option (`--to-comm` is `--to-command`). An ambiguous prefix makes the program fail,
+ * so any candidate will do; the first that takes a value is the one `known` lists first.
+ */
+export function longName(name: string, known: string[]): string {
+  if (known.includes(name) || name.length < 3) return name
+  return known.find((k) => k.startsWith(name)) ?? name
+}
+
 /** Every operand of a command whose options may follow its operands (GNU style). */
-export function operands(words: Word[], from: number, shortValue = "", longValue: string[] = []): { operands: Word[]; options: ParsedOption[]; dynamic: boolean } {
+export function operands(words: Word[], from: number, shortValue = "", longValue: string[] = [], abbrev: string[] | false = false): { operands: Word[]; options: ParsedOption[]; dynamic: boolean } {
   const found: Word[] = []
   const options: ParsedOption[] = []
   let i = from
   let dynamic = false
   while (i < words.length) {
-    const scan = scanOptions(words, i, shortValue, longValue)
+    const scan = scanOptions(words, i, shortValue, longValue, abbrev)
     options.push(...scan.options)
     if (scan.index >= words.length) break
     if (scan.dynamic) dynamic = true

@@ -5,6 +5,6 @@
 export { evaluate, lastMatch, fromConfig, merge, defaults, disabledTools } from "./rules"
 export { namesHost } from "./url"
 export { createPermissions, judge, type AskInput, type Permissions, type Verdict } from "./service"
-export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, type ExternalDirectoryAsk } from "./paths"
+export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, vcsConfigPatterns, type ExternalDirectoryAsk } from "./paths"
 export { analyzeBash, type BashCommand, type BashRequest } from "./bash-analyze"
 export { arityPrefix } from "./arity"

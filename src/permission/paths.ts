@@ -162,3 +162,23 @@ function globSegment(segment: string): RegExp {
   }
   return new RegExp(`^${source}$`, "s")
 }
+
+const VCS_CONFIG = /(^|\/)\.git\/(config|hooks(\/.*)?)$/
+
+/**
+ * The `vcs_config` pattern for a path a command or tool writes, when it is git's own
+ * configuration or a hook (`.git/config`, `.git/hooks/**`): relative to `worktree` when inside
+ * it. Undefined for every other path.
+ */
+export function vcsConfigPattern(p: string, worktree: string): string | undefined {
+  const abs = path.resolve(worktree, p)
+  const shown = isInside(path.resolve(worktree), abs) ? path.relative(path.resolve(worktree), abs).split(path.sep).join("/") : abs
+  if (VCS_CONFIG.test(shown)) return shown
+  const real = resolveReal(p, worktree)
+  return VCS_CONFIG.test(real) ? (isInside(resolveReal(worktree, "/"), real) ? path.relative(resolveReal(worktree, "/"), real) : real) : undefined
+}
+
+/** The `vcs_config` patterns among a tool's `edit` patterns (worktree-relative or absolute paths). */
+export function vcsConfigPatterns(patterns: string[], worktree: string): string[] {
+  return [...new Set(patterns.flatMap((p) => vcsConfigPattern(p, worktree) ?? []))]
+}

@@ -72,7 +72,8 @@ function describe(value: unknown): string {
 /**
  * Everything allowed except loops of identical tool calls, paths outside the project
  * (but the tool-output directory and any extra directories are fine), re-running a command
- * outside the OS sandbox, and `.env` files.
+ * outside the OS sandbox, changes to git's own configuration and hooks (`vcs_config`) and
+ * `.env` files.
  */
 export function defaults(opts: { toolOutputDir: string; extraAllowedDirs?: string[] }): Ruleset {
   const dirs = [opts.toolOutputDir, ...(opts.extraAllowedDirs ?? [])].flatMap(withRealPath)
@@ -82,6 +83,7 @@ export function defaults(opts: { toolOutputDir: string; extraAllowedDirs?: strin
     { permission: "external_directory", pattern: "*", action: "ask" },
     // Running a command again outside the OS sandbox after the sandbox stopped it.
     { permission: "sandbox_escape", pattern: "*", action: "ask" },
+    { permission: "vcs_config", pattern: "*", action: "ask" },
     ...[...new Set(dirs)].map((dir): PermissionRule => ({ permission: "external_directory", pattern: path.join(dir, "*"), action: "allow" })),
     { permission: "read", pattern: "*.env", action: "ask" },
     { permission: "read", pattern: "*.env.*", action: "ask" },

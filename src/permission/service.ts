@@ -24,7 +24,11 @@ export interface AskInput {
   metadata: Record<string, unknown>
   tool?: { messageID: string; callID: string }
   ruleset: Ruleset
-  /** The request cannot be judged from its patterns (dynamic shell code): allow rules do not settle it. */
+  /**
+   * The request cannot be judged from its patterns (dynamic shell code): it is asked unless
+   * every rule that could apply to it allows (see `allowsEverything`), or each of its
+   * patterns is allowed by a rule written for exactly that text.
+   */
   forceAsk?: boolean
   /**
    * Only a rule that names the host (see `namesHost`) can let this request through: it is
@@ -66,7 +70,7 @@ export function judge(
   approved: Ruleset = [],
   opts: { forceAsk?: boolean; named?: boolean } = {},
 ): Verdict {
-  let ask = opts.forceAsk === true
+  let ask = opts.forceAsk === true && !allowsEverything(permission, ruleset) && !patterns.every((p) => allowedExactly(permission, p, ruleset, approved))
   const naming = opts.named ? ruleset.filter((r) => namesHost(r.pattern)) : []
   const namingApproved = opts.named ? approved.filter((r) => namesHost(r.pattern)) : []
   for (const pattern of patterns.length > 0 ? patterns : ["*"]) {
@@ -79,6 +83,27 @@ export function judge(
     if (named.action === "ask" && lastMatch(permission, pattern, naming, namingApproved)?.action !== "allow") ask = true
   }
   return { action: ask ? "ask" : "allow" }
+}
+
+/**
+ * True when whatever the pattern, the rules allow `permission`: the last rule for it that
+ * matches everything allows, and no rule after it says otherwise. A command the gate cannot
+ * read may hide anything, so only then is it as good as allowed.
+ */
+export function allowsEverything(permission: string, ruleset: Ruleset): boolean {
+  for (let i = ruleset.length - 1; i >= 0; i--) {
+    const rule = ruleset[i]
+    if (!Wildcard.match(permission, rule.permission)) continue
+    if (rule.action !== "allow") return false
+    if (rule.pattern === "*") return true
+  }
+  return false
+}
+
+/** The pattern's deciding rule allows it and names exactly this text, no wildcard. */
+function allowedExactly(permission: string, pattern: string, ruleset: Ruleset, approved: Ruleset): boolean {
+  const rule = lastMatch(permission, pattern, ruleset, approved)
+  return rule?.action === "allow" && rule.pattern === pattern && !/[*?]/.test(rule.pattern)
 }
 
 const REPLIES: string[] = ["once", "always", "reject"]

@@ -14,7 +14,7 @@ import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
-import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -132,6 +132,9 @@ export async function createApp(opts: AppOptions) {
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = []
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
+  // The bash gate asks before running a file a tool wrote.
+  const written = createWrittenFiles()
+  afterWrite.push((paths) => written.add(paths))
   const claims = createInstructionClaims()
   const services: ToolServices = {
     todos: {
@@ -146,6 +149,7 @@ export async function createApp(opts: AppOptions) {
     exec,
     sandbox,
     files,
+    written,
   }
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })

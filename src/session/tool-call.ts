@@ -8,7 +8,7 @@
 // A call that cannot run (unknown, invalid, blocked, refused) is an "immediate" outcome and a
 // failing tool an "error" outcome: data for the model, never a throw. States move only
 // through tool-state.ts. This module does not decide what a step or the loop does next.
-import type { Permissions } from "../permission"
+import { type Permissions, vcsConfigPatterns } from "../permission"
 import { stopsLoop, type FilePart, type MessageWithParts, type Ruleset, type ToolPart } from "../protocol"
 import { parseArguments, runTool, summarize, type Tool, type ToolContext, type ToolServices } from "../tool"
 import { Id } from "../util"
@@ -259,21 +259,27 @@ function toolContext(deps: ToolPipelineDeps, call: ToolCall, describe: ToolState
     ask:
       policy === "user"
         ? async () => {}
-        : (req) =>
-            deps.permissions.ask(
-              {
-                sessionID: part.sessionID,
-                permission: req.permission,
-                patterns: req.patterns,
-                always: req.always,
-                metadata: req.metadata ?? {},
-                forceAsk: req.forceAsk,
-                named: req.named,
-                tool: { messageID: part.messageID, callID: part.callID },
-                ruleset: policy.rules,
-              },
-              call.abort,
-            ),
+        : async (req) => {
+            const ask = (r: typeof req) =>
+              deps.permissions.ask(
+                {
+                  sessionID: part.sessionID,
+                  permission: r.permission,
+                  patterns: r.patterns,
+                  always: r.always,
+                  metadata: r.metadata ?? {},
+                  forceAsk: r.forceAsk,
+                  named: r.named,
+                  tool: { messageID: part.messageID, callID: part.callID },
+                  ruleset: policy.rules,
+                },
+                call.abort,
+              )
+            // A write to git's own configuration or hooks, by whichever tool, is also a vcs_config ask.
+            const vcs = req.permission === "edit" ? vcsConfigPatterns(req.patterns, deps.worktree) : []
+            if (vcs.length > 0) await ask({ permission: "vcs_config", patterns: vcs, always: vcs, metadata: { ...req.metadata, files: vcs } })
+            await ask(req)
+          },
     metadata(update) {
       if (!recorded || call.closed?.()) return
       if (ToolState.progress(recorded, update, describe, call.fixed)) deps.history.putPart(recorded, { defer: true })

@@ -73,7 +73,17 @@ export const bash = defineTool({
       const outside = externalDirectoryAsk(cwd, { cwd: ctx.directory, project: ctx.directory, isDir: true })
       if (outside) await ctx.ask(outside)
     }
-    for (const req of await analyzeBash(args.command, { cwd, project: ctx.directory, worktree: ctx.worktree })) await ctx.ask(req)
+    const written = ctx.services.written
+    let writes: string[] = []
+    const requests = await analyzeBash(args.command, {
+      cwd,
+      project: ctx.directory,
+      worktree: ctx.worktree,
+      written: written && ((p) => written.has(p)),
+      onWrites: (paths) => (writes = paths),
+    })
+    for (const req of requests) await ctx.ask(req)
+    written?.add(writes)
     if (ctx.abort.aborted) throw new Error("The command was not run: the call was aborted.")
 
     let preview = ""

@@ -30,3 +30,4 @@ export { summarize, type SummaryProject } from "./summary"
 /** The helpers a tool defined outside `tool/` (task, StructuredOutput) uses in its `summary()`. */
 export * as Summary from "./summary"
 export { createFileService, type AfterWrite, type FileService, type FileServiceDeps } from "./file-service"
+export { createWrittenFiles, type WrittenFiles } from "./written-files"

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import type { Exec, Sandbox } from "../process"
 import { declareError, type FilePart, type QuestionInfo, type Todo, type ToolState, type ToolSummary } from "../protocol"
+import type { WrittenFiles } from "./written-files"
 import type { FileService } from "./file-service"
 
 /** A file produced by a tool (an image read, a fetched PDF), sent back to the model. */
@@ -63,6 +64,12 @@ export interface ToolServices {
    * write, then `file.edited` and afterWrite. edit, write and apply_patch write only here.
    */
   files: FileService
+  /**
+   * Files this wright wrote (the file writer's, and those bash commands wrote as the gate reads
+   * them). The bash tool asks before running one and records what a command writes. Undefined:
+   * nothing is tracked.
+   */
+  written?: WrittenFiles
 }
 
 export interface ToolContext {

@@ -238,4 +238,24 @@ describe("permission service", () => {
     expect(PermissionDeniedError.is(error)).toBe(true)
     expect(asked).toEqual([])
   })
+  it("permission service - forceAsk is allowed when every rule that could apply allows (\"*\": \"allow\", \"bash\": \"allow\")", async () => {
+    for (const cfg of ["allow", { bash: "allow" }, { "*": "allow", bash: { "*": "allow", "ls *": "allow" } }]) {
+      const { permissions, asked } = setup()
+      await permissions.ask(input({ patterns: ["echo x | xargs rm"], forceAsk: true, ruleset: fromConfig(cfg, "/home/ada") }))
+      expect(asked).toEqual([])
+    }
+  })
+
+  it("permission service - forceAsk still asks when a rule that is not allow may apply, and a rule for the exact text settles it", async () => {
+    const { permissions, asked } = setup()
+    const loose = fromConfig({ bash: { "*": "allow", "git push *": "ask" } }, "/home/ada")
+    const p = outcome(permissions.ask(input({ patterns: ["echo x | xargs rm"], forceAsk: true, ruleset: loose })))
+    await tick()
+    expect(asked.map((r) => r.patterns)).toEqual([["echo x | xargs rm"]])
+    permissions.reply(asked[0]!.id, "reject")
+    expect(PermissionRejectedError.is(await p)).toBe(true)
+    const exact = fromConfig({ bash: { "*": "allow", "git push *": "ask", "./build.sh": "allow" } }, "/home/ada")
+    await permissions.ask(input({ patterns: ["./build.sh"], forceAsk: true, ruleset: exact }))
+    expect(asked).toHaveLength(1)
+  })
 })
