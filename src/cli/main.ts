@@ -9,6 +9,7 @@ import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cm
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
 import { trustCommand } from "./cmd/trust"
+import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 
@@ -37,6 +38,7 @@ async function main() {
     .command(agentCommand)
     .command(acpCommand)
     .command(trustCommand)
+    .command(pluginCommand)
     .command(authCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))

@@ -12,6 +12,7 @@ import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } fro
 import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
+import type { Extensions } from "../plugin"
 import type { Store } from "../storage"
 import { createExec, type Exec } from "../process"
 import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
@@ -30,6 +31,7 @@ import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
 import { createToolPipeline, type ToolHooks } from "./tool-call"
+import { hasExtensions, loadExtensions } from "./extensions"
 import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
@@ -51,6 +53,10 @@ export interface AppOptions {
   exec?: Exec
   /** The process's logger; services get children of it tagged with their name. */
   log?: Logger
+  /** The in-process server's fetch once it exists: plugins get an SDK client over it. */
+  serverFetch?: () => ((req: Request) => Response | Promise<Response>) | undefined
+  /** Where plugin install progress ("Installing plugin x with npm…") goes; default: the log. */
+  progress?: (line: string) => void
 }
 
 export async function createApp(opts: AppOptions) {
@@ -73,7 +79,9 @@ export async function createApp(opts: AppOptions) {
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({ config, env, fetch: opts.fetch, credentials, catalog: () => loadCatalog(catalogDir).providers })
-  const permissions = createPermissions({ bus })
+  // Plugins, custom tools and command hooks (assigned below; src/plugin loads only when one exists).
+  let extensions: Extensions | undefined
+  const permissions = createPermissions({ bus, decide: (request) => extensions?.permission(request) ?? Promise.resolve("ask") })
   const questions = createQuestions({ bus })
   const configDirs = [...loaded.dirs]
   const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home, restricted: loaded.trust.restricted })
@@ -84,6 +92,27 @@ export async function createApp(opts: AppOptions) {
   const status = createStatus(bus)
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
   const exec = opts.exec ?? createExec({ env })
+  if (hasExtensions(config, configDirs)) {
+    const pluginLog = log.child({ service: "plugin" })
+    extensions = await loadExtensions({
+      config: config as never,
+      dirs: configDirs,
+      untrusted: loaded.trust.trusted ? [] : loaded.trust.restricted?.dirs ?? [],
+      directory,
+      worktree,
+      projectID,
+      exec,
+      cacheDir: paths.cache,
+      fetch: () => opts.serverFetch?.(),
+      timeout: pluginTimeout(config),
+      report(message) {
+        pluginLog.warn(message)
+        bus.publish("session.error", { error: toMessageError(toErrorObject(new Error(message))) })
+      },
+      progress: opts.progress ?? ((line) => pluginLog.info(line)),
+    })
+    trust.ignored.push(...extensions.held)
+  }
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
@@ -109,7 +138,8 @@ export async function createApp(opts: AppOptions) {
     },
     question: questions,
     claimInstructions: (messageID, files) => claims.claim(messageID, files),
-    exec,
+    // Plugins' shell.env reaches every command a tool starts.
+    exec: extensions ? withShellEnv(exec, extensions) : exec,
     files,
   }
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
@@ -117,6 +147,12 @@ export async function createApp(opts: AppOptions) {
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  if (extensions) {
+    const ext = extensions
+    toolHooks.beforeExecute.push((call) => ext.beforeExecute(call))
+    toolHooks.afterFinalize.push((call, final) => ext.afterFinalize(call, final))
+    bus.subscribeAll((e) => ext.event(e))
+  }
   const toolCalls = createToolPipeline({
     history,
     permissions,
@@ -154,7 +190,8 @@ export async function createApp(opts: AppOptions) {
     directory,
     worktree,
     hooks: {
-      system: systemPrompt.system,
+      system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
+      ...(extensions ? { params: paramsWithPlugins(extensions) } : {}),
       ...structuredOutputHooks({ history, bus }),
       firstStep: titleOnFirstStep({
         providers,
@@ -174,6 +211,7 @@ export async function createApp(opts: AppOptions) {
         worktree,
         settings: { ...config.compaction },
         resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
+        beforeCompact: extensions?.compacting,
       }),
     },
   }
@@ -183,6 +221,7 @@ export async function createApp(opts: AppOptions) {
     // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
+      await extensions?.ready()
       return runLoop(loopDeps, sessionID, abort)
     },
     onError(sessionID, e) {
@@ -209,6 +248,7 @@ export async function createApp(opts: AppOptions) {
     projectID,
     version,
     readTool: registry.get("read"),
+    onUserMessage: extensions?.userMessage,
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
@@ -225,6 +265,10 @@ export async function createApp(opts: AppOptions) {
   )
 
   void mcp.start()
+  // Custom tools join the registry once their plugins loaded (a run waits for that).
+  void extensions?.ready().then(() => {
+    for (const t of extensions!.tools()) registry.add(t)
+  })
   return {
     directory,
     worktree,
@@ -262,7 +306,14 @@ export async function createApp(opts: AppOptions) {
     toolHooks,
     /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
     afterWrite,
+    /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */
+    async plugins() {
+      if (!extensions) return []
+      await extensions.ready()
+      return extensions.list()
+    },
     async dispose() {
+      await extensions?.dispose()
       await runner.shutdown()
       history.flush()
       await mcp.close()
@@ -271,6 +322,28 @@ export async function createApp(opts: AppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>
+
+/** `experimental.plugin_timeout` (ms): how long one plugin hook or command may take before it is given up. */
+function pluginTimeout(config: Config): number {
+  const v = (config.experimental as Record<string, unknown> | undefined)?.plugin_timeout
+  return typeof v === "number" && v > 0 ? v : 10_000
+}
+
+function withShellEnv(exec: Exec, ext: Extensions): Exec {
+  return async (argv, o) => exec(argv, { ...o, env: { ...(await ext.shellEnv({ cwd: o.cwd })), ...o.env } })
+}
+
+function systemWithPlugins(system: LoopDeps["hooks"]["system"], ext: Extensions): LoopDeps["hooks"]["system"] {
+  return async (input) => ext.system({ sessionID: input.session.id, model: input.model.info }, await system(input))
+}
+
+function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["params"]> {
+  return (input, params) =>
+    ext.chatParams(
+      { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
+      params,
+    )
+}
 
 function rootCommit(worktree: string): string | undefined {
   try {

@@ -66,6 +66,22 @@ export interface LoopHooks {
   visible?(history: MessageWithParts[]): MessageWithParts[]
   /** Contract: called once when the loop ends, also after a failure (pruning old tool outputs); must not throw. */
   afterRun?(input: { sessionID: string }): void
+  /**
+   * Contract: called once per step before the model call with the parameters it would send;
+   * resolves the ones to send (plugins' chat.params and chat.headers). Must not reject.
+   * Undefined: the agent's parameters go as they are.
+   */
+  params?(input: { session: Session; agent: Agent; model: ResolvedModel; user: UserMessage }, params: StepParams): Promise<StepParams>
+}
+
+/** What a step sends besides the messages and tools. */
+export interface StepParams {
+  temperature?: number
+  topP?: number
+  topK?: number
+  maxOutputTokens?: number
+  options: Record<string, unknown>
+  headers: Record<string, string>
 }
 
 export interface StepState {
@@ -184,6 +200,9 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const messages = withReminders(convert(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
+    const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }
+    const params = hooks.params ? await hooks.params({ session, agent, model, user }, base) : base
+
     const result = await processStep(deps, {
       assistant,
       agent,
@@ -195,9 +214,11 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
       system,
       messages,
       toolChoice: isLastStep ? "none" : tools.has("StructuredOutput") ? "required" : undefined,
-      temperature: agent.temperature,
-      topP: agent.topP,
-      modelOptions: Object.keys(agent.options).length ? agent.options : undefined,
+      temperature: params.temperature,
+      topP: params.topP,
+      maxOutputTokens: params.maxOutputTokens,
+      headers: Object.keys(params.headers).length ? params.headers : undefined,
+      modelOptions: Object.keys(params.options).length ? params.options : undefined,
     })
 
     const next = hooks.afterStep?.({ assistant, user, step: state, result })
