@@ -175,8 +175,8 @@ async function loadToolFile(source: ToolSource, deps: HostDeps, tools: Map<strin
 export function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const limit = new Promise<never>((_, reject) => {
+    // Not unref'd: a hook that hangs on nothing must not let the process exit under it.
     timer = setTimeout(() => reject(new Error(message)), ms)
-    timer.unref?.()
   })
   return Promise.race([p, limit]).finally(() => clearTimeout(timer))
 }
