@@ -59,7 +59,7 @@ export async function installed(spec: NpmSpec, deps: InstallDeps): Promise<strin
   }
   const { writeFileSync } = await import("node:fs")
   writeFileSync(path.join(root, ".installed"), `${new Date().toISOString()}\n`)
-  deps.progress(`Installed plugin ${label}@${installedVersion(dir)} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+  deps.progress(`Installed plugin ${spec.name}@${installedVersion(dir)} in ${((Date.now() - started) / 1000).toFixed(1)} s`)
   return dir
 }
 
