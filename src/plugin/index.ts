@@ -64,6 +64,7 @@ export async function createExtensions(deps: ExtensionDeps) {
   const sessionStart = new Map<string, Promise<string[]>>()
 
   let host: Host | undefined
+  let disposed = false
   // Events published while the plugins load reach them once they have loaded, in order.
   let early: { type: string; properties: unknown }[] | undefined = []
   const ready = (async () => {
@@ -74,6 +75,7 @@ export async function createExtensions(deps: ExtensionDeps) {
       directory: deps.directory,
       fetch: (async (req: Request) => {
         const f = deps.fetch()
+        if (disposed) throw new Error("wright has closed this project")
         if (!f) throw new Error("the wright server is not running in this process")
         return f(req)
       }) as typeof fetch,
@@ -205,6 +207,7 @@ export async function createExtensions(deps: ExtensionDeps) {
       const roots = [...parents].filter(([, parent]) => !parent).map(([id]) => id)
       if (commands.has("SessionEnd")) await Promise.all(roots.map((id) => commands.run("SessionEnd", { session_id: id, reason: "exit" })))
       await host?.dispose()
+      disposed = true
     },
   }
 

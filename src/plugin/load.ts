@@ -31,12 +31,17 @@ export const tool = api.tool;
 export const z = api.z;
 export default api.z;`
 
-/** Imports a file of the user's, bundling it first (or reusing the cached bundle). */
-export async function importFile(file: string, cacheDir: string): Promise<Record<string, unknown>> {
+/**
+ * Imports a file of the user's, bundling it first (or reusing the cached bundle). `beside`
+ * puts the bundle in that folder instead (an installed package's own folder, so what the
+ * code finds relative to `import.meta.url` is still there).
+ */
+export async function importFile(file: string, cacheDir: string, beside?: string): Promise<Record<string, unknown>> {
   installApi()
   const source = readFileSync(file)
   const key = createHash("sha256").update(BUNDLE_VERSION).update("\0").update(file).update("\0").update(source).digest("hex").slice(0, 24)
-  const out = path.join(cacheDir, "plugin-build", `${path.basename(file).replace(/[^\w.-]/g, "_")}-${key}.mjs`)
+  const name = `${path.basename(file).replace(/[^\w.-]/g, "_")}-${key}.mjs`
+  const out = beside ? path.join(beside, `.wright-${name}`) : path.join(cacheDir, "plugin-build", name)
   if (!existsSync(out)) await bundle(file, out)
   return (await import(pathToFileURL(out).href)) as Record<string, unknown>
 }
@@ -44,7 +49,7 @@ export async function importFile(file: string, cacheDir: string): Promise<Record
 /** Imports an installed package's entry (a TypeScript entry is bundled like a file). */
 export async function importPackage(dir: string, cacheDir: string): Promise<Record<string, unknown>> {
   const entry = packageEntry(dir)
-  if (/\.[mc]?tsx?$/.test(entry)) return importFile(entry, cacheDir)
+  if (/\.[mc]?tsx?$/.test(entry)) return importFile(entry, cacheDir, path.resolve(dir).startsWith(path.resolve(cacheDir) + path.sep) ? path.dirname(entry) : undefined)
   installApi()
   return (await import(pathToFileURL(entry).href)) as Record<string, unknown>
 }
