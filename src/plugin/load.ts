@@ -14,7 +14,7 @@ import { z } from "zod"
 /** What `@opencode-ai/plugin` (and `/tool`) resolves to inside a bundled plugin. */
 const API_KEY = Symbol.for("wright.plugin-api")
 // Bumped when the shim or the bundle options change, so old bundles are not reused.
-const BUNDLE_VERSION = "1"
+const BUNDLE_VERSION = "2"
 
 export function tool<T>(input: T): T {
   return input
@@ -46,10 +46,15 @@ export async function importFile(file: string, cacheDir: string, beside?: string
   return (await import(pathToFileURL(out).href)) as Record<string, unknown>
 }
 
-/** Imports an installed package's entry (a TypeScript entry is bundled like a file). */
+/**
+ * Imports an installed package's entry. A TypeScript entry is bundled like a file, and so is
+ * one built for Bun's `import.meta.require`/`import.meta.dir` (which become Node's
+ * createRequire and the file's folder); any other entry is imported where it lies.
+ */
 export async function importPackage(dir: string, cacheDir: string): Promise<Record<string, unknown>> {
   const entry = packageEntry(dir)
-  if (/\.[mc]?tsx?$/.test(entry)) return importFile(entry, cacheDir, path.resolve(dir).startsWith(path.resolve(cacheDir) + path.sep) ? path.dirname(entry) : undefined)
+  const beside = path.resolve(dir).startsWith(path.resolve(cacheDir) + path.sep) ? path.dirname(entry) : undefined
+  if (/\.[mc]?tsx?$/.test(entry) || /import\.meta\.(require|dir|path)\b/.test(readFileSync(entry, "utf8"))) return importFile(entry, cacheDir, beside)
   installApi()
   return (await import(pathToFileURL(entry).href)) as Record<string, unknown>
 }
@@ -62,11 +67,14 @@ export function packageEntry(dir: string): string {
     throw new Error(`${dir} has no package.json and no index.ts or index.js to load`)
   }
   const pkg = JSON.parse(readFileSync(pkgFile, "utf8")) as { exports?: unknown; module?: string; main?: string }
-  const target = exportTarget(pkg.exports) ?? pkg.module ?? pkg.main ?? "index.js"
-  const file = path.resolve(dir, target)
-  if (existsSync(file) && statSync(file).isFile()) return file
-  for (const ext of [".js", ".mjs", ".ts", "/index.js", "/index.ts"]) if (existsSync(file + ext)) return file + ext
-  throw new Error(`${pkgFile} names ${target} as its entry, which does not exist`)
+  // Node's order (exports, then main); `module` last, since some packages name unshipped sources there.
+  const targets = [exportTarget(pkg.exports), pkg.main, pkg.module, "index.js"].filter((t): t is string => typeof t === "string")
+  for (const target of targets) {
+    const file = path.resolve(dir, target)
+    if (existsSync(file) && statSync(file).isFile()) return file
+    for (const ext of [".js", ".mjs", ".ts", "/index.js", "/index.ts"]) if (existsSync(file + ext)) return file + ext
+  }
+  throw new Error(`${pkgFile} names ${targets[0]} as its entry, which does not exist`)
 }
 
 function exportTarget(exports: unknown): string | undefined {
@@ -99,8 +107,9 @@ async function bundle(file: string, out: string) {
     platform: "node",
     target: "node20",
     logLevel: "silent",
-    // Bundled CommonJS dependencies call require() for Node built-ins.
-    banner: { js: "import { createRequire as __wrightRequire } from 'node:module'; const require = __wrightRequire(import.meta.url);" },
+    // Bundled CommonJS dependencies call require() for Node built-ins; code built for Bun asks import.meta for it.
+    banner: { js: "import { createRequire as __wrightCreateRequire } from 'node:module'; const require = __wrightCreateRequire(import.meta.url); const __wrightRequire = require;" },
+    define: { "import.meta.require": "__wrightRequire", "import.meta.dir": JSON.stringify(path.dirname(file)), "import.meta.path": JSON.stringify(file) },
     plugins: [
       {
         name: "wright-plugin-api",

@@ -71,7 +71,10 @@ export function installedVersion(dir: string): string | undefined {
   }
 }
 
+/** What went wrong, from npm's stderr: its error code and first line that says something. */
 function lastLines(text: string): string {
-  const lines = text.split("\n").map((l) => l.trim()).filter((l) => l && !/^npm (error|ERR!) (A complete log|\s*$)/.test(l))
-  return lines.slice(-3).join(" ").replace(/^npm (error|ERR!) /gm, "")
+  const lines = text.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s*/, "").trim())
+  const code = /^code (\S+)/m.exec(lines.join("\n"))?.[1]
+  const said = lines.find((l) => l.length > 3 && !/^(code|errno|syscall|A complete log|\{|\}|at )/.test(l) && !/^\w+: '/.test(l))?.replace(/^\w*Error: /, "")
+  return [code, said].filter(Boolean).join(": ")
 }
