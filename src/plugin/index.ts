@@ -62,6 +62,12 @@ export async function createExtensions(deps: ExtensionDeps) {
   const $ = createShell(deps.exec, { cwd: deps.directory })
   const parents = new Map<string, string | undefined>()
   const sessionStart = new Map<string, Promise<string[]>>()
+  // Hooks run on events are not awaited by the publisher; dispose waits for them (each within its timeout).
+  const running = new Set<Promise<unknown>>()
+  const background = (p: Promise<unknown>) => {
+    running.add(p)
+    void p.finally(() => running.delete(p))
+  }
 
   let host: Host | undefined
   let disposed = false
@@ -204,6 +210,7 @@ export async function createExtensions(deps: ExtensionDeps) {
     },
 
     async dispose() {
+      await Promise.allSettled([...running])
       const roots = [...parents].filter(([, parent]) => !parent).map(([id]) => id)
       if (commands.has("SessionEnd")) await Promise.all(roots.map((id) => commands.run("SessionEnd", { session_id: id, reason: "exit" })))
       await host?.dispose()
@@ -219,14 +226,14 @@ export async function createExtensions(deps: ExtensionDeps) {
     } else if (e.type === "session.idle") {
       const sub = parents.get(p.sessionID) !== undefined
       const event = sub ? "SubagentStop" : "Stop"
-      if (commands.has(event)) void commands.run(event, { session_id: p.sessionID, stop_hook_active: false })
+      if (commands.has(event)) background(commands.run(event, { session_id: p.sessionID, stop_hook_active: false }))
     } else if (e.type === "session.deleted") {
-      if (commands.has("SessionEnd")) void commands.run("SessionEnd", { session_id: p.sessionID, reason: "other" })
+      if (commands.has("SessionEnd")) background(commands.run("SessionEnd", { session_id: p.sessionID, reason: "other" }))
       parents.delete(p.sessionID)
     } else if (e.type === "permission.asked" && commands.has("Notification")) {
-      void commands.run("Notification", { session_id: p.sessionID, message: `wright needs your permission to use ${p.permission}`, notification_type: "permission_prompt" })
+      background(commands.run("Notification", { session_id: p.sessionID, message: `wright needs your permission to use ${p.permission}`, notification_type: "permission_prompt" }))
     } else if (e.type === "question.asked" && commands.has("Notification")) {
-      void commands.run("Notification", { session_id: p.sessionID, message: "wright is waiting for your answer", notification_type: "idle_prompt" })
+      background(commands.run("Notification", { session_id: p.sessionID, message: "wright is waiting for your answer", notification_type: "idle_prompt" }))
     }
   }
 }

@@ -54,6 +54,8 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
       PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: block, timeout: 30 }] }],
       PostToolUse: [{ matcher: "Bash|Write|Edit", hooks: [{ type: "command", command: log }] }],
       UserPromptSubmit: [{ hooks: [{ type: "command", command: context }] }],
+      SessionStart: [{ hooks: [{ type: "command", command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Session rule: never touch keep.txt."}}'` }] }],
+      Stop: [{ hooks: [{ type: "command", command: `cat >> "$CLAUDE_PROJECT_DIR/stop.json"` }] }],
     },
   })
   server.script(
@@ -79,6 +81,11 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
   const user = JSON.stringify(server.requests[0]!.body.messages.filter((m: { role: string }) => m.role === "user"))
   expect(user).toContain("clean up")
   expect(user).toContain("Project context: the deploy freeze is on until Friday.")
+  expect(user).toContain("Session rule: never touch keep.txt.")
+  // Stop ran when the agent finished, with Claude's fields on stdin.
+  const stop = JSON.parse(readFileSync(path.join(box.project, "stop.json"), "utf8"))
+  expect([stop.hook_event_name, stop.stop_hook_active, stop.cwd]).toEqual(["Stop", false, box.project])
+  expect(stop.session_id).toMatch(/^ses_/)
 }, 180_000)
 
 test("hooks - UserPromptSubmit exit 2 blocks the prompt: the model is never called and the reason is shown", async () => {
