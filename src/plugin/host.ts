@@ -66,9 +66,10 @@ export async function loadPlugins(deps: HostDeps): Promise<Host> {
     const entry: Entry = { status: { name: source.name, kind: source.kind, source: source.target, status: "loaded", hooks: [], tools: [] }, hooks: [] }
     entries.push(entry)
     try {
-      const { mod, version } = await moduleOf(source, deps)
+      let started = Date.now()
+      const { mod, version, installMs } = await moduleOf(source, deps)
+      started += installMs ?? 0
       if (version) entry.status.version = version
-      const started = Date.now()
       for (const fn of pluginFunctions(mod)) {
         const hooks = await withTimeout(Promise.resolve(fn(deps.input, source.options ?? {})), deps.timeout, `loading took longer than ${deps.timeout} ms`)
         if (!hooks || typeof hooks !== "object") continue
@@ -125,12 +126,15 @@ export async function loadPlugins(deps: HostDeps): Promise<Host> {
   }
 }
 
-async function moduleOf(source: PluginSource, deps: HostDeps): Promise<{ mod: Record<string, unknown>; version?: string }> {
+/** The module of a source; `installMs` is the time an npm install took (not counted as loading). */
+async function moduleOf(source: PluginSource, deps: HostDeps): Promise<{ mod: Record<string, unknown>; version?: string; installMs?: number }> {
   if (source.kind === "npm") {
     const spec = parseSpec(source.target)
     if (!spec) throw new Error(`${JSON.stringify(source.target)} is not an npm package name (use name@version, or a file:// URL)`)
+    const before = Date.now()
     const dir = await installed(spec, { exec: deps.exec, cacheDir: deps.cacheDir, cwd: deps.directory, progress: deps.progress })
-    return { mod: await importPackage(dir, deps.cacheDir), version: installedVersion(dir) }
+    const installMs = Date.now() - before
+    return { mod: await importPackage(dir, deps.cacheDir), version: installedVersion(dir), installMs }
   }
   if (source.kind === "url") {
     if (!existsSync(source.target)) throw new Error(`${source.target} does not exist`)

@@ -125,7 +125,7 @@ export async function createExtensions(deps: ExtensionDeps) {
     list(): PluginStatus[] {
       const out = host?.list() ?? []
       const events = HOOK_EVENTS.filter((e) => commands.has(e))
-      if (events.length) out.push({ name: "hooks", kind: "hooks", source: "config", status: "loaded", hooks: [...events], tools: [] })
+      if (events.length) out.push({ name: "hooks", kind: "hooks", source: "the hooks config key", status: "loaded", hooks: [...events], tools: [] })
       return out
     },
 
