@@ -188,6 +188,21 @@ export async function createExtensions(deps: ExtensionDeps) {
       return trigger("experimental.session.compacting", { sessionID: input.sessionID }, { context: [] as string[], prompt: undefined as string | undefined })
     },
 
+    /**
+     * The loop would end: Stop (SubagentStop for a child session). Exit 2's stderr or
+     * `decision: "block"`'s reason keeps the agent going with it; `active` is Claude's
+     * stop_hook_active (the run was kept going before), so a script can let it stop.
+     */
+    async stop(input: { sessionID: string; parentID?: string; active: boolean }): Promise<string | undefined> {
+      const event = input.parentID ? "SubagentStop" : "Stop"
+      if (!commands.has(event)) return undefined
+      for (const r of await commands.run(event, { session_id: input.sessionID, stop_hook_active: input.active })) {
+        if (r.code === 2 && r.stderr.trim()) return r.stderr.trim()
+        if (r.code === 0 && r.json?.decision === "block" && r.json.reason) return String(r.json.reason)
+      }
+      return undefined
+    },
+
     /** permission.ask: a plugin may settle an ask the rules left open. */
     async permission(request: Record<string, unknown>): Promise<"allow" | "deny" | "ask"> {
       if (!host?.has("permission.ask")) return "ask"
@@ -223,10 +238,6 @@ export async function createExtensions(deps: ExtensionDeps) {
     if (e.type === "session.created") {
       parents.set(p.info.id, p.info.parentID)
       if (!p.info.parentID && commands.has("SessionStart")) sessionStart.set(p.info.id, commands.context("SessionStart", { session_id: p.info.id, source: "startup" }).then((r) => r.context))
-    } else if (e.type === "session.idle") {
-      const sub = parents.get(p.sessionID) !== undefined
-      const event = sub ? "SubagentStop" : "Stop"
-      if (commands.has(event)) background(commands.run(event, { session_id: p.sessionID, stop_hook_active: false }))
     } else if (e.type === "session.deleted") {
       if (commands.has("SessionEnd")) background(commands.run("SessionEnd", { session_id: p.sessionID, reason: "other" }))
       parents.delete(p.sessionID)

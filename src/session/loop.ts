@@ -17,6 +17,7 @@ import planReminder from "./prompt/plan-reminder.txt"
 import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
 import { newAssistant } from "./assistant"
+import { Id } from "../util"
 
 /**
  * The loop's policy points; each is provided by the module named after it (system.ts,
@@ -72,6 +73,12 @@ export interface LoopHooks {
    * Undefined: the agent's parameters go as they are.
    */
   params?(input: { session: Session; agent: Agent; model: ResolvedModel; user: UserMessage }, params: StepParams): Promise<StepParams>
+  /**
+   * Contract: called when the newest prompt is answered and the loop would end (Stop and
+   * SubagentStop hooks); a string keeps it going, sent to the model as the user's next message.
+   * `again` is true once a run was kept going before. Must not reject. Undefined: the loop ends.
+   */
+  beforeStop?(input: { session: Session; again: boolean }): Promise<string | undefined>
 }
 
 /** What a step sends besides the messages and tools. */
@@ -141,6 +148,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
   const { history, hooks } = deps
   let step = 0
   const run = { invalidStructured: 0 }
+  let kept = false
   try {
     await iterate()
   } finally {
@@ -156,7 +164,15 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     // After a compaction the model sees the summary and the kept tail, not the whole history.
     const visible = hooks.visible ? hooks.visible(msgs) : msgs
     if (!user) throw new Error(`Session ${sessionID} has no user message to answer`)
-    if (answered(msgs)) break
+    if (answered(msgs)) {
+      const more = hooks.beforeStop ? await hooks.beforeStop({ session, again: kept }) : undefined
+      if (!more || abort.aborted) break
+      kept = true
+      const next: UserMessage = { id: Id.ascending("msg"), sessionID, role: "user", time: { created: Date.now() }, agent: user.agent, model: user.model }
+      history.putMessage(next)
+      history.putPart({ id: Id.ascending("prt"), sessionID, messageID: next.id, type: "text", text: more, synthetic: true })
+      continue
+    }
 
     step++
     if (step === 1) hooks.firstStep?.({ session, user, history: msgs })

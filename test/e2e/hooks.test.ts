@@ -48,6 +48,8 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
   const block = script(box.project, "block-rm.sh", BLOCK_RM)
   const log = script(box.project, "log.sh", LOG_POST)
   const context = script(box.project, "context.sh", CONTEXT)
+  // Keeps the agent going once (Claude's stop_hook_active says when it already did).
+  const stop = script(box.project, "stop.sh", `input=$(cat)\necho "$input" >> "$CLAUDE_PROJECT_DIR/stop.jsonl"\ncase "$input" in *'"stop_hook_active":false'*) echo "Before stopping, say goodbye." >&2; exit 2 ;; esac\n`)
   writeConfig(box.project, {
     ...providerConfig(server, "openai-chat"),
     hooks: {
@@ -55,7 +57,7 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
       PostToolUse: [{ matcher: "Bash|Write|Edit", hooks: [{ type: "command", command: log }] }],
       UserPromptSubmit: [{ hooks: [{ type: "command", command: context }] }],
       SessionStart: [{ hooks: [{ type: "command", command: `cat >/dev/null; echo '{"hookSpecificOutput":{"hookEventName":"SessionStart","additionalContext":"Session rule: never touch keep.txt."}}'` }] }],
-      Stop: [{ hooks: [{ type: "command", command: `cat >> "$CLAUDE_PROJECT_DIR/stop.json"` }] }],
+      Stop: [{ hooks: [{ type: "command", command: stop }] }],
     },
   })
   server.script(
@@ -64,12 +66,14 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
     toolCall("write", { filePath: "new.txt", content: "x\n" }),
     toolCall("read", { filePath: "keep.txt" }),
     text("Finished."),
+    text("Goodbye."),
   )
 
   const r = await wright(["run", "clean up"], { cwd: box.project, env: box.env, timeoutMs: 120_000 })
   expect(r.stderr).not.toMatch(/Error:/)
   expect(r.code).toBe(0)
   expect(r.stdout).toContain("Finished.")
+  expect(r.stdout).toContain("Goodbye.")
   // The rm never ran; the model read the script's stderr as the call's error.
   expect(readFileSync(path.join(box.project, "keep.txt"), "utf8")).toBe("precious\n")
   const toolMessages = (i: number) => server.requests[i]!.body.messages.filter((m: { role: string }) => m.role === "tool")
@@ -82,10 +86,16 @@ test("hooks - Claude-format bash scripts: PreToolUse blocks rm (stderr to the mo
   expect(user).toContain("clean up")
   expect(user).toContain("Project context: the deploy freeze is on until Friday.")
   expect(user).toContain("Session rule: never touch keep.txt.")
-  // Stop ran when the agent finished, with Claude's fields on stdin.
-  const stop = JSON.parse(readFileSync(path.join(box.project, "stop.json"), "utf8"))
-  expect([stop.hook_event_name, stop.stop_hook_active, stop.cwd]).toEqual(["Stop", false, box.project])
-  expect(stop.session_id).toMatch(/^ses_/)
+  // Stop ran when the agent would have finished: its stderr kept it going, the second time it let it stop.
+  const stops = readFileSync(path.join(box.project, "stop.jsonl"), "utf8").trim().split("\n").map((l) => JSON.parse(l))
+  expect(stops.map((s) => [s.hook_event_name, s.stop_hook_active, s.cwd])).toEqual([
+    ["Stop", false, box.project],
+    ["Stop", true, box.project],
+  ])
+  expect(stops[0].session_id).toMatch(/^ses_/)
+  const last = server.requests[5]!.body.messages.filter((m: { role: string }) => m.role === "user").at(-1)
+  expect(JSON.stringify(last.content)).toContain("Before stopping, say goodbye.")
+  expect(server.requests).toHaveLength(6)
 }, 180_000)
 
 test("hooks - UserPromptSubmit exit 2 blocks the prompt: the model is never called and the reason is shown", async () => {
