@@ -179,6 +179,12 @@ export async function createExtensions(deps: ExtensionDeps) {
       return { ...params, ...p, headers: h.headers }
     },
 
+    /** experimental.chat.messages.transform: plugins may edit a copy of the conversation the model sees. */
+    async messages<M>(history: M[]): Promise<M[]> {
+      if (!host?.has("experimental.chat.messages.transform")) return history
+      return (await host.trigger("experimental.chat.messages.transform", {}, { messages: structuredClone(history) })).messages
+    },
+
     /** experimental.chat.system.transform: plugins may edit the system messages. */
     system: async (input: { sessionID?: string; model: unknown }, system: string[]) => (await trigger("experimental.chat.system.transform", input, { system: [...system] })).system,
 

@@ -191,7 +191,7 @@ export async function createApp(opts: AppOptions) {
     worktree,
     hooks: {
       system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
-      ...(extensions ? { params: paramsWithPlugins(extensions), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
+      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
       ...structuredOutputHooks({ history, bus }),
       firstStep: titleOnFirstStep({
         providers,

@@ -79,6 +79,12 @@ export interface LoopHooks {
    * `again` is true once a run was kept going before. Must not reject. Undefined: the loop ends.
    */
   beforeStop?(input: { session: Session; again: boolean }): Promise<string | undefined>
+  /**
+   * Contract: called once per step with the conversation the model is about to see (a copy
+   * may be edited: plugins' experimental.chat.messages.transform); resolves what it sees. The
+   * stored history is never changed. Must not reject. Undefined: the conversation as it is.
+   */
+  messages?(history: MessageWithParts[]): Promise<MessageWithParts[]>
 }
 
 /** What a step sends besides the messages and tools. */
@@ -213,7 +219,8 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     // The new assistant message is the last one; everything before it is the conversation.
     const earlier = visible[visible.length - 1]?.info.id === assistant.id ? visible.slice(0, -1) : visible.filter((m) => m.info.id !== assistant.id)
     const convert = deps.modelMessages ?? toModelMessages
-    const messages = withReminders(convert(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
+    const shown = hooks.messages ? await hooks.messages(earlier) : earlier
+    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id }), agent, shown)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }

@@ -47,6 +47,11 @@ export const Recorder: Plugin = async ({ directory, worktree, project, client, $
       log("chat.headers")
       output.headers["x-from-plugin"] = "yes"
     },
+    "experimental.chat.messages.transform": async (_input, output) => {
+      log(\`messages.transform \${output.messages.length}\`)
+      const last = output.messages.at(-1)
+      if (last) last.parts.push({ type: "text", text: "TRANSFORMED-FOR-THE-MODEL" } as any)
+    },
     "experimental.chat.system.transform": async (_input, output) => {
       log("system.transform")
       output.system.push("SYSTEM-FROM-PLUGIN")
@@ -119,6 +124,10 @@ test("plugin - a local TS plugin and custom tool files: every hook runs in order
     expect(system.at(-1)).toContain("SYSTEM-FROM-PLUGIN")
     const userText = JSON.stringify(first.body.messages.filter((m: { role: string }) => m.role === "user"))
     expect(userText).toContain("PLUGIN-NOTE: the user is testing")
+    expect(userText).toContain("TRANSFORMED-FOR-THE-MODEL")
+    // The model saw the transformed copy; the stored message is as it was.
+    const stored = await core.client.session.messages(session.id)
+    expect(JSON.stringify(stored[0]!.parts)).not.toContain("TRANSFORMED-FOR-THE-MODEL")
     const toolNames = first.body.tools.map((t: { function: { name: string } }) => t.function.name)
     expect(toolNames).toEqual(expect.arrayContaining(["shout", "greet", "greet_loud"]))
 
@@ -132,10 +141,11 @@ test("plugin - a local TS plugin and custom tool files: every hook runs in order
     expect(calls.slice(0, 3)).toEqual(["init two words 3 true string", "client true", "config fake/chat-model"])
     const turn = calls.slice(3)
     // The order of one turn: the message, then per step system → params → headers, the tool's before, its ask, its run, its after.
-    expect(turn.slice(0, 9)).toEqual([
+    expect(turn.slice(0, 10)).toEqual([
       "event session.created",
       "chat.message build 1",
       "system.transform",
+      "messages.transform 1",
       "chat.params build",
       "chat.headers",
       "tool.execute.before shout",
