@@ -168,3 +168,25 @@ test("plugin - a local TS plugin and custom tool files: every hook runs in order
     await core.close()
   }
 }, 120_000)
+
+test("plugin - before a compaction: the PreCompact hook runs and experimental.session.compacting adds context to the summary request", async () => {
+  const core = await testCore({
+    llm,
+    config: { hooks: { PreCompact: [{ hooks: [{ type: "command", command: `cat > "$CLAUDE_PROJECT_DIR/precompact.json"` }] }] } },
+    files: {
+      ".wright/plugin/compact.ts": `export const Keep = async () => ({ "experimental.session.compacting": async (input: { sessionID: string }, output: { context: string[] }) => { output.context.push("KEEP-THE-DEPLOY-NOTES for " + input.sessionID) } })\n`,
+    },
+  })
+  try {
+    llm.script(text("first answer"), text("## Summary\nshort"))
+    const session = await core.client.session.create()
+    await core.client.session.prompt(session.id, prompt("remember the deploy notes"))
+    await core.client.session.summarize(session.id, { providerID: "fake", modelID: "chat-model" })
+    const request = JSON.stringify(llm.requests[1]!.body.messages.filter((m: { role: string }) => m.role === "user"))
+    expect(request).toContain(`KEEP-THE-DEPLOY-NOTES for ${session.id}`)
+    const pre = JSON.parse(readFileSync(path.join(core.box.project, "precompact.json"), "utf8"))
+    expect([pre.hook_event_name, pre.trigger, pre.session_id]).toEqual(["PreCompact", "manual", session.id])
+  } finally {
+    await core.close()
+  }
+}, 120_000)
