@@ -161,7 +161,8 @@ export async function createExtensions(deps: ExtensionDeps) {
       await ready
       const context = [...((await sessionStart.get(input.sessionID)) ?? [])]
       sessionStart.delete(input.sessionID)
-      if (commands.has("UserPromptSubmit")) {
+      // A subagent's prompt is the parent agent's, not the user's: Claude Code runs no hook on it.
+      if (commands.has("UserPromptSubmit") && !parents.get(input.sessionID)) {
         const prompt = output.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => p.text ?? "").join("\n")
         const r = await commands.context("UserPromptSubmit", { session_id: input.sessionID, prompt })
         if (r.block) throw new PromptBlockedError(`A UserPromptSubmit hook blocked this prompt: ${r.block}`)
