@@ -37,7 +37,20 @@ const BENCHES = [
   { name: "sandbox", file: "bench/sandbox/run.ts", fn: "runSandboxBench", rows: sandboxRows },
   { name: "lease", file: "bench/lease/heartbeat.ts", fn: "runLeaseBench", rows: leaseRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
+  { name: "plugin", run: async () => (await import("./plugin/cli.mjs")).runPluginBench(), rows: pluginRows },
 ]
+
+/** `run "hi"` without plugins against a base binary (WRIGHT_BASE_BIN) or node -e 0, and the cost of one plugin. */
+function pluginRows(r) {
+  const none = row('run "hi", no plugins', ms(r.none.medianMs), { baseline: `${ms(r.none.baselineMs)} (${r.baseline})` })
+  if (r.baseline === "base binary") Object.assign(none, check(r.none.ratio <= 1.03, "≤ 1.03× base"))
+  return [
+    none,
+    row('run "hi", no plugins / baseline', times(r.none.ratio)),
+    row('run "hi", one TS plugin', ms(r.one.medianMs), { baseline: `${ms(r.one.baselineMs)} (no plugins)` }),
+    row("one plugin costs", ms(r.one.costMs)),
+  ]
+}
 
 /** wright against OpenCode on the same tasks: OpenCode's median is the baseline of each row. */
 function peerRows(r) {

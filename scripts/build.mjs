@@ -28,8 +28,9 @@ await build({
   // Prefer ESM builds: some packages' UMD builds require() relative files at run time.
   mainFields: ["module", "main"],
   define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version) },
-  // Native addons, wasm grammars and packages that locate binaries next to themselves stay in node_modules.
-  external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core"],
+  // Native addons, wasm grammars and packages that locate binaries next to themselves stay in node_modules
+  // (esbuild too: plugins are bundled with it at run time).
+  external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild"],
   banner: {
     // Bundled CommonJS code calls require() for Node built-ins.
     js: "import { createRequire as __wrightRequire } from 'node:module'; const require = __wrightRequire(import.meta.url);",

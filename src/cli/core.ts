@@ -13,11 +13,13 @@ import { VERSION } from "./ui"
  * Requests may name the start directory (and what is inside it), `allowDirs`, the global
  * config's `server.directories` and projects that already have sessions; nothing else.
  */
-export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv; allowDirs?: string[]; log?: RootLogger }) {
+export async function startCore(opts: { directory: string; overrides?: Partial<Config>; env?: NodeJS.ProcessEnv; allowDirs?: string[]; log?: RootLogger; progress?: (line: string) => void }) {
   const env = opts.env ?? process.env
   const log: Logger = opts.log ?? silentLogger
   const store = openStore(databasePath(env))
-  const apps = createApps({ store, env, overrides: opts.overrides, version: VERSION, log })
+  // Plugins get an SDK client over this process's server, which exists once the first App does.
+  let serverFetch: ((req: Request) => Response | Promise<Response>) | undefined
+  const apps = createApps({ store, env, overrides: opts.overrides, version: VERSION, log, progress: opts.progress, serverFetch: () => serverFetch })
   const directory = path.resolve(opts.directory)
   // Fail fast on config errors, before any command output.
   const app = await apps.get(directory)
@@ -34,6 +36,7 @@ export async function startCore(opts: { directory: string; overrides?: Partial<C
     allowedDirectories: [...(opts.allowDirs ?? []).map((d) => path.resolve(d)), ...configured],
     isKnownProject: (dir) => store.sessions.list({ directory: dir, limit: 1 }).length > 0,
   })
+  serverFetch = (req) => server.fetch(req)
   return {
     app,
     server,

@@ -9,6 +9,7 @@ import { agentCommand, exportCommand, importCommand, modelsCommand, sessionComma
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
 import { trustCommand } from "./cmd/trust"
+import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 
@@ -39,6 +40,7 @@ async function main() {
     .command(agentCommand)
     .command(acpCommand)
     .command(trustCommand)
+    .command(pluginCommand)
     .command(authCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))

@@ -24,12 +24,16 @@ function concatUnique<T>(a: T[] | undefined, b: T[] | undefined, key: (item: T) 
   return [...byKey.values()]
 }
 
-/** Merges a higher-precedence config over a lower one. `instructions` and `plugin` accumulate. */
+/** Merges a higher-precedence config over a lower one. `instructions`, `plugin` and each `hooks` event's list accumulate. */
 export function mergeConfig(base: Config, over: Config): Config {
   const out = mergeDeep(base, over)
   const instructions = concatUnique(base.instructions, over.instructions, (item) => item)
   const plugin = concatUnique(base.plugin, over.plugin, (item) => (typeof item === "string" ? item : item[0]))
   if (instructions) out.instructions = instructions
   if (plugin) out.plugin = plugin
+  if (base.hooks && over.hooks) {
+    out.hooks = { ...base.hooks }
+    for (const [event, groups] of Object.entries(over.hooks)) out.hooks[event] = [...(base.hooks[event] ?? []), ...groups]
+  }
   return out
 }

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import { AgentConfig } from "./agent"
+import { HooksConfig } from "./hooks"
 import { McpConfig } from "./mcp"
 import { PermissionConfig } from "./permission"
 import { ProviderConfig } from "./provider"
@@ -124,6 +125,8 @@ export const Config = z.object({
   formatter: FormatterConfig.optional(),
   lsp: LspConfig.optional(),
   plugin: z.array(PluginSpec).optional(),
+  /** wright's own key: command hooks in Claude Code's format (config/hooks.ts). */
+  hooks: HooksConfig.optional(),
   layout: z.enum(["auto", "stretch"]).optional(),
   attachment: z
     .object({

@@ -94,6 +94,10 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     ignored.push(key === "plugin" ? `plugin: loads ${JSON.stringify(project.plugin)}` : key === "shell" ? `shell: runs commands with ${JSON.stringify(project.shell)}` : `${key}: starts the programs it names`)
     delete out[key]
   }
+  if (project.hooks && Object.keys(project.hooks).length > 0) {
+    ignored.push(`hooks: runs commands on ${Object.keys(project.hooks).join(", ")}`)
+    delete out.hooks
+  }
   if (project.server) {
     if (project.server.cors) ignored.push(`server.cors: lets ${project.server.cors.join(", ")} drive the server from a browser`)
     const others = Object.keys(project.server).filter((k) => k !== "cors")

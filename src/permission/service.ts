@@ -110,7 +110,18 @@ const REPLIES: string[] = ["once", "always", "reject"]
 const REJECTED = "The user rejected this tool call. Do not retry it; stop and wait for the user's next message."
 const CANCELLED = "The permission request was cancelled because the session was aborted."
 
-export function createPermissions(deps: { bus: Bus; newId?: () => string }): Permissions {
+export interface PermissionsDeps {
+  bus: Bus
+  newId?: () => string
+  /**
+   * Contract: called for an ask the rules leave open, before the user is asked (plugins'
+   * permission.ask); "allow" or "deny" settle it, "ask" asks the user. Must not reject.
+   * Undefined: the user is asked.
+   */
+  decide?: (request: PermissionRequest) => Promise<"allow" | "deny" | "ask">
+}
+
+export function createPermissions(deps: PermissionsDeps): Permissions {
   const newId = deps.newId ?? (() => Id.ascending("per"))
   const pending = new Map<string, Pending>()
   const approvedRules: Ruleset = []
@@ -146,6 +157,10 @@ export function createPermissions(deps: { bus: Bus; newId?: () => string }): Per
         always: input.always,
         ...(input.tool ? { tool: input.tool } : {}),
       }
+      const decided = deps.decide ? await deps.decide(request) : "ask"
+      if (decided === "allow") return
+      if (decided === "deny") throw new PermissionDeniedError({ message: `A plugin denied this call (${input.permission}: ${input.patterns.join(", ")}). Do not retry it or work around it; choose another approach or ask the user.`, rules: [] })
+      signal?.throwIfAborted()
       return new Promise<void>((resolve, reject) => {
         const onAbort = () => settle(request.id, "reject")?.reject(signal?.reason)
         const done = () => signal?.removeEventListener("abort", onAbort)

@@ -16,6 +16,7 @@ import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
 import { mcpRoutes } from "./routes/mcp"
+import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
 import { permissionRoutes } from "./routes/permission"
@@ -98,6 +99,7 @@ export function createServer(opts: ServerOptions) {
     ...fileRoutes,
     ...toolRoutes,
     ...mcpRoutes,
+    ...pluginRoutes,
     ...trustRoutes,
     ...authRoutes,
   ]

@@ -12,6 +12,7 @@ import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } fro
 import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
+import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
 import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
@@ -31,6 +32,7 @@ import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
 import { createToolPipeline, type ToolHooks } from "./tool-call"
+import { hasExtensions, loadExtensions } from "./extensions"
 import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
@@ -56,6 +58,10 @@ export interface AppOptions {
   sandbox?: Sandbox
   /** Lease timings (tests and the heartbeat benchmark); default: see session/lease.ts. */
   lease?: { heartbeatMs?: number; retryMs?: number; followMs?: number; staleMs?: number }
+  /** The in-process server's fetch once it exists: plugins get an SDK client over it. */
+  serverFetch?: () => ((req: Request) => Response | Promise<Response>) | undefined
+  /** Where plugin install progress ("Installing plugin x with npm…") goes; default: the log. */
+  progress?: (line: string) => void
 }
 
 export async function createApp(opts: AppOptions) {
@@ -80,7 +86,9 @@ export async function createApp(opts: AppOptions) {
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({ config, env, fetch: opts.fetch, credentials, catalog: () => loadCatalog(catalogDir).providers })
-  const permissions = createPermissions({ bus })
+  // Plugins, custom tools and command hooks (assigned below; src/plugin loads only when one exists).
+  let extensions: Extensions | undefined
+  const permissions = createPermissions({ bus, decide: (request) => extensions?.permission(request) ?? Promise.resolve("ask") })
   const questions = createQuestions({ bus })
   const configDirs = [...loaded.dirs]
   const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home, restricted: loaded.trust.restricted })
@@ -117,6 +125,27 @@ export async function createApp(opts: AppOptions) {
       extraReadable: [...reads.allowed, outputDir],
     }))
   const sandboxNotice = sandbox.state === "unavailable" ? [sandbox.notice] : []
+  if (hasExtensions(config, configDirs)) {
+    const pluginLog = log.child({ service: "plugin" })
+    extensions = await loadExtensions({
+      config: config as never,
+      dirs: configDirs,
+      untrusted: loaded.trust.trusted ? [] : loaded.trust.restricted?.dirs ?? [],
+      directory,
+      worktree,
+      projectID,
+      exec,
+      cacheDir: paths.cache,
+      fetch: () => opts.serverFetch?.(),
+      timeout: pluginTimeout(config),
+      report(message) {
+        pluginLog.warn(message)
+        bus.publish("session.error", { error: toMessageError(toErrorObject(new Error(message))) })
+      },
+      progress: opts.progress ?? ((line) => pluginLog.info(line)),
+    })
+    trust.ignored.push(...extensions.held)
+  }
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
@@ -146,7 +175,8 @@ export async function createApp(opts: AppOptions) {
     },
     question: questions,
     claimInstructions: (messageID, files) => claims.claim(messageID, files),
-    exec,
+    // Plugins' shell.env reaches every command a tool starts.
+    exec: extensions ? withShellEnv(exec, extensions) : exec,
     sandbox,
     files,
     written,
@@ -156,6 +186,12 @@ export async function createApp(opts: AppOptions) {
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  if (extensions) {
+    const ext = extensions
+    toolHooks.beforeExecute.push((call) => ext.beforeExecute(call))
+    toolHooks.afterFinalize.push((call, final) => ext.afterFinalize(call, final))
+    bus.subscribeAll((e) => ext.event(e))
+  }
   const toolCalls = createToolPipeline({
     history,
     permissions,
@@ -193,7 +229,8 @@ export async function createApp(opts: AppOptions) {
     directory,
     worktree,
     hooks: {
-      system: systemPrompt.system,
+      system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
+      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
       ...structuredOutputHooks({ history, bus }),
       firstStep: titleOnFirstStep({
         providers,
@@ -213,6 +250,7 @@ export async function createApp(opts: AppOptions) {
         worktree,
         settings: { ...config.compaction },
         resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
+        beforeCompact: extensions?.compacting,
       }),
     },
   }
@@ -222,6 +260,7 @@ export async function createApp(opts: AppOptions) {
     // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
+      await extensions?.ready()
       return runLoop(loopDeps, sessionID, abort)
     },
     onError(sessionID, e) {
@@ -249,6 +288,7 @@ export async function createApp(opts: AppOptions) {
     projectID,
     version,
     readTool: registry.get("read"),
+    onUserMessage: extensions?.userMessage,
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
@@ -265,6 +305,10 @@ export async function createApp(opts: AppOptions) {
   )
 
   void mcp.start()
+  // Custom tools join the registry once their plugins loaded (a run waits for that).
+  void extensions?.ready().then(() => {
+    for (const t of extensions!.tools()) registry.add(t)
+  })
   return {
     directory,
     worktree,
@@ -307,7 +351,14 @@ export async function createApp(opts: AppOptions) {
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
+    /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */
+    async plugins() {
+      if (!extensions) return []
+      await extensions.ready()
+      return extensions.list()
+    },
     async dispose() {
+      await extensions?.dispose()
       await runner.shutdown()
       history.flush()
       leases.dispose()
@@ -318,6 +369,28 @@ export async function createApp(opts: AppOptions) {
 }
 
 export type App = Awaited<ReturnType<typeof createApp>>
+
+/** `experimental.plugin_timeout` (ms): how long one plugin hook or command may take before it is given up. */
+function pluginTimeout(config: Config): number {
+  const v = (config.experimental as Record<string, unknown> | undefined)?.plugin_timeout
+  return typeof v === "number" && v > 0 ? v : 10_000
+}
+
+function withShellEnv(exec: Exec, ext: Extensions): Exec {
+  return async (argv, o) => exec(argv, { ...o, env: { ...(await ext.shellEnv({ cwd: o.cwd })), ...o.env } })
+}
+
+function systemWithPlugins(system: LoopDeps["hooks"]["system"], ext: Extensions): LoopDeps["hooks"]["system"] {
+  return async (input) => ext.system({ sessionID: input.session.id, model: input.model.info }, await system(input))
+}
+
+function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["params"]> {
+  return (input, params) =>
+    ext.chatParams(
+      { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
+      params,
+    )
+}
 
 function rootCommit(worktree: string): string | undefined {
   try {

@@ -37,6 +37,12 @@ export interface CompactionDeps {
   worktree: string
   settings: CompactionSettings
   resolveModel(ref: { providerID: string; modelID: string }): Promise<ResolvedModel>
+  /**
+   * Contract: called once before each compaction's model call (PreCompact hooks, plugins'
+   * experimental.session.compacting); resolves context to add to the request, or a prompt
+   * that replaces it. Must not reject. Undefined: the default request.
+   */
+  beforeCompact?(input: { sessionID: string; auto: boolean }): Promise<{ context: string[]; prompt?: string }>
 }
 
 /** Queues a compaction: a user message carrying a `compaction` part, picked up by the loop. */
@@ -158,12 +164,14 @@ export async function processCompaction(
   const head = tailStart ? candidates.filter((m) => m.info.id < tailStart) : candidates
 
   const priorText = prior ? prior.parts.map((p) => (p.type === "text" ? p.text : "")).join("") : ""
+  const extra = (await deps.beforeCompact?.({ sessionID: session.id, auto: part.auto })) ?? { context: [] }
   const prompt = [
     `Here is the conversation so far:\n<conversation>\n${transcript(head)}\n</conversation>`,
     priorText
       ? `<prior-summary>\n${priorText}\n</prior-summary>\nMerge the prior summary with the conversation: carry forward its objective, constraints and details; where they conflict, the conversation wins; move finished items from Active to Completed; update Next Move.`
       : "",
-    request.replace("{{PRIOR}}", priorText ? " together with the summary of what came before it" : ""),
+    extra.prompt ?? request.replace("{{PRIOR}}", priorText ? " together with the summary of what came before it" : ""),
+    ...extra.context,
   ]
     .filter(Boolean)
     .join("\n\n")

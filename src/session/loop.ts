@@ -17,6 +17,7 @@ import planReminder from "./prompt/plan-reminder.txt"
 import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
 import { newAssistant } from "./assistant"
+import { Id } from "../util"
 
 /**
  * The loop's policy points; each is provided by the module named after it (system.ts,
@@ -66,6 +67,34 @@ export interface LoopHooks {
   visible?(history: MessageWithParts[]): MessageWithParts[]
   /** Contract: called once when the loop ends, also after a failure (pruning old tool outputs); must not throw. */
   afterRun?(input: { sessionID: string }): void
+  /**
+   * Contract: called once per step before the model call with the parameters it would send;
+   * resolves the ones to send (plugins' chat.params and chat.headers). Must not reject.
+   * Undefined: the agent's parameters go as they are.
+   */
+  params?(input: { session: Session; agent: Agent; model: ResolvedModel; user: UserMessage }, params: StepParams): Promise<StepParams>
+  /**
+   * Contract: called when the newest prompt is answered and the loop would end (Stop and
+   * SubagentStop hooks); a string keeps it going, sent to the model as the user's next message.
+   * `again` is true once a run was kept going before. Must not reject. Undefined: the loop ends.
+   */
+  beforeStop?(input: { session: Session; again: boolean }): Promise<string | undefined>
+  /**
+   * Contract: called once per step with the conversation the model is about to see (a copy
+   * may be edited: plugins' experimental.chat.messages.transform); resolves what it sees. The
+   * stored history is never changed. Must not reject. Undefined: the conversation as it is.
+   */
+  messages?(history: MessageWithParts[]): Promise<MessageWithParts[]>
+}
+
+/** What a step sends besides the messages and tools. */
+export interface StepParams {
+  temperature?: number
+  topP?: number
+  topK?: number
+  maxOutputTokens?: number
+  options: Record<string, unknown>
+  headers: Record<string, string>
 }
 
 export interface StepState {
@@ -125,6 +154,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
   const { history, hooks } = deps
   let step = 0
   const run = { invalidStructured: 0 }
+  let kept = false
   try {
     await iterate()
   } finally {
@@ -140,7 +170,15 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     // After a compaction the model sees the summary and the kept tail, not the whole history.
     const visible = hooks.visible ? hooks.visible(msgs) : msgs
     if (!user) throw new Error(`Session ${sessionID} has no user message to answer`)
-    if (answered(msgs)) break
+    if (answered(msgs)) {
+      const more = hooks.beforeStop ? await hooks.beforeStop({ session, again: kept }) : undefined
+      if (!more || abort.aborted) break
+      kept = true
+      const next: UserMessage = { id: Id.ascending("msg"), sessionID, role: "user", time: { created: Date.now() }, agent: user.agent, model: user.model }
+      history.putMessage(next)
+      history.putPart({ id: Id.ascending("prt"), sessionID, messageID: next.id, type: "text", text: more, synthetic: true })
+      continue
+    }
 
     step++
     if (step === 1) hooks.firstStep?.({ session, user, history: msgs })
@@ -181,8 +219,12 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     // The new assistant message is the last one; everything before it is the conversation.
     const earlier = visible[visible.length - 1]?.info.id === assistant.id ? visible.slice(0, -1) : visible.filter((m) => m.info.id !== assistant.id)
     const convert = deps.modelMessages ?? toModelMessages
-    const messages = withReminders(convert(earlier, { providerID: model.info.providerID, modelID: model.info.id }), agent, earlier)
+    const shown = hooks.messages ? await hooks.messages(earlier) : earlier
+    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id }), agent, shown)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
+
+    const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }
+    const params = hooks.params ? await hooks.params({ session, agent, model, user }, base) : base
 
     const result = await processStep(deps, {
       assistant,
@@ -195,9 +237,11 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
       system,
       messages,
       toolChoice: isLastStep ? "none" : tools.has("StructuredOutput") ? "required" : undefined,
-      temperature: agent.temperature,
-      topP: agent.topP,
-      modelOptions: Object.keys(agent.options).length ? agent.options : undefined,
+      temperature: params.temperature,
+      topP: params.topP,
+      maxOutputTokens: params.maxOutputTokens,
+      headers: Object.keys(params.headers).length ? params.headers : undefined,
+      modelOptions: Object.keys(params.options).length ? params.options : undefined,
     })
 
     const next = hooks.afterStep?.({ assistant, user, step: state, result })

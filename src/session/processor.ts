@@ -60,6 +60,8 @@ export interface StepInput extends StepContext {
   toolChoice?: "auto" | "required" | "none"
   temperature?: number
   topP?: number
+  maxOutputTokens?: number
+  headers?: Record<string, string>
   modelOptions?: Record<string, unknown>
 }
 
@@ -90,6 +92,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         abort,
         temperature: input.temperature,
         topP: input.topP,
+        maxOutputTokens: input.maxOutputTokens,
+        headers: input.headers,
         modelOptions: input.modelOptions,
         variant: assistant.variant,
         sessionID: sid,

@@ -45,6 +45,12 @@ export interface SessionServiceDeps {
   toolCalls: ToolPipeline
   /** Writes session records and publishes their events. */
   records: SessionRecords
+  /**
+   * Contract: called with each new user message before it is stored (UserPromptSubmit hooks,
+   * plugins' chat.message); may add parts to `output.parts` or edit them. May reject (a hook
+   * blocked the prompt): nothing is stored and the prompt fails with that error. Undefined: none.
+   */
+  onUserMessage?: (input: { sessionID: string; agent: string; model: { providerID: string; modelID: string }; messageID: string }, output: { message: MessageWithParts["info"]; parts: Part[] }) => Promise<void>
   /** Contract: called before a run starts (not when a prompt joins one); must not throw. Forgets per-run caches. */
   beforeRun?: (sessionID: string) => void
   /** Contract: queues the compaction /summarize asks for (the service then runs the loop); may throw. Undefined: summarize is unavailable. */
@@ -168,6 +174,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         prompt: input,
         read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
       })
+      await deps.onUserMessage?.({ sessionID, agent: agent.name, model: { providerID: info.model.providerID, modelID: info.model.modelID }, messageID: info.id }, { message: info, parts })
       history.putMessage(info)
       for (const p of parts) history.putPart(p)
       touch(session.id)

@@ -5,6 +5,18 @@ import type { ModelRef, PartInput, PermissionReply } from "../protocol"
 
 export type { AgentInfo } from "../protocol"
 
+/** One entry of GET /plugin. */
+export interface PluginInfo {
+  name: string
+  kind: string
+  source: string
+  version?: string
+  status: "loaded" | "failed" | "disabled"
+  hooks: string[]
+  tools: string[]
+  error?: string
+}
+
 export function createApi(client: Client) {
   return {
     sessions: (query: { search?: string; limit?: number } = {}) => client.session.list({ roots: true, limit: 50, ...query }),
@@ -35,6 +47,9 @@ export function createApi(client: Client) {
     connect: (providerID: string, key: string) => client.auth.set(providerID, { type: "api", key }),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
     trust: () => client.trust.get(),
+    /** Plugins, custom tools and command hooks (GET /plugin; wright's own route). */
+    plugins: () => client.request<PluginInfo[]>("GET", "/plugin"),
+    mcp: () => client.mcp.status(),
     /** Records the trust and reloads the project's App with its full config. */
     grantTrust: () => client.trust.grant(),
   }

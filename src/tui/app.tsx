@@ -108,6 +108,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.older()
       case "trust":
         return void controller.reviewTrust()
+      case "status":
+        return void controller.status()
       case "compact":
         return void controller.compact()
       case "export":

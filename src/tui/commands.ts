@@ -21,6 +21,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "thinking", description: "show or hide reasoning" },
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
+  { name: "status", description: "plugins, custom tools, command hooks and MCP servers: what loaded and what failed" },
   { name: "help", description: "keys and commands" },
   { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
 ]

@@ -5,6 +5,7 @@ import { toMarkdown, type Client } from "../sdk"
 import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
+import { statusText } from "./status"
 
 export interface ControllerOptions {
   client: Client
@@ -323,6 +324,11 @@ export function createController(opts: ControllerOptions) {
       if (!status || !needsTrust(status)) return
       store.set({ trust: status })
       return new Promise<void>((resolve) => (trustAnswered = resolve))
+    },
+    /** `/status`: what extends this project (plugins, custom tools, command hooks, MCP servers) and what failed. */
+    async status() {
+      const [plugins, mcp] = await Promise.all([api.plugins().catch(() => undefined), api.mcp().catch(() => undefined)])
+      store.print({ kind: "notice", key: `status:${Date.now()}`, text: statusText(plugins, mcp), tone: "markdown" })
     },
     /** `/trust`: shows the dialog again with what the config asks for now. */
     async reviewTrust() {

@@ -12,7 +12,7 @@ afterEach(() => t.cleanup())
 const globalFile = path.join("home/.config/wright", "wright.json")
 
 test("config ignored - each key wright accepts but does not act on is one warning naming its file and key (variants are applied: no warning)", async () => {
-  const global = t.write(globalFile, { plugin: ["opencode-foo"], server: { mdns: true } })
+  const global = t.write(globalFile, { server: { mdns: true } })
   const project = t.write("repo/wright.json", {
     lsp: { ts: { command: ["tsls"] } },
     formatter: true,
@@ -22,7 +22,6 @@ test("config ignored - each key wright accepts but does not act on is one warnin
   })
   const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
   expect(loaded.warnings).toEqual([
-    `${global}: key "plugin" ignored: wright loads no plugins yet`,
     `${global}: key "server.mdns" ignored: wright does not announce itself over mDNS`,
     `${project}: key "lsp" ignored: wright starts no language servers yet`,
     `${project}: key "formatter" ignored: wright runs no formatters yet`,

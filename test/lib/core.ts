@@ -36,8 +36,10 @@ export async function testCore(opts: {
   opts.prepare?.(box.project)
   writeConfig(box.project, { ...providerConfig(opts.llm, opts.protocol ?? "openai-chat"), ...opts.config })
   const store = openStore(opts.dbFile ?? ":memory:")
-  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test" })
+  let serverFetch: ((req: Request) => Promise<Response>) | undefined
+  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test", serverFetch: () => serverFetch })
   const server = createServer({ directory: box.project, getApp: async () => app, version: "test" })
+  serverFetch = (req) => server.fetch(req)
   const client = createClient({ baseUrl: "http://wright.test", fetch: server.fetch })
   const events: BusEvent[] = []
   const unsubscribe = app.bus.subscribeAll((e) => events.push(structuredClone(e)))

@@ -46,7 +46,8 @@ async function connect(args: RunArgs, directory: string, log: RootLogger): Promi
   if (args.attach) {
     return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {} }
   }
-  const core = await startCore({ directory, log })
+  // Plugin installs (npm) say what they do: a first run can take a while.
+  const core = await startCore({ directory, log, progress: (line) => void process.stderr.write(`${dim(line)}\n`) })
   return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close }
 }
 
@@ -100,6 +101,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
   })().catch((error) => input.log.warn("the event stream failed", { error }))
 
+  const warned = new Set<string>()
   let headerShown = args.format === "json"
   function handle(e: BusEvent) {
     // The header names what actually answers: the first step's agent and model.
@@ -110,6 +112,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     if (e.type === "session.created" && e.properties.info.parentID && sessions.has(e.properties.info.parentID)) sessions.add(e.properties.info.id)
     if (e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type !== "idle") sawBusy = true
     if (e.type === "session.idle" && e.properties.sessionID === session.id && sawBusy) idle()
+    // A plugin or hook that failed is reported with no session: a warning, the run goes on.
+    if (e.type === "session.error" && !e.properties.sessionID && e.properties.error) {
+      const message = String((e.properties.error.data as { message?: unknown })?.message ?? e.properties.error.name)
+      if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)
+      warned.add(message)
+    }
     if (e.type === "session.error" && e.properties.sessionID && sessions.has(e.properties.sessionID) && e.properties.error) {
       if (e.properties.error.name !== "MessageAbortedError") {
         failed = true
@@ -136,6 +144,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   try {
     // Events published before the subscription is live would be lost: wait for it.
     await within(subscribed, 5000)
+    // Plugins that failed to load before the stream was up are named here (once each).
+    for (const p of await client.request<{ name: string; status: string; error?: string; kind: string; source: string }[]>("GET", "/plugin").catch(() => [])) {
+      if (p.status === "loaded" || !p.error) continue
+      const message = p.kind === "tool" ? `Custom tool ${p.source} ${p.error}` : `Plugin ${p.name} ${p.error}`
+      if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)
+      warned.add(message)
+    }
     let result: MessageWithParts
     try {
       result = args.command
