@@ -9,6 +9,7 @@ import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
+import { createCodeIntel } from "../lsp"
 import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
@@ -95,8 +96,10 @@ export async function createApp(opts: AppOptions) {
     onToolsChanged: (server) => bus.publish("mcp.tools.changed", { server }),
   })
 
+  // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
+  const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = []
+  const afterWrite: AfterWrite[] = [codeIntel.afterWrite]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   const claims = createInstructionClaims()
   const services: ToolServices = {
@@ -260,12 +263,15 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */
     toolHooks,
-    /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
+    /** Subscribers told the files each tool write changed (after they are on disk); formatters and LSP diagnostics first. */
     afterWrite,
+    /** Language servers and formatters (GET /lsp, GET /formatter, the lsp tool). */
+    codeIntel,
     async dispose() {
       await runner.shutdown()
       history.flush()
       await mcp.close()
+      await codeIntel.shutdown()
     },
   }
 }
