@@ -52,7 +52,9 @@ const SETTLE_MS = 120
 
 /** Starts the server and runs initialize; rejects when it cannot start, exits, or `startTimeout` passes first (the process is then killed). */
 export async function startClient(exec: Exec, spec: ClientSpec, startTimeout: number): Promise<LspClient> {
-  const rpc = await import("vscode-jsonrpc/node")
+  const loaded = await import("vscode-jsonrpc/node")
+  // A CommonJS package: bundled, its exports sit on `default`.
+  const rpc = loaded.default ?? loaded
   const child: Child = await exec(spec.command, { cwd: spec.root, env: spec.env, stdin: "pipe", abort: spec.abort })
   child.stderr.resume()
   let alive = true

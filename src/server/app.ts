@@ -15,6 +15,7 @@ import { authRoutes } from "./routes/auth"
 import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
+import { lspRoutes } from "./routes/lsp"
 import { mcpRoutes } from "./routes/mcp"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
@@ -98,6 +99,7 @@ export function createServer(opts: ServerOptions) {
     ...fileRoutes,
     ...toolRoutes,
     ...mcpRoutes,
+    ...lspRoutes,
     ...trustRoutes,
     ...authRoutes,
   ]
