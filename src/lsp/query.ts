@@ -12,6 +12,9 @@ export interface LspQueries {
   query(input: { operation: LspOperation; file: string; line?: number; character?: number; query?: string }, signal: AbortSignal): Promise<unknown[]>
 }
 
+/** A query may wait for a cold server to load the project; the user can still cancel the call. */
+const QUERY_TIMEOUT = 60_000
+
 const METHOD: Record<LspOperation, string> = {
   goToDefinition: "textDocument/definition",
   findReferences: "textDocument/references",
@@ -23,7 +26,7 @@ const METHOD: Record<LspOperation, string> = {
 export function createQueries(manager: LspManager, timeout: number): LspQueries {
   return {
     async query(input, signal) {
-      const startBound = AbortSignal.any([signal, AbortSignal.timeout(Math.max(timeout, 10_000))])
+      const startBound = AbortSignal.any([signal, AbortSignal.timeout(Math.max(timeout, QUERY_TIMEOUT))])
       const clients = await manager.clientsFor(input.file, startBound)
       const uri = pathToFileURL(input.file).href
       const position = { line: Math.max(0, (input.line ?? 1) - 1), character: Math.max(0, (input.character ?? 1) - 1) }
@@ -35,7 +38,7 @@ export function createQueries(manager: LspManager, timeout: number): LspQueries 
       const answers = await Promise.all(
         clients.map(async (c) => {
           await c.open(input.file)
-          return c.request<unknown>(METHOD[input.operation], params, Math.max(timeout, 10_000))
+          return c.request<unknown>(METHOD[input.operation], params, Math.max(timeout, QUERY_TIMEOUT))
         }),
       )
       return answers.flatMap((a) => (a === null || a === undefined ? [] : Array.isArray(a) ? a : [a]))

@@ -15,7 +15,7 @@ import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Store } from "../storage"
 import { createExec, type Exec } from "../process"
-import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -114,7 +114,10 @@ export async function createApp(opts: AppOptions) {
     claimInstructions: (messageID, files) => claims.claim(messageID, files),
     exec,
     files,
+    ...(config.lsp === false ? {} : { lsp: codeIntel.queries }),
   }
+  // The lsp tool is off unless enabled, as in OpenCode (its experimental flag).
+  if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })
 
