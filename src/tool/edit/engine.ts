@@ -11,16 +11,9 @@ import { LEVELS } from "./normalize"
 import { lineAt, openDoc, splitLines, spliceDoc, stripBom, toLf, type Splice } from "./text"
 import { variants, type Variant } from "./variants"
 
-export type EditErrorKind = "not-found" | "multiple" | "too-large" | "no-change" | "empty-old"
+import { EditError } from "./error"
 
-export class EditError extends Error {
-  readonly kind: EditErrorKind
-  constructor(kind: EditErrorKind, message: string) {
-    super(message)
-    this.name = "EditError"
-    this.kind = kind
-  }
-}
+export { EditError, type EditErrorKind } from "./error"
 
 export interface EditResult {
   text: string
