@@ -44,4 +44,18 @@ export const cases: EditCase[] = [
     newString: around(threeLines).replace("    .filter(Boolean)", "    .filter((p) => p > 0)"),
     expect: { text: spread.replace("  log(count)\n", "").replace("    .filter(Boolean)", "    .filter((p) => p > 0)") },
   },
+  {
+    name: "last line: deleting the file's last line leaves no blank line behind",
+    file: lines("first()", "second()", "third()"),
+    oldString: "third()",
+    newString: "",
+    expect: { text: lines("first()", "second()") },
+  },
+  {
+    name: "trailing whitespace on lines the edit did not change stays as the file has it",
+    file: "alpha()  \nbeta()\ngamma() \n",
+    oldString: snip("alpha()", "beta()", "gamma()"),
+    newString: snip("alpha()", "BETA()", "gamma()"),
+    expect: { text: "alpha()  \nBETA()\ngamma() \n" },
+  },
 ]
