@@ -397,6 +397,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         last={state.last}
         cost={state.cost}
         contextLimit={state.contextLimit}
+        lspErrors={Object.values(state.lspErrors).reduce((a, b) => a + b, 0)}
         busy={state.busy}
         retry={state.retry}
         ready={state.ready}

@@ -74,6 +74,8 @@ export const StatusLine = memo(function StatusLine(props: {
   last?: AssistantMessage
   cost: number
   contextLimit?: number
+  /** Errors the language servers reported in the files written so far. */
+  lspErrors?: number
   busy: boolean
   retry?: { attempt: number; message: string; next: number }
   ready: boolean
@@ -95,6 +97,7 @@ export const StatusLine = memo(function StatusLine(props: {
           {used ? <Text dimColor>{` · ${fmt(used)} tokens`}</Text> : null}
           {used && props.contextLimit ? <Text dimColor>{` · ${Math.round((used / props.contextLimit) * 100)}% context`}</Text> : null}
           {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
+          {props.lspErrors ? <Text color="red">{` · ${props.lspErrors} LSP error${props.lspErrors === 1 ? "" : "s"}`}</Text> : null}
         </Text>
         <Text>
           {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}
