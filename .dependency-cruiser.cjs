@@ -12,10 +12,11 @@ const allowed = {
   // tool names the spawner's types; the spawner itself reaches it only through ToolServices (rule below).
   tool: ["permission", "process", "protocol", "util"],
   mcp: ["tool", "process", "config", "protocol", "util"],
+  lsp: ["process", "config", "protocol", "util"],
   agent: ["config", "permission", "protocol", "util"],
   plugin: ["tool", "process", "sdk", "config", "protocol", "util"],
-  session: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "plugin", "agent"],
-  server: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "plugin", "agent", "session"],
+  session: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "lsp", "plugin", "agent"],
+  server: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "lsp", "plugin", "agent", "session"],
   sdk: ["protocol", "util"],
   tui: ["sdk", "protocol", "util"],
   acp: ["sdk", "protocol", "util"],

@@ -30,6 +30,7 @@ const BENCHES = [
   { name: "deltas", file: "bench/foundation/deltas.ts", fn: "runDeltaBench", rows: deltaRows },
   { name: "edit", file: "bench/edit/run.ts", fn: "runEditBench", rows: editRows },
   { name: "grep", file: "bench/grep/run.ts", fn: "runGrepBench", rows: grepRows },
+  { name: "lsp", file: "bench/lsp/run.ts", fn: "runLspBench", rows: lspRows },
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
@@ -111,6 +112,16 @@ function editRows(r) {
   return [
     row("cases passed", `${r.passed}/${r.total}`, check(r.passed === r.total, `${r.total}/${r.total}`)),
     row("wrong-span edits", String(r.wrongSpan), check(r.wrongSpan === 0, "0")),
+  ]
+}
+
+function lspRows(r) {
+  return [
+    row(`first edit, cold server, ${r.files} files`, ms(r.coldMs), check(r.coldMs <= 5000, "≤ 5 s")),
+    row(`edit to result, warm server, ${r.files} files`, ms(r.warmMs), check(r.warmMs <= 1000, "≤ 1 s")),
+    row("errors reported, fixes clean", String(r.diagnosticsRight), check(r.diagnosticsRight, "true")),
+    row('run "hi", LSP on (lazy)', ms(r.hiMs), { baseline: `${ms(r.hiBaselineMs)} (lsp: false)` }),
+    row('run "hi" LSP on / off', times(r.hiRatio), check(r.hiRatio <= 1.05, "≤ 1.05×")),
   ]
 }
 

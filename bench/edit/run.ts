@@ -6,6 +6,7 @@
 import { pathToFileURL } from "node:url"
 import { applyEdit, EditError } from "../../src/tool/edit/engine"
 import type { EditCase } from "./case"
+import { cases as alignment } from "./cases/alignment"
 import { cases as eol } from "./cases/eol"
 import { cases as escapes } from "./cases/escapes"
 import { cases as exact } from "./cases/exact"
@@ -18,7 +19,7 @@ import { cases as stale } from "./cases/stale"
 import { cases as unicode } from "./cases/unicode"
 import { cases as whitespace } from "./cases/whitespace"
 
-export const editCases: EditCase[] = [...exact, ...whitespace, ...eol, ...escapes, ...unicode, ...lineNumbers, ...partial, ...stale, ...refusals, ...replaceAll, ...mixed]
+export const editCases: EditCase[] = [...exact, ...whitespace, ...eol, ...escapes, ...unicode, ...lineNumbers, ...partial, ...stale, ...refusals, ...replaceAll, ...mixed, ...alignment]
 
 export interface EditBenchFailure {
   name: string

@@ -39,19 +39,15 @@ export const FormatterConfig = z.union([
 ])
 export type FormatterConfig = z.infer<typeof FormatterConfig>
 
-export const LspConfig = z.union([
-  z.boolean(),
-  z.record(
-    z.string(),
-    z.object({
-      disabled: z.boolean().optional(),
-      command: Strings.optional(),
-      extensions: Strings.optional(),
-      env: z.record(z.string(), z.string()).optional(),
-      initialization: z.record(z.string(), z.unknown()).optional(),
-    }),
-  ),
-])
+export const LspServerConfig = z.object({
+  disabled: z.boolean().optional(),
+  command: Strings.optional(),
+  extensions: Strings.optional(),
+  env: z.record(z.string(), z.string()).optional(),
+  initialization: z.record(z.string(), z.unknown()).optional(),
+})
+// `timeout` (ms, wright's): how long a write waits for the servers' diagnostics; every other key names a server.
+export const LspConfig = z.union([z.boolean(), z.object({ timeout: PositiveInt.optional() }).catchall(LspServerConfig)])
 export type LspConfig = z.infer<typeof LspConfig>
 
 export const CompactionConfig = z.object({

@@ -262,3 +262,11 @@ export const McpStatus = z.discriminatedUnion("status", [
   z.object({ status: z.literal("failed"), error: z.string() }),
 ])
 export type McpStatus = z.infer<typeof McpStatus>
+
+/** A language server started for a root (OpenCode's LSPStatus; `error` says why when it failed). */
+export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.string(), status: z.enum(["connected", "error"]), error: z.string().optional() })
+export type LspStatus = z.infer<typeof LspStatus>
+
+/** A formatter and whether it applies to this project (OpenCode's FormatterStatus). */
+export const FormatterStatus = z.object({ name: z.string(), extensions: z.array(z.string()), enabled: z.boolean() })
+export type FormatterStatus = z.infer<typeof FormatterStatus>

@@ -44,6 +44,10 @@ export const Events = {
   // (`session.diff` returns with the snapshot issue, which can compute a session's diff.)
   "file.edited": z.object({ file: z.string() }),
   "mcp.tools.changed": z.object({ server: z.string() }),
+  // A language server started, failed or was disabled (GET /lsp has the states).
+  "lsp.updated": z.object({}),
+  // A file's diagnostics after a tool wrote it: its error and warning counts.
+  "lsp.diagnostics": z.object({ file: z.string(), errors: z.number(), warnings: z.number() }),
 } as const
 
 export type EventType = keyof typeof Events

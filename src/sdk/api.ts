@@ -10,6 +10,8 @@ import type {
   GlobalEvent,
   HealthInfo,
   McpStatus,
+  LspStatus,
+  FormatterStatus,
   MessageWithParts,
   Part,
   PathInfo,
@@ -127,6 +129,14 @@ export function createApi(t: Transport) {
     mcp: {
       /** Each configured MCP server's status; waits for servers still connecting. */
       status: () => request<Record<string, McpStatus>>("GET", "/mcp"),
+    },
+    lsp: {
+      /** Language servers started so far (they start on the first file of their language). */
+      status: () => request<LspStatus[]>("GET", "/lsp"),
+    },
+    formatter: {
+      /** Every formatter and whether it applies to this project. */
+      status: () => request<FormatterStatus[]>("GET", "/formatter"),
     },
     trust: {
       /** Whether the project's own config applies in full, and what was held back. */

@@ -15,6 +15,7 @@ import { authRoutes } from "./routes/auth"
 import { configRoutes } from "./routes/config"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
+import { lspRoutes } from "./routes/lsp"
 import { mcpRoutes } from "./routes/mcp"
 import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
@@ -100,6 +101,7 @@ export function createServer(opts: ServerOptions) {
     ...toolRoutes,
     ...mcpRoutes,
     ...pluginRoutes,
+    ...lspRoutes,
     ...trustRoutes,
     ...authRoutes,
   ]

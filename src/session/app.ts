@@ -9,13 +9,14 @@ import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
+import { createCodeIntel } from "../lsp"
 import { createMcp } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
-import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -158,8 +159,10 @@ export async function createApp(opts: AppOptions) {
     onToolsChanged: (server) => bus.publish("mcp.tools.changed", { server }),
   })
 
+  // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
+  const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = []
+  const afterWrite: AfterWrite[] = [codeIntel.afterWrite]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
@@ -180,7 +183,10 @@ export async function createApp(opts: AppOptions) {
     sandbox,
     files,
     written,
+    ...(config.lsp === false ? {} : { lsp: codeIntel.queries }),
   }
+  // The lsp tool is off unless enabled, as in OpenCode (its experimental flag).
+  if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })
 
@@ -347,7 +353,7 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */
     toolHooks,
-    /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
+    /** Subscribers told the files each tool write changed (after they are on disk); formatters and LSP diagnostics first. */
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
@@ -357,6 +363,8 @@ export async function createApp(opts: AppOptions) {
       await extensions.ready()
       return extensions.list()
     },
+    /** Language servers and formatters (GET /lsp, GET /formatter, the lsp tool). */
+    codeIntel,
     async dispose() {
       await extensions?.dispose()
       await runner.shutdown()
@@ -364,6 +372,7 @@ export async function createApp(opts: AppOptions) {
       leases.dispose()
       await mcp.close()
       if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()
+      await codeIntel.shutdown()
     },
   }
 }

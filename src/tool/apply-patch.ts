@@ -46,13 +46,13 @@ export const applyPatchTool = defineTool({
     // Plan again under the locks of every file touched, so a concurrent edit is not lost,
     // then write all or nothing, as one batch.
     const writer = ctx.services.files
-    await writer.lock(targets.map((t) => t.real), async () => writer.commit(await planPatch(ops, ctx.directory), [...roots]))
+    const notes = await writer.lock(targets.map((t) => t.real), async () => writer.commit(await planPatch(ops, ctx.directory), [...roots]))
 
     const summary = plan.map((c) => {
       const letter = c.type === "add" ? "A" : c.type === "delete" ? "D" : "M"
       return `${letter} ${relativePath(ctx, c.moveTo ?? c.path)}`
     })
-    const output = `Success. Updated the following files:\n${summary.join("\n")}`
+    const output = `Success. Updated the following files:\n${summary.join("\n")}${notes}`
     return {
       title: summary.length === 1 ? summary[0]!.slice(2) : `${summary.length} files`,
       output,

@@ -65,11 +65,11 @@ export const editTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      await ctx.services.files.write({ roots, file, data: after })
+      const notes = await ctx.services.files.write({ roots, file, data: after })
 
       return {
         title: rel,
-        output: "Edit applied successfully.",
+        output: `Edit applied successfully.${notes}`,
         metadata: { diff, filepath: file, additions, deletions, matcher, replacements: count },
       }
     })

@@ -11,10 +11,12 @@ import { createKeyedLock } from "../util"
 
 /**
  * Told the absolute paths a write or commit just changed (deleted and moved-away files too),
- * after they are on disk. Awaited in order; a subscriber that throws fails the tool call with
- * its error, though the files stay written.
+ * after they are on disk, still under their locks. Awaited in order; a string it returns is
+ * appended to the tool's output (formatting and diagnostics reports: lead it with "\n\n");
+ * undefined adds nothing. A subscriber that throws fails the tool call with its error, though
+ * the files stay written.
  */
-export type AfterWrite = (files: string[]) => void | Promise<void>
+export type AfterWrite = (files: string[]) => void | string | Promise<void | string>
 
 export interface FileService {
   /**
@@ -24,16 +26,17 @@ export interface FileService {
   lock<T>(files: string[], fn: () => Promise<T>): Promise<T>
   /**
    * Writes one file atomically, its directory checked inside `roots` just now; then
-   * `file.edited` and afterWrite([file]). The caller holds the file's lock. Rejects, with
+   * `file.edited` and afterWrite([file]). The caller holds the file's lock. Resolves with what
+   * the subscribers said ("" for nothing), for the tool to append to its output. Rejects, with
    * nothing written, when the file now lies outside every root or the write fails.
    */
-  write(w: ContainedWrite): Promise<void>
+  write(w: ContainedWrite): Promise<string>
   /**
    * Writes apply_patch's verified plan all-or-nothing; then `file.edited` for each path and
-   * afterWrite once with all of them. The caller holds every file's lock. Rejects with every
-   * file restored when any step fails.
+   * afterWrite once with all of them. The caller holds every file's lock. Resolves with what the
+   * subscribers said, like write. Rejects with every file restored when any step fails.
    */
-  commit(plan: PlannedChange[], roots: string[]): Promise<void>
+  commit(plan: PlannedChange[], roots: string[]): Promise<string>
 }
 
 export interface FileServiceDeps {
@@ -52,18 +55,20 @@ export function createFileService(deps: FileServiceDeps): FileService {
     const [first, ...rest] = keys
     return withLock(first!, () => lockAll(rest, fn))
   }
-  async function written(files: string[]) {
+  async function written(files: string[]): Promise<string> {
     for (const file of files) deps.edited(file)
-    for (const subscriber of deps.afterWrite) await subscriber(files)
+    let notes = ""
+    for (const subscriber of deps.afterWrite) notes += (await subscriber(files)) ?? ""
+    return notes
   }
   return {
     lock: (files, fn) => lockAll([...new Set(files.map((f) => path.resolve(f)))].sort(), fn),
     async write(w) {
       await writeFileContained(w)
-      await written([w.file])
+      return written([w.file])
     },
     async commit(plan, roots) {
-      await written(await commitPatch(plan, deps.io, roots))
+      return written(await commitPatch(plan, deps.io, roots))
     },
   }
 }

@@ -29,5 +29,6 @@ export { ripgrep, ripgrepBinary, BASE_FLAGS as RIPGREP_FLAGS } from "./ripgrep"
 export { summarize, type SummaryProject } from "./summary"
 /** The helpers a tool defined outside `tool/` (task, StructuredOutput) uses in its `summary()`. */
 export * as Summary from "./summary"
+export { lspTool } from "./lsp"
 export { createFileService, type AfterWrite, type FileService, type FileServiceDeps } from "./file-service"
 export { createWrittenFiles, type WrittenFiles } from "./written-files"

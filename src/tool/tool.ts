@@ -70,6 +70,17 @@ export interface ToolServices {
    * nothing is tracked.
    */
   written?: WrittenFiles
+  /**
+   * The language servers' answers for the lsp tool (operation on a file, positions 1-based).
+   * Resolves with their results ([] when none); rejects with a readable error when no server
+   * for the file can answer. Undefined: code intelligence is off (`lsp: false`).
+   */
+  lsp?: {
+    query(
+      input: { operation: "goToDefinition" | "findReferences" | "hover" | "documentSymbol" | "workspaceSymbol"; file: string; line?: number; character?: number; query?: string },
+      signal: AbortSignal,
+    ): Promise<unknown[]>
+  }
 }
 
 export interface ToolContext {

@@ -37,11 +37,11 @@ export const writeTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      await ctx.services.files.write({ roots, file, data: after })
+      const notes = await ctx.services.files.write({ roots, file, data: after })
 
       return {
         title: rel,
-        output: "Wrote file successfully.",
+        output: `Wrote file successfully.${notes}`,
         metadata: { diff, filepath: file, additions, deletions, exists: before !== null },
       }
     })

@@ -413,6 +413,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         cache={state.cache}
         variant={state.variant}
         contextLimit={state.contextLimit}
+        lspErrors={Object.values(state.lspErrors).reduce((a, b) => a + b, 0)}
         busy={state.busy}
         busyElsewhere={state.busyElsewhere}
         retry={state.retry}

@@ -54,6 +54,8 @@ export interface StoreState {
   showThinking: boolean
   showDetails: boolean
   contextLimit?: number
+  /** Errors per file from the last `lsp.diagnostics` of each file the tools wrote (files with none left out). */
+  lspErrors: Record<string, number>
 }
 
 export const FRAME_MS = 33
@@ -76,6 +78,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     mentions: [],
     commands: [],
     agent: "build",
+    lspErrors: {},
     cost: 0,
     cache: { read: 0, write: 0 },
     hasOlder: false,
@@ -294,6 +297,11 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       case "question.rejected":
         patch.questions = (patch.questions ?? state.questions).filter((q) => q.id !== e.properties.requestID)
         break
+      case "lsp.diagnostics": {
+        const { [e.properties.file]: _, ...rest } = patch.lspErrors ?? state.lspErrors
+        patch.lspErrors = e.properties.errors > 0 ? { ...rest, [e.properties.file]: e.properties.errors } : rest
+        break
+      }
       default:
         return
     }

@@ -325,3 +325,18 @@ describe("edit engine - benchmark", () => {
     expect(r.total).toBeGreaterThanOrEqual(60)
   })
 })
+
+test("edit engine - a statement on one line in oldString but spread over several in the file is refused, showing the file's lines", () => {
+  const file = ["function total(items) {", "  let sum = 0", "  let count = 0", "  const prices = items", "    .map((i) => i.price)", "    .filter(Boolean)", "  for (const p of prices) sum += p", "  count = prices.length", "  log(count)", "  return sum", "}", ""].join("\n")
+  const old = ["function total(items) {", "  let sum = 0", "  let count = 0", "  const prices = items.map((i) => i.price).filter(Boolean)", "  for (const p of prices) sum += p", "  count = prices.length", "  log(count)", "  return sum", "}"].join("\n")
+  let error: unknown
+  try {
+    applyEdit(file, old, old.replace(".filter(Boolean)", ".filter((p) => p > 0)"))
+  } catch (e) {
+    error = e
+  }
+  expect(error).toBeInstanceOf(EditError)
+  expect((error as EditError).kind).toBe("not-found")
+  expect((error as EditError).message).toContain('oldString\'s line "const prices = items.map((i) => i.price).filter(Boolean)" matches no single line of the file')
+  expect((error as EditError).message).toContain("4:   const prices = items\n5:     .map((i) => i.price)\n6:     .filter(Boolean)")
+})

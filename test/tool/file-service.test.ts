@@ -23,9 +23,11 @@ function recordingFiles() {
     },
     async write(w) {
       calls.writes.push({ file: w.file, data: String(w.data) })
+      return ""
     },
     async commit(plan) {
       calls.commits.push(plan)
+      return ""
     },
   }
   return { files, calls }

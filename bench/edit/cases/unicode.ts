@@ -11,11 +11,18 @@ const md = lines(
 
 export const cases: EditCase[] = [
   {
-    name: "unicode: curly quotes and em dash in the file, ASCII in oldString",
+    name: "unicode: curly quotes and em dash in the file, ASCII in oldString (the new quotes follow the file)",
     file: md,
     oldString: 'Run "npm install" first - it\'s quick.',
     newString: 'Run "npm ci" first - it\'s quick.',
-    expect: { text: md.replace("Run “npm install” first — it’s quick.", 'Run "npm ci" first - it\'s quick.') },
+    expect: { text: md.replace("Run “npm install” first — it’s quick.", "Run “npm ci” first - it’s quick.") },
+  },
+  {
+    name: "unicode: straight quotes in the file, curly ones in oldString: the new text is straight too",
+    file: lines('const msg = "don\'t panic"', "log(msg)"),
+    oldString: "const msg = “don’t panic”",
+    newString: "const msg = “don’t worry”",
+    expect: { text: lines('const msg = "don\'t worry"', "log(msg)") },
   },
   {
     name: "unicode: unchanged line with typographic characters is kept byte for byte",

@@ -5,6 +5,7 @@
 // the caller refuses when more than one anchor pair qualifies.
 
 import { buildReplacement, type Candidate, type Context, type Snippet } from "./candidate"
+import { EditError } from "./error"
 import { normalizeText } from "./normalize"
 import { isBlank, lcsPairs, leadingWs, similarity } from "./text"
 
@@ -92,15 +93,30 @@ function align(o: string[], f: string[], b: Block) {
     exact.add(j)
   }
   const fileExtra: number[][] = Array.from({ length: k + 1 }, () => [])
+  let misaligned: number | undefined
   let prev: [number, number] = [-1, -1]
   for (const pair of [...equal, [k, fileLines.length] as [number, number]]) {
     const oldGap = pair[0] - prev[0] - 1
     const fileGap = pair[1] - prev[1] - 1
     if (oldGap === fileGap) for (let d = 1; d <= oldGap; d++) fileOf[prev[0] + d] = prev[1] + d
-    else for (let t = prev[1] + 1; t < pair[1]; t++) fileExtra[prev[0] + 1].push(t)
+    else {
+      for (let t = prev[1] + 1; t < pair[1]; t++) fileExtra[prev[0] + 1].push(t)
+      // Lines on both sides that cannot pair one to one: the same code written over a different
+      // number of lines. (Old lines alone were deleted since the read; file lines alone, elided.)
+      const written = o.slice(prev[0] + 1, pair[0]).findIndex((l) => l.trim() !== "")
+      if (misaligned === undefined && fileGap > 0 && written >= 0) misaligned = prev[0] + 1 + written
+    }
     prev = pair
   }
-  return { fileOf, exact, fileExtra }
+  return { fileOf, exact, fileExtra, misaligned }
+}
+
+function misaligned(line: string, fileLines: string[], first: number): EditError {
+  const shown = fileLines.slice(0, 40).map((l, i) => `${first + i + 1}: ${l}`).join("\n")
+  return new EditError(
+    "not-found",
+    `Refusing the edit: oldString's line ${JSON.stringify(line.trim())} matches no single line of the file, whose lines there are written differently (a statement on one line in oldString is spread over several in the file, or the reverse). Nothing was changed. The file's lines are:\n${shown}\nCopy them into oldString exactly as they are.`,
+  )
 }
 
 function toCandidate(ctx: Context, old: Snippet, neu: Snippet, b: Block, o: string[], f: string[]): Candidate {
@@ -116,8 +132,12 @@ function toCandidate(ctx: Context, old: Snippet, neu: Snippet, b: Block, o: stri
     start,
     end,
     build() {
-      const { fileOf, exact, fileExtra } = align(o, f, b)
+      const { fileOf, exact, fileExtra, misaligned: off } = align(o, f, b)
       const fileLine = (t: number) => lines[b.first + t]
+      // Every line of oldString must stand for one line of the file. Lines that pair with none
+      // while the file has other lines there (a statement the file spreads over several lines,
+      // or the reverse) would change the wrong neighbour: refuse, and show what the file has.
+      if (off !== undefined) throw misaligned(old.lines[off]!, lines.slice(b.first, b.last + 1), b.first)
       return buildReplacement(
         old,
         neu,

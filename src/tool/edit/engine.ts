@@ -11,16 +11,10 @@ import { LEVELS } from "./normalize"
 import { lineAt, openDoc, splitLines, spliceDoc, stripBom, toLf, type Splice } from "./text"
 import { variants, type Variant } from "./variants"
 
-export type EditErrorKind = "not-found" | "multiple" | "too-large" | "no-change" | "empty-old"
+import { EditError } from "./error"
+import { followQuotes } from "./quotes"
 
-export class EditError extends Error {
-  readonly kind: EditErrorKind
-  constructor(kind: EditErrorKind, message: string) {
-    super(message)
-    this.name = "EditError"
-    this.kind = kind
-  }
-}
+export { EditError, type EditErrorKind } from "./error"
 
 export interface EditResult {
   text: string
@@ -92,7 +86,7 @@ export function applyEdit(text: string, oldString: string, newString: string, re
     if (found.length > 1 && !replaceAll) throw multiple(ctx, found, strategy)
     const chosen = replaceAll ? nonOverlapping(found) : found
     for (const c of chosen) checkSize(ctx, c, strategy.old)
-    const splices = chosen.map((c) => absorbIndent(doc.lf, { start: c.start, end: c.end, text: c.build() }))
+    const splices = chosen.map((c) => lastLine(doc.lf, absorbIndent(doc.lf, { start: c.start, end: c.end, text: followQuotes(doc.lf.slice(c.start, c.end), old, c.build()) })))
     if (splices.every((s) => s.text === doc.lf.slice(s.start, s.end))) {
       throw new EditError(
         "no-change",
@@ -114,6 +108,12 @@ function absorbIndent(lf: string, s: Splice): Splice {
   if (s.text !== "" || (s.end < lf.length && lf[s.end - 1] !== "\n")) return s
   const lineStart = lf.lastIndexOf("\n", s.start - 1) + 1
   return /^[ \t]+$/.test(lf.slice(lineStart, s.start)) ? { ...s, start: lineStart } : s
+}
+
+/** Deleting the whole last line also deletes the newline before it, so no blank line is left at the end. */
+function lastLine(lf: string, s: Splice): Splice {
+  if (s.text !== "" || s.start === 0 || lf[s.start - 1] !== "\n" || s.end !== lf.length - 1 || lf[s.end] !== "\n") return s
+  return { ...s, start: s.start - 1 }
 }
 
 function dedupe(found: Candidate[]): Candidate[] {

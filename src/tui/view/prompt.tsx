@@ -78,6 +78,8 @@ export const StatusLine = memo(function StatusLine(props: {
   /** The session's prompt-cache tokens, summed over its steps. */
   cache?: { read: number; write: number }
   contextLimit?: number
+  /** Errors the language servers reported in the files written so far. */
+  lspErrors?: number
   busy: boolean
   busyElsewhere?: { pid: number; hostname: string }
   retry?: { attempt: number; message: string; next: number }
@@ -105,6 +107,7 @@ export const StatusLine = memo(function StatusLine(props: {
             <Text dimColor>{` (session ${fmt(props.cache.read)} read ${fmt(props.cache.write)} write)`}</Text>
           ) : null}
           {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
+          {props.lspErrors ? <Text color="red">{` · ${props.lspErrors} LSP error${props.lspErrors === 1 ? "" : "s"}`}</Text> : null}
         </Text>
         <Text>
           {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}

@@ -1,0 +1,238 @@
+// The App's language servers: one per (server, root), started on the first file of its
+// language, restarted once after a crash or a hang, then disabled for the session with a
+// notice. Every wait a tool sees is bounded by the caller's deadline: a server still starting
+// when it passes keeps starting in the background for the next write. Shut down with the App.
+import path from "node:path"
+import type { Diagnostic } from "vscode-languageserver-protocol"
+import type { LspConfig } from "../config"
+import type { Exec } from "../process"
+import type { LspClient } from "./client"
+import { findBinary, findRoot, languageId, serverDefs, type ServerDef } from "./servers"
+
+export type ServerState = "starting" | "connected" | "error" | "disabled"
+
+/** One server of GET /lsp (OpenCode's LSPStatus, plus why it is in error). */
+export interface ServerStatus {
+  id: string
+  name: string
+  root: string
+  status: "connected" | "error"
+  error?: string
+}
+
+export interface TouchResult {
+  file: string
+  /** Diagnostics per server that handles the file; missing when it did not report in time. */
+  diagnostics: Diagnostic[]
+  /** Servers that did not report on this version before the deadline. */
+  late: string[]
+  /** One-time notices (a server disabled after failing twice). */
+  notices: string[]
+}
+
+export interface LspManagerDeps {
+  config: LspConfig | undefined
+  exec: Exec
+  /** The project directory: roots are never above it. */
+  directory: string
+  env: NodeJS.ProcessEnv
+  /** The project's own config and binaries apply (config/trust.ts): its node_modules/.bin may run. */
+  trusted: boolean
+  /** How long a server may take to answer initialize before it counts as hung (ms). */
+  startTimeout?: number
+  onStatus?(): void
+}
+
+export interface LspManager {
+  /** Whether any server handles this file's extension (no process started). */
+  handles(file: string): boolean
+  /**
+   * Sends the file's text to every server for it (starting them if needed) and waits, until
+   * `deadline` aborts, for their report on this version. Never rejects.
+   */
+  touch(file: string, deadline: AbortSignal): Promise<TouchResult>
+  /** The running clients for a file, started if needed (for the lsp tool); rejects when none can start. */
+  clientsFor(file: string, deadline: AbortSignal): Promise<LspClient[]>
+  /** Every client started so far and alive. */
+  clients(): LspClient[]
+  status(): ServerStatus[]
+  /** Latest diagnostics of every file any server reported on. */
+  diagnostics(): Record<string, Diagnostic[]>
+  shutdown(): Promise<void>
+}
+
+interface Slot {
+  def: ServerDef
+  root: string
+  failures: number
+  client?: LspClient
+  starting?: Promise<LspClient | undefined>
+  state: ServerState
+  error?: string
+  notified: boolean
+}
+
+const START_TIMEOUT = 45_000
+
+export function createLspManager(deps: LspManagerDeps): LspManager {
+  const defs = serverDefs(deps.config)
+  const slots = new Map<string, Slot>()
+  const missing = new Set<string>()
+  let closed = false
+  const kill = new AbortController()
+  const directory = path.resolve(deps.directory)
+
+  const defsFor = (file: string) => {
+    const ext = path.extname(file).toLowerCase()
+    return defs.filter((d) => d.extensions.includes(ext))
+  }
+
+  function slotFor(def: ServerDef, file: string): Slot | undefined {
+    const root = findRoot(file, def.markers, directory)
+    const key = `${def.id}\0${root}`
+    let slot = slots.get(key)
+    if (slot) return slot
+    if (missing.has(key)) return undefined
+    const binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
+    if (!binary) {
+      missing.add(key)
+      return undefined
+    }
+    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, failures: 0, state: "starting", notified: false }
+    slots.set(key, slot)
+    return slot
+  }
+
+  function start(slot: Slot): Promise<LspClient | undefined> {
+    if (slot.client) return Promise.resolve(slot.client)
+    if (slot.state === "disabled" || closed) return Promise.resolve(undefined)
+    if (slot.starting) return slot.starting
+    slot.state = "starting"
+    slot.starting = (async () => {
+      try {
+        const { startClient } = await import("./client")
+        const client = await startClient(
+          deps.exec,
+          { serverID: slot.def.id, root: slot.root, command: slot.def.command, env: slot.def.env, initialization: slot.def.initialization, languageId, abort: kill.signal, pull: slot.def.pull },
+          deps.startTimeout ?? START_TIMEOUT,
+        )
+        if (closed) {
+          await client.shutdown()
+          return undefined
+        }
+        slot.client = client
+        slot.state = "connected"
+        slot.error = undefined
+        void client.exited.then(() => {
+          if (slot.client !== client || closed) return
+          slot.client = undefined
+          failed(slot, "the server exited")
+        })
+        return client
+      } catch (e) {
+        failed(slot, e instanceof Error ? e.message : String(e))
+        return undefined
+      } finally {
+        slot.starting = undefined
+        deps.onStatus?.()
+      }
+    })()
+    deps.onStatus?.()
+    return slot.starting
+  }
+
+  function failed(slot: Slot, why: string) {
+    slot.failures++
+    slot.error = why
+    slot.state = slot.failures >= 2 ? "disabled" : "error"
+    deps.onStatus?.()
+    // The one restart starts at once (after this start's bookkeeping), so the next write finds it up.
+    if (slot.state === "error") setImmediate(() => void start(slot))
+  }
+
+  /** The slot's client, or undefined once `deadline` aborts first. */
+  async function ready(slot: Slot, deadline: AbortSignal): Promise<LspClient | undefined> {
+    // One restart after a crash or hang: the second failure disables it.
+    let client = await race(start(slot), deadline)
+    if (!client && slot.state === "error" && !deadline.aborted) client = await race(start(slot), deadline)
+    return client
+  }
+
+  function notice(slot: Slot): string[] {
+    if (slot.state !== "disabled" || slot.notified) return []
+    slot.notified = true
+    return [`The ${slot.def.id} language server failed twice (${slot.error}) and is disabled for this session; no diagnostics from it.`]
+  }
+
+  return {
+    handles: (file) => defsFor(file).length > 0,
+    async touch(file, deadline) {
+      const result: TouchResult = { file, diagnostics: [], late: [], notices: [] }
+      const work = defsFor(file).map(async (def) => {
+        const slot = slotFor(def, file)
+        if (!slot) return
+        const client = await ready(slot, deadline)
+        result.notices.push(...notice(slot))
+        if (!client) {
+          if (slot.state !== "disabled") result.late.push(def.id)
+          return
+        }
+        const got = await client.touch(file, deadline)
+        result.notices.push(...notice(slot))
+        if (got === "timeout") result.late.push(def.id)
+        else result.diagnostics.push(...got)
+      })
+      await Promise.all(work)
+      return result
+    },
+    async clientsFor(file, deadline) {
+      const found = defsFor(file)
+      if (found.length === 0) throw new Error(`No language server handles ${path.extname(file) || "files without an extension"} files.`)
+      const clients: LspClient[] = []
+      for (const def of found) {
+        const slot = slotFor(def, file)
+        const client = slot && (await ready(slot, deadline))
+        if (client) clients.push(client)
+      }
+      if (clients.length === 0) throw new Error(`No language server for ${file} is available (${found.map((d) => d.id).join(", ")}: not installed, failed or still starting).`)
+      return clients
+    },
+    clients: () => [...slots.values()].flatMap((s) => (s.client ? [s.client] : [])),
+    status: () =>
+      [...slots.values()]
+        .filter((s) => s.state !== "starting")
+        .map((s) => ({
+          id: s.def.id,
+          name: s.def.id,
+          root: path.relative(directory, s.root) || ".",
+          status: s.state === "connected" ? "connected" : "error",
+          ...(s.error && s.state !== "connected" ? { error: s.error } : {}),
+        })),
+    diagnostics() {
+      const out: Record<string, Diagnostic[]> = {}
+      for (const s of slots.values()) for (const [file, d] of s.client?.diagnostics ?? []) out[file] = [...(out[file] ?? []), ...d]
+      return out
+    },
+    async shutdown() {
+      closed = true
+      await Promise.all([...slots.values()].map((s) => s.client?.shutdown()))
+      // Servers still starting (or hung in initialize) die with their process group.
+      kill.abort()
+    },
+  }
+}
+
+function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  if (signal.aborted) return Promise.resolve(undefined)
+  return new Promise((resolve) => {
+    const onAbort = () => resolve(undefined)
+    signal.addEventListener("abort", onAbort, { once: true })
+    p.then(
+      (v) => {
+        signal.removeEventListener("abort", onAbort)
+        resolve(v)
+      },
+      () => resolve(undefined),
+    )
+  })
+}

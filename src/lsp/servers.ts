@@ -1,0 +1,143 @@
+// Which language servers exist: the built-ins (used where their binary is found) and the ones
+// config names in OpenCode's `lsp` format. A server owns a set of extensions and finds its root
+// by walking up from the file to the nearest marker, never above the project's worktree.
+import { existsSync, statSync } from "node:fs"
+import path from "node:path"
+import type { LspConfig } from "../config"
+
+export interface ServerDef {
+  id: string
+  extensions: string[]
+  /** Files or folders whose presence marks a project root; empty: the project directory. */
+  markers: string[]
+  /** The command, argv[0] a bare name to look up or an absolute path. */
+  command: string[]
+  env?: Record<string, string>
+  initialization?: Record<string, unknown>
+  /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
+  pull?: "tsserver"
+  builtin: boolean
+}
+
+const BUILTIN: Omit<ServerDef, "builtin">[] = [
+  {
+    id: "typescript",
+    extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
+    markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
+    command: ["typescript-language-server", "--stdio"],
+    pull: "tsserver",
+  },
+  {
+    id: "pyright",
+    extensions: [".py", ".pyi"],
+    markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
+    command: ["pyright-langserver", "--stdio"],
+  },
+  { id: "gopls", extensions: [".go"], markers: ["go.work", "go.mod", "go.sum"], command: ["gopls"] },
+  { id: "rust", extensions: [".rs"], markers: ["Cargo.toml", "Cargo.lock"], command: ["rust-analyzer"] },
+  {
+    id: "clangd",
+    extensions: [".c", ".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++"],
+    markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"],
+    command: ["clangd", "--background-index", "--clang-tidy"],
+  },
+  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"] },
+]
+
+const LANGUAGE: Record<string, string> = {
+  ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
+  ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
+  ".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust", ".c": "c", ".h": "c",
+  ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h++": "cpp",
+  ".sh": "shellscript", ".bash": "shellscript", ".zsh": "shellscript", ".ksh": "shellscript",
+}
+
+export function languageId(file: string): string {
+  const ext = path.extname(file).toLowerCase()
+  return LANGUAGE[ext] ?? (ext.slice(1) || "plaintext")
+}
+
+/**
+ * The servers config leaves: `false` none; otherwise the built-ins with config's entries laid
+ * over them by id (`disabled` drops one; a new id needs `command` and `extensions`).
+ */
+export function serverDefs(config: LspConfig | undefined): ServerDef[] {
+  if (config === false) return []
+  const out = new Map<string, ServerDef>(BUILTIN.map((s) => [s.id, { ...s, builtin: true }]))
+  if (config && config !== true) {
+    for (const [id, entry] of Object.entries(config)) {
+      if (typeof entry !== "object") continue
+      if (entry.disabled) {
+        out.delete(id)
+        continue
+      }
+      const base = out.get(id)
+      const command = entry.command ?? base?.command
+      const extensions = entry.extensions ?? base?.extensions
+      if (!command?.length || !extensions?.length) continue
+      out.set(id, {
+        id,
+        command,
+        extensions: extensions.map((e) => (e.startsWith(".") ? e : `.${e}`)),
+        markers: base && !entry.command ? base.markers : [],
+        env: entry.env,
+        initialization: entry.initialization ?? base?.initialization,
+        ...(base?.pull && !entry.command ? { pull: base.pull } : {}),
+        builtin: false,
+      })
+    }
+  }
+  return [...out.values()]
+}
+
+/** The nearest directory from `file`'s up to `top` holding one of `markers`; `top` when none (or no markers). */
+export function findRoot(file: string, markers: string[], top: string): string {
+  if (markers.length === 0) return top
+  let dir = path.dirname(file)
+  for (;;) {
+    if (markers.some((m) => existsSync(path.join(dir, m)))) return dir
+    if (dir === top || !isInside(top, dir)) return top
+    const up = path.dirname(dir)
+    if (up === dir) return top
+    dir = up
+  }
+}
+
+/**
+ * Where `name` runs from: an absolute path as given; else the nearest `node_modules/.bin` from
+ * `root` up to `top` (only when `local`: in an untrusted folder the project's own binaries do
+ * not run), else the first directory on `PATH`. Undefined when nowhere.
+ */
+export function findBinary(name: string, opts: { root: string; top: string; pathEnv?: string; local: boolean }): string | undefined {
+  if (path.isAbsolute(name)) return isFile(name) ? name : undefined
+  if (name.includes("/")) {
+    const p = path.resolve(opts.root, name)
+    return opts.local && isFile(p) ? p : undefined
+  }
+  if (opts.local) {
+    for (let dir = opts.root; ; dir = path.dirname(dir)) {
+      const p = path.join(dir, "node_modules", ".bin", name)
+      if (isFile(p)) return p
+      if (dir === opts.top || !isInside(opts.top, dir) || path.dirname(dir) === dir) break
+    }
+  }
+  for (const dir of (opts.pathEnv ?? "").split(path.delimiter)) {
+    if (!dir) continue
+    const p = path.join(dir, name)
+    if (isFile(p)) return p
+  }
+  return undefined
+}
+
+function isFile(p: string): boolean {
+  try {
+    return statSync(p).isFile()
+  } catch {
+    return false
+  }
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child)
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
+}

@@ -1,0 +1,39 @@
+// GET /lsp and GET /formatter through the SDK client, and the lsp.* events on the bus, with
+// an App whose model edits a file: servers appear only once a file of their language is written.
+import path from "node:path"
+import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { prompt, testCore } from "../lib/core"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+
+let llm: LLMServer
+beforeAll(async () => {
+  llm = await startLLMServer()
+})
+afterEach(() => {
+  expect(llm.failures).toEqual([])
+  llm.reset()
+})
+afterAll(() => llm.close())
+
+const STUB = path.resolve("test/lsp/fixtures/stub-server.mjs")
+
+test("lsp routes - GET /lsp lists a server once a file of its language is written; GET /formatter says which apply", async () => {
+  const core = await testCore({
+    llm,
+    files: { "a.stub": "one\n", "package.json": JSON.stringify({ name: "x", devDependencies: { prettier: "^3" } }) },
+    config: { lsp: { timeout: 2000, stub: { command: [process.execPath, STUB, "crash"], extensions: [".stub"] } } },
+  })
+  core.box.env.PATH = `${path.resolve("node_modules/.bin")}:${process.env.PATH}`
+  expect(await core.client.lsp.status()).toEqual([])
+  const formatters = await core.client.formatter.status()
+  expect(formatters.find((f) => f.name === "prettier")).toMatchObject({ enabled: true, extensions: expect.arrayContaining([".ts", ".json"]) })
+  expect(formatters.find((f) => f.name === "gofmt")).toMatchObject({ enabled: false })
+
+  llm.script(toolCall("edit", { filePath: "a.stub", oldString: "one", newString: "two" }), text("done"))
+  const session = await core.client.session.create({})
+  await core.client.session.prompt(session.id, prompt("edit it"))
+  expect(await core.client.lsp.status()).toEqual([{ id: "stub", name: "stub", root: ".", status: "error", error: "the server exited" }])
+  expect(core.events.some((e) => e.type === "lsp.updated")).toBe(true)
+  expect(core.events).toContainEqual({ type: "lsp.diagnostics", properties: { file: path.join(core.box.project, "a.stub"), errors: 0, warnings: 0 } })
+  await core.close()
+}, 60_000)
