@@ -44,6 +44,8 @@ export const Events = {
   // (`session.diff` returns with the snapshot issue, which can compute a session's diff.)
   "file.edited": z.object({ file: z.string() }),
   "mcp.tools.changed": z.object({ server: z.string() }),
+  // A remote MCP server needs an OAuth login (`wright mcp auth <server>`); front ends tell the user.
+  "mcp.auth.required": z.object({ server: z.string(), message: z.string() }),
 } as const
 
 export type EventType = keyof typeof Events

@@ -41,6 +41,8 @@ export interface SessionServiceDeps {
   version: string
   /** Reads attached text files (file mentions) through the tool-call pipeline. */
   readTool?: Tool
+  /** Reads an MCP resource the user mentioned with `@`; rejects with a readable message. Undefined: no MCP. */
+  readResource?: (server: string, uri: string) => Promise<{ text: string; attachments: { mime: string; url: string; filename?: string }[] }>
   toolCalls: ToolPipeline
   /** Writes session records and publishes their events. */
   records: SessionRecords
@@ -164,6 +166,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         model,
         prompt: input,
         read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
+        readResource: deps.readResource,
       })
       history.putMessage(info)
       for (const p of parts) history.putPart(p)
