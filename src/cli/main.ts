@@ -5,6 +5,7 @@ import { hideBin } from "yargs/helpers"
 import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
 import { authCommand } from "./cmd/auth"
+import { mcpCommand } from "./cmd/mcp"
 import { agentCommand, exportCommand, modelsCommand, sessionCommand } from "./cmd/manage"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
@@ -38,6 +39,7 @@ async function main() {
     .command(acpCommand)
     .command(trustCommand)
     .command(authCommand)
+    .command(mcpCommand)
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

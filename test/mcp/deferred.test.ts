@@ -43,7 +43,7 @@ test("deferred - 300 MCP tools wait behind mcp_tool_search; the model finds one,
   expect(search.function.description).toContain("300 of 300 tools from MCP servers (cat) are not loaded")
 
   const parts = (await core.client.session.messages(session.id)).flatMap((m) => m.parts).filter((p) => p.type === "tool")
-  const found = parts[0] as { state: { status: string; output: string; metadata: { loaded: string[] } } }
+  const found = parts[0] as unknown as { state: { status: string; output: string; metadata: { loaded: string[] } } }
   expect(found.state.status).toBe("completed")
   expect(found.state.metadata.loaded).toContain("cat_record_204_shipment")
   expect(found.state.output).toContain("cat_record_204_shipment(id, fields, verbose): Looks up shipment record number 204")
