@@ -24,8 +24,10 @@ export async function testCore(opts: {
   config?: Record<string, unknown>
   files?: Record<string, string>
   dbFile?: string
+  /** An existing sandbox (its home and project) instead of a fresh one. */
+  box?: Sandbox
 }): Promise<TestCore> {
-  const box = sandbox()
+  const box = opts.box ?? sandbox()
   for (const [name, content] of Object.entries(opts.files ?? {})) {
     const file = path.join(box.project, name)
     mkdirSync(path.dirname(file), { recursive: true })
