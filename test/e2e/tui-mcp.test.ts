@@ -28,7 +28,7 @@ test("tui - a remote MCP server that needs a login shows the re-login prompt", a
   const pane = new Tmux()
   panes.push(pane)
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
-  const screen = await pane.waitFor("Server locked requires authentication. Run: wright mcp auth locked", 60_000)
+  const screen = await pane.waitFor("Server locked requires authentication. Run: wright mcp auth locked", { timeoutMs: 60_000 })
   // Once, not for the status check and the event both.
   expect(screen.split("requires authentication").length - 1).toBe(1)
 }, 120_000)
