@@ -40,6 +40,11 @@ async function main() {
     .command(trustCommand)
     .command(authCommand)
     .command(mcpCommand)
+    // `wright completion >> ~/.bashrc` (or ~/.zshrc): bash and zsh completion of commands and flags.
+    .completion("completion", "print a shell completion script (bash or zsh): wright completion >> ~/.bashrc", (_current: string, _argv: unknown, defaults: (cb: (err: Error | null, list?: string[]) => void) => void, done: (list: string[]) => void) =>
+      // The default command's "$0" is not a word to type.
+      defaults((_err, list) => done((list ?? []).filter((word) => word !== "$0" && !word.startsWith("$0:")))),
+    )
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {
