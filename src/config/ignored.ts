@@ -11,7 +11,6 @@ const IGNORED: { key: string; asks(config: Config): boolean; why: string }[] = [
   { key: "formatter", asks: (c) => asksFor(c.formatter), why: "wright runs no formatters yet" },
   { key: "plugin", asks: (c) => (c.plugin?.length ?? 0) > 0, why: "wright loads no plugins yet" },
   { key: "snapshot", asks: (c) => c.snapshot === true, why: "wright takes no snapshots yet (reverting a message does not restore files)" },
-  { key: "server.mdns", asks: (c) => c.server?.mdns === true || c.server?.mdnsDomain !== undefined, why: "wright does not announce itself over mDNS" },
 ]
 
 function asksFor(value: boolean | Record<string, unknown> | undefined): boolean {

@@ -23,7 +23,7 @@ test("config ignored - each key wright accepts but does not act on is one warnin
   const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
   expect(loaded.warnings).toEqual([
     `${global}: key "plugin" ignored: wright loads no plugins yet`,
-    `${global}: key "server.mdns" ignored: wright does not announce itself over mDNS`,
+    // server.mdns is acted on (wright serve / --port advertise), so it is not warned about.
     `${project}: key "lsp" ignored: wright starts no language servers yet`,
     `${project}: key "formatter" ignored: wright runs no formatters yet`,
     `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
