@@ -34,6 +34,8 @@ export function createApi(client: Client) {
     /** Stores a key for the provider; the core's providers re-read it. */
     connect: (providerID: string, key: string) => client.auth.set(providerID, { type: "api", key }),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
+    /** MCP resources by `server:name`, for `@server:name` mentions. */
+    resources: () => client.mcp.resources(),
     trust: () => client.trust.get(),
     /** Records the trust and reloads the project's App with its full config. */
     grantTrust: () => client.trust.grant(),

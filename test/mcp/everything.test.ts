@@ -130,3 +130,10 @@ for (const [name, server] of Object.entries(transports)) {
     })
   })
 }
+
+test("GET /experimental/resource lists the connected servers' resources by server:name, for @ mentions", async () => {
+  const core = await testCore({ llm, config: { mcp: { everything: transports.stdio() } } })
+  const resources = await core.client.mcp.resources()
+  expect(resources["everything:features.md"]).toEqual({ name: "features.md", uri: FEATURES, client: "everything", description: expect.any(String), mimeType: "text/markdown" })
+  await core.close()
+}, 60_000)
