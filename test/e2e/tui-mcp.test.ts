@@ -32,3 +32,24 @@ test("tui - a remote MCP server that needs a login shows the re-login prompt", a
   // Once, not for the status check and the event both.
   expect(screen.split("requires authentication").length - 1).toBe(1)
 }, 120_000)
+
+test("tui - @server:name mentions an MCP resource, which is read into the prompt", async () => {
+  const { createRequire } = await import("node:module")
+  const everything = createRequire(import.meta.url).resolve("@modelcontextprotocol/server-everything/dist/index.js")
+  const box = sandbox()
+  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), mcp: { everything: { type: "local", command: [process.execPath, everything, "stdio"] } } })
+  llm.script({ text: ["Summarised."] })
+  const pane = new Tmux()
+  panes.push(pane)
+  pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
+  await pane.waitFor("tab agents", 60_000)
+  // The resources are listed once the server is up; the completion popup asks again.
+  await new Promise((r) => setTimeout(r, 4000))
+  pane.type("summarise @everything:features.md")
+  await new Promise((r) => setTimeout(r, 1500))
+  pane.keys("Escape")
+  pane.keys("Enter")
+  await pane.waitFor("Summarised.", 60_000)
+  const sent = llm.requests.map((r) => JSON.stringify(r.body)).join("\n")
+  expect(sent).toContain("Reading MCP resource: features.md (demo://resource/static/document/features.md) from everything")
+}, 120_000)
