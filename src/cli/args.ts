@@ -32,6 +32,9 @@ export interface ListenerArgs {
   /** Extra directories (and what is inside them) requests may name. */
   allowDir?: string[]
   insecure?: boolean
+  /** Advertise the server on the local network (mDNS); the bind defaults to 0.0.0.0. */
+  mdns?: boolean
+  mdnsDomain?: string
   password?: string
   passwordFile?: string
   passwordPrompt?: boolean

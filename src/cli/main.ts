@@ -6,6 +6,7 @@ import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
 import { authCommand } from "./cmd/auth"
 import { agentCommand, exportCommand, importCommand, modelsCommand, sessionCommand, statsCommand } from "./cmd/manage"
+import { mcpCommand } from "./cmd/mcp"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
 import { trustCommand } from "./cmd/trust"
@@ -42,6 +43,12 @@ async function main() {
     .command(trustCommand)
     .command(pluginCommand)
     .command(authCommand)
+    .command(mcpCommand)
+    // `wright completion >> ~/.bashrc` (or ~/.zshrc): bash and zsh completion of commands and flags.
+    .completion("completion", "print a shell completion script (bash or zsh): wright completion >> ~/.bashrc", (_current: string, _argv: unknown, defaults: (cb: (err: Error | null, list?: string[]) => void) => void, done: (list: string[]) => void) =>
+      // The default command's "$0" is not a word to type.
+      defaults((_err, list) => done((list ?? []).filter((word) => word !== "$0" && !word.startsWith("$0:")))),
+    )
     .strict()
     .wrap(Math.min(110, process.stdout.columns || 100))
     .fail((msg, err, y: Argv) => {

@@ -10,7 +10,6 @@ const IGNORED: { key: string; asks(config: Config): boolean; why: string }[] = [
   { key: "lsp", asks: (c) => asksFor(c.lsp), why: "wright starts no language servers yet" },
   { key: "formatter", asks: (c) => asksFor(c.formatter), why: "wright runs no formatters yet" },
   { key: "snapshot", asks: (c) => c.snapshot === true, why: "wright takes no snapshots yet (reverting a message does not restore files)" },
-  { key: "server.mdns", asks: (c) => c.server?.mdns === true || c.server?.mdnsDomain !== undefined, why: "wright does not announce itself over mDNS" },
 ]
 
 function asksFor(value: boolean | Record<string, unknown> | undefined): boolean {

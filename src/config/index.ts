@@ -7,7 +7,7 @@
 // agents or tools beyond the shape of their config.
 export { Config, CommandConfig, CompactionConfig, ExperimentalConfig, FormatterConfig, LspConfig, PluginSpec, ServerConfig } from "./schema"
 export { AgentConfig } from "./agent"
-export { McpConfig, McpLocalConfig, McpOAuthConfig, McpRemoteConfig } from "./mcp"
+export { DEFAULT_MAX_TOOL_SHARE, McpConfig, McpLocalConfig, McpOAuthConfig, McpRemoteConfig, McpSection, mcpServers } from "./mcp"
 export { PermissionAction, PermissionConfig, PermissionRule, permissionFromTools } from "./permission"
 export { ModelConfig, ProviderConfig, ProviderOptions } from "./provider"
 export { SandboxConfig } from "./sandbox"

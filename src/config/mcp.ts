@@ -43,3 +43,24 @@ export const McpConfig = z.union([
   z.strictObject({ enabled: z.boolean() }),
 ])
 export type McpConfig = z.infer<typeof McpConfig>
+
+/** Share of the model's context MCP tool definitions may take before they are deferred (`mcp.max_tool_share`). */
+export const DEFAULT_MAX_TOOL_SHARE = 0.1
+
+/**
+ * The `mcp` key: servers by name, plus `max_tool_share` (0..1), the share of the model's
+ * context the MCP tools' definitions may take before they are deferred behind a search tool.
+ */
+export const McpSection = z.record(z.string(), z.union([McpConfig, z.number()])).superRefine((section, ctx) => {
+  for (const [name, value] of Object.entries(section)) {
+    if (typeof value !== "number") continue
+    if (name !== "max_tool_share") ctx.addIssue({ code: "custom", path: [name], message: `expected an MCP server ({"type": "local" | "remote", …}); only mcp.max_tool_share is a number` })
+    else if (!(value >= 0 && value <= 1)) ctx.addIssue({ code: "custom", path: [name], message: `expected a share of the context between 0 and 1 (e.g. 0.1 for 10%), received ${value}` })
+  }
+})
+export type McpSection = z.infer<typeof McpSection>
+
+/** The servers of an `mcp` section, without `max_tool_share`. */
+export function mcpServers(section: McpSection | undefined): [string, McpConfig][] {
+  return Object.entries(section ?? {}).filter((e): e is [string, McpConfig] => typeof e[1] !== "number")
+}

@@ -1,7 +1,7 @@
 import { z } from "zod"
 import { AgentConfig } from "./agent"
 import { HooksConfig } from "./hooks"
-import { McpConfig } from "./mcp"
+import { McpSection } from "./mcp"
 import { PermissionConfig } from "./permission"
 import { ProviderConfig } from "./provider"
 import { SandboxConfig } from "./sandbox"
@@ -106,7 +106,7 @@ export const Config = z.object({
   tools: z.record(z.string(), z.boolean()).optional(),
   instructions: Strings.optional(),
   command: z.record(z.string(), CommandConfig).optional(),
-  mcp: z.record(z.string(), McpConfig).optional(),
+  mcp: McpSection.optional(),
   compaction: CompactionConfig.optional(),
   tool_output: z.object({ max_lines: PositiveInt.optional(), max_bytes: PositiveInt.optional() }).optional(),
   subagent_depth: NonNegativeInt.optional(),

@@ -65,7 +65,7 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
 
   if (project.mcp) {
     for (const [name, entry] of Object.entries(project.mcp)) {
-      if ((entry as { enabled?: boolean }).enabled === false) continue
+      if (typeof entry === "number" || (entry as { enabled?: boolean }).enabled === false) continue
       const e = entry as { type?: string; command?: string[]; url?: string }
       ignored.push(e.type === "remote" ? `mcp.${name}: connects to ${e.url}` : `mcp.${name}: starts ${JSON.stringify((e.command ?? []).join(" "))}`)
     }

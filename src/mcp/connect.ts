@@ -1,4 +1,5 @@
 import path from "node:path"
+import { UnauthorizedError } from "@modelcontextprotocol/sdk/client/auth.js"
 import { Client } from "@modelcontextprotocol/sdk/client/index.js"
 import { SSEClientTransport } from "@modelcontextprotocol/sdk/client/sse.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js"
@@ -7,6 +8,7 @@ import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/typ
 import type { McpLocalConfig, McpRemoteConfig } from "../config"
 import type { Exec, Sandbox } from "../process"
 import { ChildTransport } from "./stdio"
+import { McpAuthProvider } from "./oauth"
 
 export type McpServerConfig = McpLocalConfig | McpRemoteConfig
 
@@ -28,6 +30,16 @@ export interface ConnectOptions {
   onClient(client: Client): void
   /** The server sent `notifications/tools/list_changed` (listened for before `initialize`, so none is missed). */
   onToolsChanged(): void
+  /** The MCP OAuth token store; without it remote servers get no OAuth (a 401 says to set a header). */
+  authFile?: string
+}
+
+/** A remote server wants an OAuth login that has not happened (or whose refresh token no longer works). */
+export class NeedsAuthError extends Error {
+  constructor(readonly server: string) {
+    super(`Server "${server}" requires authentication. Run: wright mcp auth ${server}`)
+    this.name = "NeedsAuthError"
+  }
 }
 
 /** A live connection: the client, and for local servers the process and what it wrote to stderr. */
@@ -93,14 +105,23 @@ async function connectRemote(opts: ConnectOptions, server: McpRemoteConfig): Pro
     throw new Error(`mcp.${opts.name}.url is not a valid URL: ${server.url}`)
   }
   const requestInit = server.headers ? { headers: server.headers } : undefined
+  // OAuth unless the config turns it off or sends its own Authorization header.
+  const hasAuthHeader = Object.keys(server.headers ?? {}).some((k) => k.toLowerCase() === "authorization")
+  const authProvider =
+    opts.authFile && server.oauth !== false && !hasAuthHeader
+      ? new McpAuthProvider({ name: opts.name, serverUrl: server.url, file: opts.authFile, oauth: server.oauth || undefined })
+      : undefined
+  const unauthorized = (e: unknown) => authProvider?.needsLogin || e instanceof UnauthorizedError
   try {
-    return await open(opts, new StreamableHTTPClientTransport(url, { requestInit }))
+    return await open(opts, new StreamableHTTPClientTransport(url, { requestInit, authProvider }))
   } catch (first) {
+    if (authProvider && unauthorized(first)) throw new NeedsAuthError(opts.name)
     if (statusOf(first) === 401) throw authError(opts.name)
     // Older servers speak only the HTTP+SSE transport.
     try {
-      return await open(opts, new SSEClientTransport(url, { requestInit }))
+      return await open(opts, new SSEClientTransport(url, { requestInit, authProvider }))
     } catch (second) {
+      if (authProvider && unauthorized(second)) throw new NeedsAuthError(opts.name)
       if (statusOf(second) === 401) throw authError(opts.name)
       throw new Error(`Could not connect to ${server.url}: StreamableHTTP: ${messageOf(first)}; SSE: ${messageOf(second)}`)
     }
@@ -140,7 +161,7 @@ function spawnMessage(e: unknown, name: string, command: string): string {
 
 function authError(name: string): Error {
   return new Error(
-    `The server requires authentication (HTTP 401). wright does not do MCP OAuth yet: put a token in mcp.${name}.headers, e.g. {"Authorization": "Bearer …"}`,
+    `The server requires authentication (HTTP 401): run wright mcp auth ${name}, or put a token in mcp.${name}.headers, e.g. {"Authorization": "Bearer …"}`,
   )
 }
 

@@ -1,12 +1,13 @@
 import type { McpStatus } from "../protocol"
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js"
-import type { CallToolResult, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
-import type { Config } from "../config"
+import type { CallToolResult, GetPromptResult, Prompt, ReadResourceResult, Resource, ResourceTemplate, Tool as McpToolDef } from "@modelcontextprotocol/sdk/types.js"
+import { mcpServers, type Config } from "../config"
 import type { Exec, Sandbox } from "../process"
 import type { Tool, ToolRegistry } from "../tool"
 import { silentLogger, type Logger } from "../util"
 import type { Connection, McpServerConfig, TransportFactory } from "./connect"
 import { mcpTool } from "./convert"
+import { resourceTools, type McpResource } from "./resources"
 
 
 export const DEFAULT_MCP_TIMEOUT = 30_000
@@ -28,7 +29,21 @@ export interface McpOptions {
   clientInfo?: { name: string; version: string }
   /** Connections, failures and refreshes are told here. */
   log?: Logger
+  /** The MCP OAuth token store (`$DATA/wright/mcp-auth.json`); without it remote servers get no OAuth. */
+  authFile?: string
+  /** A remote server needs an OAuth login (at start, or when its refresh token stopped working). */
+  onNeedsAuth?(server: string): void
 }
+
+/** A prompt of a connected server, as a slash command offers it. */
+export interface McpPrompt {
+  server: string
+  name: string
+  description?: string
+  arguments: { name: string; description?: string; required?: boolean }[]
+}
+
+
 
 interface ServerState {
   name: string
@@ -38,6 +53,11 @@ interface ServerState {
   /** The client while it connects, so close() can end a start that is still under way. */
   connecting?: Client
   tools: Tool[]
+  /** The definitions as the server sent them (for `wright mcp list`). */
+  defs: McpToolDef[]
+  prompts: Prompt[]
+  resources: Resource[]
+  templates: ResourceTemplate[]
   instructions?: string
   /** Refreshes run one after another, so a late answer never overwrites a newer list. */
   refreshing: Promise<void>
@@ -46,15 +66,16 @@ interface ServerState {
 export type Mcp = ReturnType<typeof createMcp>
 
 export function createMcp(opts: McpOptions) {
-  const entries = Object.entries(opts.config.mcp ?? {})
+  const entries = mcpServers(opts.config.mcp)
   const servers = new Map<string, ServerState>()
   const fallbackTimeout = opts.config.experimental?.mcp_timeout ?? DEFAULT_MCP_TIMEOUT
   for (const [name, entry] of entries) {
     const timeout = ("timeout" in entry ? entry.timeout : undefined) ?? fallbackTimeout
-    servers.set(name, { name, timeout, tools: [], refreshing: Promise.resolve() })
+    servers.set(name, { name, timeout, tools: [], defs: [], prompts: [], resources: [], templates: [], refreshing: Promise.resolve() })
   }
   const log = opts.log ?? silentLogger
-  const ours = new WeakSet<Tool>()
+  // Each MCP tool and the server it comes from; the registry's other tools are not in it.
+  const ours = new WeakMap<Tool, string>()
   let started: Promise<void> | undefined
   let closed = false
 
@@ -70,7 +91,21 @@ export function createMcp(opts: McpOptions) {
         opts.registry.add(t)
       }
     }
+    syncResourceTools()
     opts.onToolsChanged?.(s.name)
+  }
+
+  // The resource tools are offered while some connected server has resources or templates.
+  let resourceToolList: Tool[] | undefined
+  function syncResourceTools() {
+    if (!opts.registry) return
+    resourceToolList ??= resourceTools(api)
+    const any = [...servers.values()].some((s) => s.connection && (s.resources.length || s.templates.length))
+    for (const t of resourceToolList) {
+      const existing = opts.registry.get(t.id)
+      if (any && !existing) opts.registry.add(t)
+      if (!any && existing === t) opts.registry.remove(t.id)
+    }
   }
 
   async function call(s: ServerState, client: Client, name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<CallToolResult> {
@@ -81,6 +116,12 @@ export function createMcp(opts: McpOptions) {
       return { content: [{ type: "text", text: JSON.stringify((result as { toolResult?: unknown }).toolResult ?? null) }] }
     } catch (e) {
       if (signal.aborted) throw e
+      if (e instanceof Error && e.constructor.name === "UnauthorizedError") {
+        // The refresh token no longer works: a new login is needed.
+        s.status = { status: "needs_auth" }
+        opts.onNeedsAuth?.(s.name)
+        throw new Error(`MCP server "${s.name}" requires authentication again. Run: wright mcp auth ${s.name}`)
+      }
       if ((e as { code?: unknown }).code === -32001) {
         throw new Error(`MCP server "${s.name}" did not answer ${name} within ${s.timeout} ms. Try again later, or raise mcp.${s.name}.timeout.`)
       }
@@ -89,6 +130,10 @@ export function createMcp(opts: McpOptions) {
   }
 
   async function listTools(s: ServerState, client: Client): Promise<Tool[]> {
+    if (client.getServerCapabilities() && !client.getServerCapabilities()?.tools) {
+      s.defs = []
+      return []
+    }
     const defs: McpToolDef[] = []
     let cursor: string | undefined
     do {
@@ -96,9 +141,10 @@ export function createMcp(opts: McpOptions) {
       defs.push(...page.tools)
       cursor = page.nextCursor
     } while (cursor)
+    s.defs = defs
     return defs.map((def) => {
       const tool = mcpTool({ server: s.name, def, call: (name, args, signal) => call(s, client, name, args, signal) })
-      ours.add(tool)
+      ours.set(tool, s.name)
       return tool
     })
   }
@@ -136,11 +182,14 @@ export function createMcp(opts: McpOptions) {
         timeout: s.timeout,
         clientInfo: opts.clientInfo ?? { name: "wright", version: "dev" },
         transport: opts.transport,
+        authFile: opts.authFile,
         onClient: (client) => (s.connecting = client),
         onToolsChanged: () => refresh(s),
       })
       if (closed) return void (await connection.close())
       const tools = await listTools(s, connection.client)
+      if (closed) return void (await connection.close())
+      await listExtras(s, connection.client)
       if (closed) return void (await connection.close())
       s.connection = connection
       s.instructions = connection.client.getInstructions()?.trim() || undefined
@@ -150,6 +199,12 @@ export function createMcp(opts: McpOptions) {
       log.info("connected", { server: s.name, tools: tools.length })
     } catch (e) {
       if (connection) await connection.close()
+      if (e instanceof Error && e.name === "NeedsAuthError") {
+        s.status = { status: "needs_auth" }
+        log.info("needs an OAuth login", { server: s.name })
+        opts.onNeedsAuth?.(s.name)
+        return
+      }
       const stderr = connection?.stderr()
       const message = messageOf(e)
       const error = stderr && !message.includes(stderr) ? `${message}\nstderr: ${stderr}` : message
@@ -161,12 +216,51 @@ export function createMcp(opts: McpOptions) {
     }
   }
 
+  /** Prompts, resources and resource templates, for the servers that offer them; a failed list is logged and left empty. */
+  async function listExtras(s: ServerState, client: Client) {
+    const caps = client.getServerCapabilities() ?? {}
+    const all = async <T>(what: string, page: (cursor?: string) => Promise<{ items: T[]; next?: string }>): Promise<T[]> => {
+      const out: T[] = []
+      try {
+        let cursor: string | undefined
+        do {
+          const got = await page(cursor)
+          out.push(...got.items)
+          cursor = got.next
+        } while (cursor)
+      } catch (error) {
+        log.warn(`listing the ${what} failed`, { server: s.name, error })
+      }
+      return out
+    }
+    const o = { timeout: s.timeout }
+    const p = (cursor?: string) => (cursor ? { cursor } : undefined)
+    s.prompts = caps.prompts ? await all("prompts", async (c) => ((r) => ({ items: r.prompts, next: r.nextCursor }))(await client.listPrompts(p(c), o))) : []
+    s.resources = caps.resources ? await all("resources", async (c) => ((r) => ({ items: r.resources, next: r.nextCursor }))(await client.listResources(p(c), o))) : []
+    s.templates = caps.resources
+      ? await all("resource templates", async (c) => ((r) => ({ items: r.resourceTemplates, next: r.nextCursor }))(await client.listResourceTemplates(p(c), o)))
+      : []
+  }
+
+  function connected(server: string): { s: ServerState; client: Client } {
+    const s = servers.get(server)
+    const client = s?.connection?.client
+    if (!s || !client) {
+      const names = [...servers.values()].filter((x) => x.connection).map((x) => x.name)
+      throw new Error(`MCP server "${server}" is not connected${names.length ? ` (connected: ${names.join(", ")})` : ""}`)
+    }
+    return { s, client }
+  }
+
   function watchClose(s: ServerState, connection: Connection) {
     const client = connection.client
     client.onclose = () => {
       if (closed || s.connection !== connection) return
       s.connection = undefined
       s.instructions = undefined
+      s.prompts = []
+      s.resources = []
+      s.templates = []
       const stderr = connection.stderr()
       s.status = { status: "failed", error: `The server closed the connection${stderr ? `\nstderr: ${stderr}` : ""}` }
       log.warn("the server closed the connection", { server: s.name, stderr: stderr || undefined })
@@ -174,7 +268,7 @@ export function createMcp(opts: McpOptions) {
     }
   }
 
-  return {
+  const api = {
     /** Connects every enabled server at once. Never throws: a server that fails is `failed` with the reason. */
     start(): Promise<void> {
       started ??= Promise.all(entries.map(([name, entry]) => start1(servers.get(name)!, entry))).then(() => {})
@@ -191,11 +285,81 @@ export function createMcp(opts: McpOptions) {
     tools(): Tool[] {
       return [...servers.values()].flatMap((s) => s.tools)
     },
+    /** The server an MCP tool comes from; undefined for any other tool. */
+    serverOf(tool: Tool): string | undefined {
+      return ours.get(tool)
+    },
     /** Servers that have settled, by name; a server still connecting is not listed yet. */
     status(): Record<string, McpStatus> {
       const out: Record<string, McpStatus> = {}
       for (const s of servers.values()) if (s.status) out[s.name] = s.status
       return out
+    },
+    /** Prompts of every connected server. */
+    prompts(): McpPrompt[] {
+      return [...servers.values()].flatMap((s) =>
+        s.connection
+          ? s.prompts.map((p) => ({
+              server: s.name,
+              name: p.name,
+              ...(p.description ? { description: p.description } : {}),
+              arguments: (p.arguments ?? []).map((a) => ({ name: a.name, ...(a.description ? { description: a.description } : {}), ...(a.required ? { required: true } : {}) })),
+            }))
+          : [],
+      )
+    },
+    /** Sends `prompts/get`; throws an Error that names the server and prompt. */
+    async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+      const { s, client } = connected(server)
+      try {
+        return await client.getPrompt({ name, arguments: args }, { timeout: s.timeout })
+      } catch (e) {
+        throw new Error(`MCP server "${server}" failed to give prompt ${name}: ${messageOf(e)}`)
+      }
+    },
+    /** Resources of every connected server. */
+    resources(): McpResource[] {
+      return [...servers.values()].flatMap((s) =>
+        s.connection
+          ? s.resources.map((r) => ({
+              server: s.name,
+              uri: r.uri,
+              name: r.name,
+              ...(r.description ? { description: r.description } : {}),
+              ...(r.mimeType ? { mimeType: r.mimeType } : {}),
+            }))
+          : [],
+      )
+    },
+    /** Resource templates of every connected server. */
+    resourceTemplates(): (ResourceTemplate & { server: string })[] {
+      return [...servers.values()].flatMap((s) => (s.connection ? s.templates.map((t) => ({ ...t, server: s.name })) : []))
+    },
+    /** Sends `resources/read`; throws an Error that names the server and URI. */
+    async readResource(server: string, uri: string, signal?: AbortSignal): Promise<ReadResourceResult> {
+      const { s, client } = connected(server)
+      try {
+        return await client.readResource({ uri }, { timeout: s.timeout, signal })
+      } catch (e) {
+        throw new Error(`MCP server "${server}" failed to read ${uri}: ${messageOf(e)}`)
+      }
+    },
+    /** What one server offers, as it sent it (for `wright mcp list` and `debug`). */
+    detail(server: string) {
+      const s = servers.get(server)
+      if (!s) return undefined
+      const client = s.connection?.client
+      return {
+        status: s.status,
+        tools: s.defs,
+        prompts: s.prompts,
+        resources: s.resources,
+        templates: s.templates,
+        serverInfo: client?.getServerVersion(),
+        capabilities: client?.getServerCapabilities(),
+        instructions: s.instructions,
+        stderr: s.connection?.stderr() ?? "",
+      }
     },
     /** What the connected servers asked to have in the system prompt, in an `<mcp_instructions>` block. */
     instructions(): string | undefined {
@@ -220,6 +384,7 @@ export function createMcp(opts: McpOptions) {
       await started
     },
   }
+  return api
 }
 
 function messageOf(e: unknown): string {

@@ -255,11 +255,13 @@ export type ToolListItem = z.infer<typeof ToolListItem>
 export const GlobalEvent = z.object({ directory: z.string(), payload: z.object({ type: z.string(), properties: z.record(z.string(), z.unknown()) }) })
 export type GlobalEvent = z.infer<typeof GlobalEvent>
 
-/** A configured MCP server: connected, turned off in config, or failed (with why). */
+/** A configured MCP server: connected, turned off in config, failed (with why), or waiting for an OAuth login. */
 export const McpStatus = z.discriminatedUnion("status", [
   z.object({ status: z.literal("connected") }),
   z.object({ status: z.literal("disabled") }),
   z.object({ status: z.literal("failed"), error: z.string() }),
+  z.object({ status: z.literal("needs_auth") }),
+  z.object({ status: z.literal("needs_client_registration"), error: z.string() }),
 ])
 export type McpStatus = z.infer<typeof McpStatus>
 

@@ -48,6 +48,8 @@ export const Events = {
   "lsp.updated": z.object({}),
   // A file's diagnostics after a tool wrote it: its error and warning counts.
   "lsp.diagnostics": z.object({ file: z.string(), errors: z.number(), warnings: z.number() }),
+  // A remote MCP server needs an OAuth login (`wright mcp auth <server>`); front ends tell the user.
+  "mcp.auth.required": z.object({ server: z.string(), message: z.string() }),
 } as const
 
 export type EventType = keyof typeof Events

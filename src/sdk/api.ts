@@ -129,6 +129,8 @@ export function createApi(t: Transport) {
     mcp: {
       /** Each configured MCP server's status; waits for servers still connecting. */
       status: () => request<Record<string, McpStatus>>("GET", "/mcp"),
+      /** Resources of the connected servers, by `server:name` (OpenCode's /experimental/resource). */
+      resources: () => request<Record<string, { name: string; uri: string; client: string; description?: string; mimeType?: string }>>("GET", "/experimental/resource"),
     },
     lsp: {
       /** Language servers started so far (they start on the first file of their language). */

@@ -7,10 +7,10 @@ import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
-import { loadConfig, xdgPaths, type Config } from "../config"
+import { DEFAULT_MAX_TOOL_SHARE, loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
 import { createCodeIntel } from "../lsp"
-import { createMcp } from "../mcp"
+import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Extensions } from "../plugin"
@@ -21,7 +21,7 @@ import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
-import { createCommandRunner, loadCommands } from "./command"
+import { createCommandRunner, loadCommands, mcpPromptCommands } from "./command"
 import { compactionHooks } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
 import type { ProcessorDeps } from "./processor"
@@ -157,6 +157,8 @@ export async function createApp(opts: AppOptions) {
     clientInfo: { name: "wright", version },
     log: log.child({ service: "mcp" }),
     onToolsChanged: (server) => bus.publish("mcp.tools.changed", { server }),
+    authFile: mcpAuthFile(paths.data),
+    onNeedsAuth: (server) => bus.publish("mcp.auth.required", { server, message: `Server ${server} requires authentication. Run: wright mcp auth ${server}` }),
   })
 
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
@@ -237,6 +239,15 @@ export async function createApp(opts: AppOptions) {
     hooks: {
       system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
       ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
+      // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
+      selectTools: ({ model, tools, history: msgs }) =>
+        void deferMcpTools({
+          tools,
+          serverOf: (t) => mcp.serverOf(t),
+          context: model.info.limit.context,
+          share: typeof config.mcp?.max_tool_share === "number" ? config.mcp.max_tool_share : DEFAULT_MAX_TOOL_SHARE,
+          loaded: loadedTools(msgs),
+        }),
       ...structuredOutputHooks({ history, bus }),
       firstStep: titleOnFirstStep({
         providers,
@@ -277,7 +288,12 @@ export async function createApp(opts: AppOptions) {
   })
 
   // Re-read on each use, so commands added while wright runs are found.
-  const commands = () => loadCommands({ config, dirs: configDirs })
+  // MCP prompts are `server:prompt`; a name taken by a command of the user's stays theirs.
+  const commands = () => {
+    const own = loadCommands({ config, dirs: configDirs })
+    const taken = new Set(own.map((c) => c.name))
+    return [...own, ...mcpPromptCommands(mcp.prompts()).filter((c) => !taken.has(c.name))]
+  }
   const sessions = createSessionService({
     store,
     bus,
@@ -295,10 +311,11 @@ export async function createApp(opts: AppOptions) {
     version,
     readTool: registry.get("read"),
     onUserMessage: extensions?.userMessage,
+    readResource: async (server, uri) => resourceContent(await mcp.readResource(server, uri)),
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
-    command: (target) => createCommandRunner({ commands, sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox }),
+    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(

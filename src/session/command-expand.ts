@@ -20,7 +20,9 @@ export interface CommandInfo {
   model?: string
   variant?: string
   subtask?: boolean
-  source: "config" | "markdown" | "builtin"
+  source: "config" | "markdown" | "builtin" | "mcp"
+  /** An MCP prompt: its text comes from the server when the command runs, with these arguments in order. */
+  mcp?: { server: string; prompt: string; arguments: { name: string; required?: boolean }[] }
 }
 
 export interface ExpandedCommand {

@@ -12,7 +12,7 @@ import { CommandConfig, ConfigError, type Config } from "../config"
 import { BadRequestError, parseModelRef, type MessageWithParts, type PromptInput, type SessionCommandInput } from "../protocol"
 import type { Exec, Sandbox } from "../process"
 import { markdownFiles, parseFrontmatter } from "../util"
-import { expandCommand } from "./command-expand"
+import { expandCommand, splitArguments } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
 import type { SessionService } from "./service"
 
@@ -93,8 +93,33 @@ function readCommandFile(file: string, name: string): CommandInfo {
 }
 
 
+/** An MCP server's prompts as commands named `server:prompt`; the template only shows the argument slots. */
+export function mcpPromptCommands(prompts: { server: string; name: string; description?: string; arguments: { name: string; required?: boolean }[] }[]): CommandInfo[] {
+  return prompts.map((p) => ({
+    name: `${p.server}:${p.name}`,
+    template: p.arguments.map((_, i) => `$${i + 1}`).join(" "),
+    source: "mcp",
+    ...(p.description ? { description: p.description } : {}),
+    mcp: { server: p.server, prompt: p.name, arguments: p.arguments },
+  }))
+}
+
+/** The text of a `prompts/get` answer: its messages' text (and embedded text resources), in order. */
+export function promptText(result: { messages: { content: unknown }[] }): string {
+  const out: string[] = []
+  for (const m of result.messages) {
+    const c = m.content as { type?: string; text?: string; resource?: { text?: string; uri?: string } }
+    if (c?.type === "text" && typeof c.text === "string") out.push(c.text)
+    else if (c?.type === "resource" && typeof c.resource?.text === "string") out.push(c.resource.text)
+    else if (c?.type === "resource" && c.resource?.uri) out.push(`[Resource: ${c.resource.uri}]`)
+  }
+  return out.join("\n\n")
+}
+
 export interface CommandRunnerDeps {
   commands: () => CommandInfo[]
+  /** Sends `prompts/get` to an MCP server; throws with a readable message. */
+  mcpPrompt?(server: string, prompt: string, args: Record<string, string>): Promise<{ messages: { content: unknown }[] }>
   sessions: Pick<SessionService, "prompt">
   agents: Agents
   bus: Bus
@@ -129,7 +154,8 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
     // The model the command's own work runs with: its own, its agent's, then the caller's.
     const taskModel = (cmd.model ? parseModelRef(cmd.model) : undefined) ?? (cmd.agent ? agent.model : undefined) ?? requested
 
-    const expanded = await expandCommand(cmd, input.arguments ?? "", {
+    // An MCP prompt's text is the server's: sent as it is, never expanded (no snippets, no mentions).
+    const expanded = cmd.mcp ? await mcpExpand(cmd, input.arguments ?? "", deps) : await expandCommand(cmd, input.arguments ?? "", {
       directory: deps.directory,
       worktree: deps.worktree,
       shell: deps.shell,
@@ -151,4 +177,24 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
     deps.bus.publish("command.executed", { name: cmd.name, sessionID, arguments: input.arguments ?? "", messageID: result.info.id })
     return result
   }
+}
+
+async function mcpExpand(cmd: CommandInfo, argString: string, deps: CommandRunnerDeps) {
+  const spec = cmd.mcp!
+  const values = splitArguments(argString)
+  const args: Record<string, string> = {}
+  spec.arguments.forEach((a, i) => {
+    // The last argument takes the rest of the line.
+    const value = i === spec.arguments.length - 1 ? values.slice(i).join(" ") : values[i]
+    if (value) args[a.name] = value
+  })
+  const missing = spec.arguments.filter((a) => a.required && !args[a.name]).map((a) => a.name)
+  if (missing.length) {
+    const usage = spec.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`)).join(" ")
+    throw new BadRequestError({ message: `/${cmd.name} needs ${missing.join(", ")}: /${cmd.name} ${usage}`, issues: missing.map((m) => ({ path: "arguments", message: `${m} is required` })) })
+  }
+  if (!deps.mcpPrompt) throw new BadRequestError({ message: `/${cmd.name}: MCP prompts are not available here` })
+  const text = promptText(await deps.mcpPrompt(spec.server, spec.prompt, args))
+  if (!text) throw new BadRequestError({ message: `MCP server "${spec.server}" gave an empty prompt for ${spec.prompt}` })
+  return { parts: [{ type: "text" as const, text }], subtask: false }
 }

@@ -36,6 +36,12 @@ export interface LoopHooks {
    */
   extraTools?(input: { agent: Agent; session: Session; user: UserMessage; step: StepState }): Tool[]
   /**
+   * Contract: called once per step, after the registry's tools are resolved and before the
+   * extra tools; may take tools out of `tools` or put some in (deferred MCP tools and their
+   * search tool). Must not throw. Undefined: the resolved tools are sent as they are.
+   */
+  selectTools?(input: { session: Session; model: ResolvedModel; tools: Map<string, Tool>; history: MessageWithParts[] }): void
+  /**
    * Contract: called once per run, before its first step (title generation); must not throw and
    * must not block (background work is its own). Undefined: nothing happens.
    */
@@ -213,6 +219,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const state: StepState = { number: step, run }
     const ruleset = merge(agent.permission, session.permission ?? [])
     const tools = resolveTools(deps.registry, model.info.id, ruleset, user)
+    hooks.selectTools?.({ session, model, tools, history: visible })
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
 
     const system = await hooks.system({ agent, model, user, session })

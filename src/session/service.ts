@@ -42,6 +42,8 @@ export interface SessionServiceDeps {
   version: string
   /** Reads attached text files (file mentions) through the tool-call pipeline. */
   readTool?: Tool
+  /** Reads an MCP resource the user mentioned with `@`; rejects with a readable message. Undefined: no MCP. */
+  readResource?: (server: string, uri: string) => Promise<{ text: string; attachments: { mime: string; url: string; filename?: string }[] }>
   toolCalls: ToolPipeline
   /** Writes session records and publishes their events. */
   records: SessionRecords
@@ -173,6 +175,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         model: variant ? { ...ref, variant } : ref,
         prompt: input,
         read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
+        readResource: deps.readResource,
       })
       await deps.onUserMessage?.({ sessionID, agent: agent.name, model: { providerID: info.model.providerID, modelID: info.model.modelID }, messageID: info.id }, { message: info, parts })
       history.putMessage(info)

@@ -13,6 +13,8 @@ export interface UserMessageInput {
   prompt: PromptInput
   /** Runs the read tool (through the tool-call pipeline) on attached text files so their content is inlined. */
   read?: { tool: Tool; toolCalls: ToolPipeline }
+  /** Reads an MCP resource mentioned with `@` (a file part whose source is a resource). */
+  readResource?: (server: string, uri: string) => Promise<{ text: string; attachments: { mime: string; url: string; filename?: string }[] }>
 }
 
 const INLINE_MEDIA = /^(image\/(png|jpe?g|gif|webp)|application\/pdf)$/
@@ -77,6 +79,17 @@ async function expandFile(
     ...(p.source ? { source: p.source } : {}),
   })
 
+  if (p.source?.type === "resource") {
+    const { clientName, uri } = p.source
+    if (!input.readResource) throw new Error(`Cannot read MCP resource ${uri}: no MCP server "${clientName}" here`)
+    const { text, attachments } = await input.readResource(clientName, uri)
+    return [
+      { ...base(), type: "text", synthetic: true, text: `Reading MCP resource: ${p.filename ?? uri} (${uri}) from ${clientName}` },
+      ...(text ? [{ ...base(), type: "text" as const, synthetic: true, text }] : []),
+      ...attachments.map((a): Part => ({ ...base(), type: "file", mime: a.mime, url: a.url, ...(a.filename ? { filename: a.filename } : {}) })),
+      filePart(),
+    ]
+  }
   if (p.url.startsWith("data:") && p.mime === "text/plain") {
     const comma = p.url.indexOf(",")
     const payload = p.url.slice(comma + 1)

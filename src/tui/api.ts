@@ -46,6 +46,8 @@ export function createApi(client: Client) {
     /** Stores a key for the provider; the core's providers re-read it. */
     connect: (providerID: string, key: string) => client.auth.set(providerID, { type: "api", key }),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
+    /** MCP resources by `server:name`, for `@server:name` mentions. */
+    resources: () => client.mcp.resources(),
     trust: () => client.trust.get(),
     /** Plugins, custom tools and command hooks (GET /plugin; wright's own route). */
     plugins: () => client.request<PluginInfo[]>("GET", "/plugin"),

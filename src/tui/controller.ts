@@ -95,7 +95,17 @@ export function createController(opts: ControllerOptions) {
     return created.id
   }
 
-  /** Parts of a prompt: the text, plus a file part per `@path` and an agent part per `@agent`. */
+  // MCP resources by `server:name`: `@server:name` mentions them. Refreshed as files are completed.
+  let resources: Awaited<ReturnType<typeof api.resources>> = {}
+  const loadResources = () =>
+    Promise.resolve()
+      .then(() => api.resources())
+      .then(
+      (r) => void (resources = r),
+      () => {},
+    )
+
+  /** Parts of a prompt: the text, plus a file part per `@path`, a resource part per `@server:name` and an agent part per `@agent`. */
   function partsOf(text: string): PartInput[] {
     const parts: PartInput[] = [{ type: "text", text }]
     const agents = new Set(store.getState().mentions)
@@ -106,8 +116,11 @@ export function createController(opts: ControllerOptions) {
       seen.add(ref)
       const start = m.index + m[0].indexOf("@")
       const source = { value: `@${ref}`, start, end: start + ref.length + 1 }
+      const resource = Object.hasOwn(resources, ref) ? resources[ref] : undefined
       if (agents.has(ref)) parts.push({ type: "agent", name: ref, source })
-      else {
+      else if (resource) {
+        parts.push({ type: "file", mime: resource.mimeType ?? "text/plain", filename: resource.name, url: resource.uri, source: { type: "resource", clientName: resource.client, uri: resource.uri, text: source } })
+      } else {
         const abs = ref.startsWith("/") ? ref : `${opts.directory.replace(/\/+$/, "")}/${ref.replace(/^\.\//, "")}`
         parts.push({ type: "file", mime: ref.endsWith("/") ? "application/x-directory" : "text/plain", filename: ref, url: `file://${encodeURI(abs)}` })
       }
@@ -142,7 +155,8 @@ export function createController(opts: ControllerOptions) {
 
   return {
     api,
-    boot: () => loadBasics().catch(fail("Loading")),
+    // Resources wait for the MCP servers to connect: never held up for them.
+    boot: () => (void loadResources(), loadBasics().catch(fail("Loading"))),
     openSession: (id: string) => openSession(id).catch(fail("Opening the session")),
     /** Validated resume: throws a clear error for an unknown id. */
     resume: openSession,
@@ -363,7 +377,10 @@ export function createController(opts: ControllerOptions) {
       store.print({ kind: "notice", key: `trust:${Date.now()}`, text: "This folder's config stays held back; /trust trusts it later.", tone: "dim" })
     },
     async completeFiles(query: string) {
-      return api.findFiles(query).catch(() => [] as string[])
+      const [files] = await Promise.all([api.findFiles(query).catch(() => [] as string[]), loadResources()])
+      const q = query.toLowerCase()
+      const matching = Object.keys(resources).filter((k) => k.toLowerCase().includes(q)).slice(0, 5)
+      return [...files, ...matching]
     },
   }
 }

@@ -7,6 +7,7 @@ import { App } from "./app"
 import { showConfigWarnings } from "./config-warnings"
 import { createController } from "./controller"
 import type { EventSource } from "./rpc"
+import { watchMcpAuth } from "./mcp-auth"
 import { createStore } from "./store"
 
 export interface TuiOptions {
@@ -44,6 +45,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.variant ? { variant: opts.variant } : {}) })
   const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
   const unsubscribe = opts.events.subscribe(store.apply)
+  const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
 
   let quit!: () => void
@@ -91,6 +93,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
     await quitting
   } finally {
     unsubscribe()
+    unwatchMcp()
     store.flush()
     // On a boot failure the half-started UI is wiped, so only the error remains.
     if (fatal) ink.clear()

@@ -108,7 +108,8 @@ describe("trusted folders", () => {
     const trusted = await load()
     expect(trusted.trust).toMatchObject({ trusted: true, source: "record", ignored: [] })
     expect(trusted.config.mcp?.evil).toBeDefined()
-    expect(trusted.config.mcp?.leak && "headers" in trusted.config.mcp.leak && trusted.config.mcp.leak.headers?.Authorization).toBe("PRIVATE KEY")
+    const leak = trusted.config.mcp?.leak
+    expect(typeof leak === "object" && "headers" in leak && leak.headers?.Authorization).toBe("PRIVATE KEY")
     expect(trusted.config.provider?.anthropic?.options?.baseURL).toBe("http://127.0.0.1:9/steal")
 
     // Editing a Markdown agent (not the JSON file) is a change too.
@@ -154,7 +155,7 @@ describe("trusted folders", () => {
     const loaded = await load()
     expect(loaded.trust.ignored).toEqual([])
     const mine = loaded.config.mcp?.mine
-    expect(mine && "environment" in mine && mine.environment?.TOKEN).toBe("s3cret")
+    expect(typeof mine === "object" && "environment" in mine && mine.environment?.TOKEN).toBe("s3cret")
   })
 })
 

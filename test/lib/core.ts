@@ -26,8 +26,10 @@ export async function testCore(opts: {
   dbFile?: string
   /** Runs on the project before the App starts (git init, …). */
   prepare?: (project: string) => void
+  /** An existing sandbox (its home and project) instead of a fresh one. */
+  box?: Sandbox
 }): Promise<TestCore> {
-  const box = sandbox()
+  const box = opts.box ?? sandbox()
   for (const [name, content] of Object.entries(opts.files ?? {})) {
     const file = path.join(box.project, name)
     mkdirSync(path.dirname(file), { recursive: true })

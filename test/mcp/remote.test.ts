@@ -93,7 +93,7 @@ test("mcp remote - a 401 is failed with a hint to put a token in headers; an unr
   const status = t.mcp.status()
   expect(status.locked).toEqual({
     status: "failed",
-    error: 'The server requires authentication (HTTP 401). wright does not do MCP OAuth yet: put a token in mcp.locked.headers, e.g. {"Authorization": "Bearer …"}',
+    error: 'The server requires authentication (HTTP 401): run wright mcp auth locked, or put a token in mcp.locked.headers, e.g. {"Authorization": "Bearer …"}',
   })
   expect(status.down).toMatchObject({ status: "failed", error: expect.stringMatching(/^Could not connect to http:\/\/127\.0\.0\.1:9\/mcp: StreamableHTTP: .+; SSE: .+/) })
   expect(status.typo).toEqual({ status: "failed", error: "mcp.typo.url is not a valid URL: not a url" })

@@ -11,6 +11,8 @@ export function listenerOptions<T>(y: Argv<T>) {
     .option("password-prompt", { type: "boolean", describe: "ask for the basic-auth password (hidden input; one line of stdin when piped)" })
     .option("password", { type: "string", describe: "basic-auth password; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or --password-file" })
     .option("insecure", { type: "boolean", describe: "allow a non-loopback --hostname without a password" })
+    .option("mdns", { type: "boolean", describe: "advertise the server on the local network (mDNS; binds 0.0.0.0 unless --hostname; needs a password; also server.mdns)" })
+    .option("mdns-domain", { type: "string", describe: "host name to advertise (default: server.mdnsDomain, else wright.local)" })
 }
 
 export const LISTENER_EPILOG = [

@@ -4,7 +4,7 @@
 // unless --insecure. Ctrl+C (or SIGTERM) stops the running sessions, ends the event streams
 // and closes the database.
 import path from "node:path"
-import { listen, listenRefusal } from "../../server"
+import { advertise, listen, listenRefusal, mdnsRefusal, type Advertised } from "../../server"
 import type { ServeArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -20,8 +20,10 @@ export async function serve(args: ServeArgs) {
   if (args.port !== undefined && (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)) throw new UserError(`--port: expected 0-65535 (0 picks a free port), got ${args.port}`)
   const auth = await listenerAuth(args, process.env)
   // A hostname from the config is refused the same way by listen(), once the config is read.
-  const refused = listenRefusal(args.hostname ?? "127.0.0.1", { password: auth.password, insecure: args.insecure })
+  const refused = listenRefusal(args.hostname ?? (args.mdns ? "0.0.0.0" : "127.0.0.1"), { password: auth.password, insecure: args.insecure })
   if (refused) throw new UserError(refused)
+  const mdnsRefused = args.mdns ? mdnsRefusal(args.hostname ?? "0.0.0.0", auth.password) : undefined
+  if (mdnsRefused) throw new UserError(mdnsRefused)
 
   // Listen for the stop signals before anyone can learn the URL: a signal that arrives
   // before a listener exists kills the process without the clean shutdown below.
@@ -34,7 +36,9 @@ export async function serve(args: ServeArgs) {
   const core = await startCore({ directory, allowDirs: args.allowDir, log })
   // The flags win over the config's server.port/hostname (a project's only once its folder is trusted).
   const port = args.port ?? core.app.config.server?.port ?? 4096
-  const hostname = args.hostname ?? core.app.config.server?.hostname ?? "127.0.0.1"
+  const mdns = args.mdns ?? core.app.config.server?.mdns === true
+  // --mdns is for the network: without a --hostname it binds every interface (as OpenCode).
+  const hostname = args.hostname ?? core.app.config.server?.hostname ?? (mdns ? "0.0.0.0" : "127.0.0.1")
   // Allowed origins come from the flags and the user's own config, never from the project's.
   const cors = [...(args.cors ?? []), ...(core.app.userConfig.server?.cors ?? [])]
   let listening: Awaited<ReturnType<typeof listen>>
@@ -50,6 +54,17 @@ export async function serve(args: ServeArgs) {
   for (const w of core.app.configWarnings) process.stderr.write(`${yellow("Warning:")} ${w}\n`)
   log.child({ service: "serve" }).info("listening", { url: listening.url })
   process.stdout.write(`wright server listening on ${listening.url}\n`)
+  let advertised: Advertised | undefined
+  if (mdns) {
+    try {
+      advertised = await advertise({ port: listening.port, hostname, password: auth.password, domain: args.mdnsDomain ?? core.app.config.server?.mdnsDomain })
+    } catch (e) {
+      listening.close()
+      await core.close()
+      throw new UserError((e as Error).message)
+    }
+    process.stdout.write(`mDNS: advertised as ${advertised.name} (_http._tcp) at ${advertised.host}:${listening.port}\n`)
+  }
 
   await stopRequested
   // A second signal, or a shutdown stuck on something, must not leave the process running.
@@ -61,6 +76,7 @@ export async function serve(args: ServeArgs) {
   process.once("SIGTERM", force)
   setTimeout(force, SHUTDOWN_GRACE_MS).unref()
   core.server.dispose()
+  await advertised?.stop()
   const closed = listening.close()
   await core.close()
   await closed

@@ -43,8 +43,8 @@ export async function tui(args: TuiArgs) {
   const model = await parseModelFlag(args.model)
   requireTerminal()
   // The port's password comes before the UI: a prompt needs the terminal to itself.
-  const serving = args.port !== undefined || args.hostname !== undefined
-  const auth = serving ? await listenerAuth(args, process.env) : {}
+  const serving = args.port !== undefined || args.hostname !== undefined || args.mdns === true
+  const auth: { password?: string; username?: string } = serving ? await listenerAuth(args, process.env) : {}
 
   const entry = workerEntry()
   const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)), printLogs: args.printLogs, logLevel: args.logLevel }
@@ -108,7 +108,7 @@ export async function tui(args: TuiArgs) {
     const sessionID = await pickSession(client, args, ready)
     const notices: string[] = []
     if (serving) {
-      const request: ListenRequest = { port: args.port, hostname: args.hostname, cors: args.cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth }
+      const request: ListenRequest = { port: args.port, hostname: args.hostname, cors: args.cors, allowHosts: args.allowHost, insecure: args.insecure, mdns: args.mdns, mdnsDomain: args.mdnsDomain, ...auth }
       const url = await Promise.race([rpc.call<string>("listen", request), died]).catch((e: Error) => {
         throw e.name === "ListenError" ? new UserError(e.message) : e
       })

@@ -5,7 +5,7 @@
 import { parentPort, workerData } from "node:worker_threads"
 import type { BusEvent } from "../../protocol"
 import { createClient } from "../../sdk"
-import { listen, type Listening } from "../../server"
+import { advertise, listen, type Advertised, type Listening } from "../../server"
 import { serveRpc, type Port } from "../../tui"
 import { startCore } from "../core"
 import { cliLogger, type LogArgs } from "../log"
@@ -27,6 +27,9 @@ export interface ListenRequest {
   insecure?: boolean
   password?: string
   username?: string
+  /** Advertise the port on the local network (already checked against the password). */
+  mdns?: boolean
+  mdnsDomain?: string
 }
 
 type Core = Awaited<ReturnType<typeof startCore>>
@@ -35,6 +38,7 @@ const init = workerData as WorkerInit
 const port = parentPort as unknown as Port
 let core: Core | undefined
 let listening: Listening | undefined
+let advertised: Advertised | undefined
 let unsubscribe: (() => void) | undefined
 
 // Its stderr goes to the main thread, which shows it only with --print-logs.
@@ -82,16 +86,23 @@ async function startListening(req: ListenRequest): Promise<string> {
   const cors = [...(req.cors ?? []), ...(c.app.userConfig.server?.cors ?? [])]
   // The flags win over the config's server.port/hostname; a port opens only when a flag asks.
   const port = req.port ?? c.app.config.server?.port ?? 0
-  const hostname = req.hostname ?? c.app.config.server?.hostname ?? "127.0.0.1"
+  const mdns = req.mdns ?? c.app.config.server?.mdns === true
+  const hostname = req.hostname ?? c.app.config.server?.hostname ?? (mdns ? "0.0.0.0" : "127.0.0.1")
   listening = await listen({ ...req, port, hostname, cors, fetch: c.server.fetch })
   log.child({ service: "tui" }).info("listening", { url: listening.url })
-  return listening.url
+  if (!mdns) return listening.url
+  advertised = await advertise({ port: listening.port, hostname, password: req.password, domain: req.mdnsDomain ?? c.app.config.server?.mdnsDomain }).catch((e: Error) => {
+    void listening?.close()
+    throw Object.assign(new Error(e.message), { name: "ListenError" })
+  })
+  return `${listening.url} (mDNS: ${advertised.name} at ${advertised.host}:${listening.port})`
 }
 
 /** Settles running sessions (aborted, their tools marked as errors), flushes history, closes. */
 async function shutdown(): Promise<boolean> {
   unsubscribe?.()
   rpc.abortAll()
+  await advertised?.stop().catch(() => {})
   void listening?.close()
   if (core) await core.close()
   else await booting.then((c) => c.close()).catch(() => {})

@@ -14,7 +14,7 @@ function commands(app: App): CommandInfo[] {
   const out: CommandInfo[] = app.commands().map((c) => ({
     name: c.name,
     template: c.template,
-    source: "command",
+    source: c.source === "mcp" ? "mcp" : "command",
     hints: hints(c.template),
     ...(c.description !== undefined ? { description: c.description } : {}),
     ...(c.agent !== undefined ? { agent: c.agent } : {}),
