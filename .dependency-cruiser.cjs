@@ -12,9 +12,10 @@ const allowed = {
   // tool names the spawner's types; the spawner itself reaches it only through ToolServices (rule below).
   tool: ["permission", "process", "protocol", "util"],
   mcp: ["tool", "process", "config", "protocol", "util"],
+  snapshot: ["process", "config", "protocol", "util"],
   agent: ["config", "permission", "protocol", "util"],
-  session: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent"],
-  server: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent", "session"],
+  session: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent", "snapshot"],
+  server: ["util", "protocol", "config", "storage", "bus", "process", "llm", "permission", "tool", "mcp", "agent", "snapshot", "session"],
   sdk: ["protocol", "util"],
   tui: ["sdk", "protocol", "util"],
   acp: ["sdk", "protocol", "util"],

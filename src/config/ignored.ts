@@ -3,14 +3,13 @@ import type { Config } from "./schema"
 /**
  * OpenCode keys wright accepts, so an OpenCode config loads, but does not act on yet. Each
  * one set in a file becomes one warning naming the file. A value that asks for nothing
- * (`lsp: false`, `plugin: []`, `snapshot: false`) is what wright does anyway: no warning.
+ * (`lsp: false`, `plugin: []`) is what wright does anyway: no warning.
  * `shell` is not here: command templates run `` !`cmd` `` with it.
  */
 const IGNORED: { key: string; asks(config: Config): boolean; why: string }[] = [
   { key: "lsp", asks: (c) => asksFor(c.lsp), why: "wright starts no language servers yet" },
   { key: "formatter", asks: (c) => asksFor(c.formatter), why: "wright runs no formatters yet" },
   { key: "plugin", asks: (c) => (c.plugin?.length ?? 0) > 0, why: "wright loads no plugins yet" },
-  { key: "snapshot", asks: (c) => c.snapshot === true, why: "wright takes no snapshots yet (reverting a message does not restore files)" },
   { key: "server.mdns", asks: (c) => c.server?.mdns === true || c.server?.mdnsDomain !== undefined, why: "wright does not announce itself over mDNS" },
 ]
 

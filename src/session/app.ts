@@ -14,6 +14,7 @@ import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Store } from "../storage"
 import { createExec, type Exec } from "../process"
+import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, discoverSkills, fileTools, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
@@ -26,6 +27,7 @@ import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
+import { createStepSnapshots } from "./snapshot"
 import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
@@ -83,7 +85,16 @@ export async function createApp(opts: AppOptions) {
   const history = createHistory({ store, bus })
   const status = createStatus(bus)
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
-  const exec = opts.exec ?? createExec({ env })
+  const spawner = opts.exec ?? createExec({ env })
+  // The shadow store of this project (its own git calls go straight to the spawner).
+  const snapshotStore = createSnapshotStore({ exec: spawner, worktree, dataDir: paths.data, projectID, home, settings: snapshotSettings(config) })
+  // A process may change any file: each start and each exit marks the worktree for the next track.
+  const exec: Exec = async (argv, execOpts) => {
+    snapshotStore.touch()
+    const child = await spawner(argv, execOpts)
+    void child.done.then(() => snapshotStore.touch())
+    return child
+  }
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
@@ -96,7 +107,7 @@ export async function createApp(opts: AppOptions) {
   })
 
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = []
+  const afterWrite: AfterWrite[] = [() => snapshotStore.touch()]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   const claims = createInstructionClaims()
   const services: ToolServices = {
@@ -114,6 +125,7 @@ export async function createApp(opts: AppOptions) {
   }
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })
+  const snapshots = createStepSnapshots({ store: snapshotStore, history, bus, session: (id) => store.sessions.get(id) })
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
@@ -135,6 +147,7 @@ export async function createApp(opts: AppOptions) {
     setStatus: (sessionID, s) => status.set(sessionID, s),
     publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
     onUsage: sessionUsage(records),
+    snapshots,
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
@@ -183,7 +196,13 @@ export async function createApp(opts: AppOptions) {
     // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
-      return runLoop(loopDeps, sessionID, abort)
+      // The user may have edited files since the last run: its first step tracks for real.
+      snapshotStore.touch()
+      try {
+        return await runLoop(loopDeps, sessionID, abort)
+      } finally {
+        await snapshots.settled(sessionID)
+      }
     },
     onError(sessionID, e) {
       const error = e instanceof NamedError ? e.toObject() : toErrorObject(e)
@@ -260,6 +279,8 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */
     toolHooks,
+    /** Step snapshots over the project's shadow store: patches, undo, session diffs. */
+    snapshots,
     /** Subscribers told the files each tool write changed (after they are on disk); empty until snapshots and LSP attach. */
     afterWrite,
     async dispose() {

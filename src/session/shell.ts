@@ -62,6 +62,10 @@ export function createShells(app: App) {
         tool: "bash",
         state: { status: "pending", input: {}, raw: "" },
       }
+      // The command may change any file: the worktree is recorded before it runs, like a step's.
+      app.snapshots.store.touch()
+      const snapshot = app.snapshots.begin(sessionID)
+      await snapshot.before
       const call = app.toolCalls.run({
         origin: "shell",
         part,
@@ -77,6 +81,8 @@ export function createShells(app: App) {
       })
       app.sessions.update(sessionID, {})
       await call
+      snapshot.end((patch) => app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: assistant.id, type: "patch", ...patch }))
+      await app.snapshots.settled(sessionID)
       app.history.putMessage({ ...assistant, time: { ...assistant.time, completed: Date.now() } })
       return app.sessions.message(sessionID, assistant.id)
     } finally {

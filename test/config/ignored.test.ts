@@ -16,7 +16,7 @@ test("config ignored - each key wright accepts but does not act on is one warnin
   const project = t.write("repo/wright.json", {
     lsp: { ts: { command: ["tsls"] } },
     formatter: true,
-    snapshot: true,
+    snapshot: { max_file_size: 1024 },
     agent: { build: { variant: "high" } },
     command: { fix: { template: "fix it", variant: "low" } },
   })
@@ -26,7 +26,6 @@ test("config ignored - each key wright accepts but does not act on is one warnin
     `${global}: key "server.mdns" ignored: wright does not announce itself over mDNS`,
     `${project}: key "lsp" ignored: wright starts no language servers yet`,
     `${project}: key "formatter" ignored: wright runs no formatters yet`,
-    `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
     `${project}: key "agent.build.variant" ignored: wright does not apply model variants yet`,
     `${project}: key "command.fix.variant" ignored: wright does not apply model variants yet`,
   ])
@@ -41,11 +40,11 @@ test("config ignored - values that ask for nothing wright does not already do, a
 test("config ignored - the same key in two files warns once per file; WRIGHT_CONFIG_CONTENT is named by its variable", async () => {
   const global = t.write(globalFile, { lsp: true })
   const project = t.write("repo/wright.json", { lsp: true })
-  const loaded = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG_CONTENT: '{"snapshot": true}' }, home: t.home })
+  const loaded = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG_CONTENT: '{"plugin": ["x"]}' }, home: t.home })
   expect(loaded.warnings).toEqual([
     `${global}: key "lsp" ignored: wright starts no language servers yet`,
     `${project}: key "lsp" ignored: wright starts no language servers yet`,
-    `WRIGHT_CONFIG_CONTENT: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
+    `WRIGHT_CONFIG_CONTENT: key "plugin" ignored: wright loads no plugins yet`,
   ])
 })
 
@@ -56,6 +55,5 @@ test("config ignored - in an untrusted folder the keys trust holds back are the 
   expect(loaded.trust.ignored.some((i) => i.startsWith("lsp:"))).toBe(true)
   expect(loaded.warnings).toEqual([
     `${project}: unknown key "bogus" ignored`,
-    `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
   ])
 })

@@ -153,7 +153,7 @@ export const sessionRoutes = [
     method: "post",
     path: "/session/:id/revert",
     operationId: "session.revert",
-    summary: "Hide the messages from a message (or part) on; the next prompt deletes them, unrevert restores them",
+    summary: "Undo from a message (or part) on: hide its messages and put back the files their steps changed; unrevert redoes",
     tags: ["session"],
     body: SessionRevertInput,
     response: Session,
@@ -168,14 +168,15 @@ export const sessionRoutes = [
     method: "post",
     path: "/session/:id/unrevert",
     operationId: "session.unrevert",
-    summary: "Undo a revert: the hidden messages show again",
+    summary: "Undo a revert: the hidden messages show again and their files come back",
     tags: ["session"],
+    query: z.object({ force: z.enum(["true", "false"]).optional() }),
     response: Session,
     conflict: true,
-    handler: ({ app, params, server }) => {
+    handler: ({ app, params, server, query }) => {
       app.sessions.get(id(params))
       assertIdle(app, server, id(params))
-      return unrevert(app, id(params))
+      return unrevert(app, id(params), { force: query.force === "true" })
     },
   }),
 ]
