@@ -72,16 +72,18 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
             .then(async (start) => {
               if (!start) return
               const end = await store.track(sessionID)
-              if (!end || end.tree === start.tree) return
-              const changed = await store.changes(start.tree, end.tree)
-              if (!changed.length) return
+              if (!end) return
+              const changed = end.tree === start.tree ? [] : await store.changes(start.tree, end.tree)
+              // Files the step made or grew past max_file_size are counted, though not stored.
               const notCaptured = end.notCaptured.filter((f) => !start.notCaptured.includes(f))
+              if (!changed.length && !notCaptured.length) return
               write({
                 hash: start.tree,
                 files: changed.map((f) => path.join(store.worktree, f)),
                 after: end.tree,
                 ...(notCaptured.length ? { notCaptured } : {}),
               })
+              if (!changed.length) return
               deps.bus.publish("session.diff", { sessionID, diff: await diff(sessionID) })
             })
             .catch(() => {})

@@ -2,7 +2,8 @@
 // wire: each step's changes (edit, write, bash) are recorded in patch parts, revert puts the
 // files back as they were before the reverted steps, unrevert brings the changes back.
 import { execFileSync } from "node:child_process"
-import { chmodSync, existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { readdirSync, existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
@@ -75,5 +76,165 @@ test("undo - revert restores files every step after the point changed (edit, wri
   expect(lstatSync(path.join(core.box.project, "link")).isSymbolicLink()).toBe(true)
   expect(readFileSync(path.join(core.box.project, "bin.dat"))).toEqual(Buffer.from([0, 1, 2]))
   expect(read(core, "deep/new/dir/new.txt")).toBe("brand new\n")
+  await core.close()
+})
+
+/** Every file under `dir` with its bytes and mtime, to show nothing in it changed. */
+function fingerprint(dir: string): Record<string, string> {
+  const out: Record<string, string> = {}
+  const walk = (d: string) => {
+    for (const name of readdirSync(d)) {
+      const p = path.join(d, name)
+      const st = lstatSync(p)
+      if (st.isDirectory()) walk(p)
+      else out[path.relative(dir, p)] = `${st.mtimeMs}:${st.mode}:${createHash("sha1").update(readFileSync(p)).digest("hex")}`
+    }
+  }
+  walk(dir)
+  return out
+}
+
+function git(cwd: string, ...args: string[]) {
+  return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd } })
+}
+
+test("undo - in a git repository: ignored, oversize and untouched files are never written, and the project's .git is byte-for-byte unchanged", async () => {
+  const core = await testCore({
+    llm,
+    config: { snapshot: { max_file_size: 1000 } },
+    files: { ".gitignore": "ignored/\n*.log\n", "src/main.ts": "export const x = 1\n", "untouched.md": "hands off\n", "README.md": "readme\n" },
+  })
+  const dir = core.box.project
+  git(dir, "init", "-q")
+  git(dir, "add", "-A")
+  git(dir, "commit", "-qm", "init")
+  const gitBefore = fingerprint(path.join(dir, ".git"))
+  const untouchedBefore = fingerprint(dir)["untouched.md"]
+  const s = await core.client.session.create()
+  llm.script(
+    toolCall("edit", { filePath: "src/main.ts", oldString: "x = 1", newString: "x = 2" }),
+    toolCall("bash", { command: "mkdir -p ignored && echo junk > ignored/cache.txt && echo log > run.log && head -c 5000 /dev/zero | tr '\\0' 'z' > big.bin", description: "make files" }),
+    text("ok"),
+  )
+  await core.client.session.prompt(s.id, prompt("go"))
+  const ps = patches(core, s.id)
+  expect(ps).toHaveLength(2)
+  // The oversize file is counted as not captured; ignored files are not in the patch at all.
+  expect(ps[1]!.files).toEqual([])
+  expect((ps[1] as { notCaptured?: string[] }).notCaptured).toEqual(["big.bin"])
+
+  const reverted = await core.client.session.revert(s.id, { messageID: userMessages(core, s.id)[0]!.info.id })
+  expect(read(core, "src/main.ts")).toBe("export const x = 1\n")
+  expect(read(core, "ignored/cache.txt")).toBe("junk\n")
+  expect(read(core, "run.log")).toBe("log\n")
+  expect(statSync(path.join(dir, "big.bin")).size).toBe(5000)
+  expect(fingerprint(dir)["untouched.md"]).toBe(untouchedBefore)
+  expect((reverted.revert as { restored: string[] }).restored).toEqual([path.join(dir, "src/main.ts")])
+  await core.client.session.unrevert(s.id)
+  expect(read(core, "src/main.ts")).toBe("export const x = 2\n")
+  expect(fingerprint(path.join(dir, ".git"))).toEqual(gitBefore)
+  // The shadow store lives under the data directory and borrows the project's objects.
+  const shadow = core.app.snapshots.store.gitDir
+  expect(shadow.startsWith(path.join(core.box.home, "data", "wright", "snapshot"))).toBe(true)
+  expect(readFileSync(path.join(shadow, "objects/info/alternates"), "utf8").trim()).toBe(path.join(dir, ".git/objects"))
+  await core.close()
+})
+
+test("undo - a file the user changed after the step is kept and reported; force restores it", async () => {
+  const core = await testCore({ llm, files: { "a.txt": "a\n", "b.txt": "b\n" } })
+  const s = await core.client.session.create()
+  llm.script(
+    toolCalls([
+      { name: "write", input: { filePath: "a.txt", content: "A\n" } },
+      { name: "write", input: { filePath: "b.txt", content: "B\n" } },
+    ]),
+    text("ok"),
+  )
+  await core.client.session.prompt(s.id, prompt("go"))
+  writeFileSync(path.join(core.box.project, "b.txt"), "mine\n")
+  const user = userMessages(core, s.id)[0]!.info.id
+  const reverted = await core.client.session.revert(s.id, { messageID: user })
+  expect(read(core, "a.txt")).toBe("a\n")
+  expect(read(core, "b.txt")).toBe("mine\n")
+  const revert = reverted.revert as { restored: string[]; kept: { file: string; reason: string }[] }
+  expect(revert.restored).toEqual([path.join(core.box.project, "a.txt")])
+  expect(revert.kept).toEqual([{ file: path.join(core.box.project, "b.txt"), reason: expect.stringContaining("changed after") }])
+
+  await core.client.session.unrevert(s.id)
+  expect(read(core, "a.txt")).toBe("A\n")
+  expect(read(core, "b.txt")).toBe("mine\n")
+  const forced = await core.client.session.revert(s.id, { messageID: user, force: true } as never)
+  expect(read(core, "b.txt")).toBe("b\n")
+  expect((forced.revert as { kept: unknown[] }).kept).toEqual([])
+  await core.close()
+})
+
+test("undo - across turns: each /undo steps back one turn, redo returns to the latest, and a new prompt starts from the reverted files", async () => {
+  const core = await testCore({ llm, files: { "n.txt": "0\n" } })
+  const s = await core.client.session.create()
+  for (const n of [1, 2]) {
+    llm.script(toolCall("write", { filePath: "n.txt", content: `${n}\n` }), text(`wrote ${n}`))
+    await core.client.session.prompt(s.id, prompt(`write ${n}`))
+  }
+  const [first, second] = userMessages(core, s.id).map((m) => m.info.id)
+  await core.client.session.revert(s.id, { messageID: second! })
+  expect(read(core, "n.txt")).toBe("1\n")
+  await core.client.session.revert(s.id, { messageID: first! })
+  expect(read(core, "n.txt")).toBe("0\n")
+  await core.client.session.unrevert(s.id)
+  expect(read(core, "n.txt")).toBe("2\n")
+
+  await core.client.session.revert(s.id, { messageID: second! })
+  expect(read(core, "n.txt")).toBe("1\n")
+  llm.script(toolCall("edit", { filePath: "n.txt", oldString: "1", newString: "one" }), text("edited"))
+  await core.client.session.prompt(s.id, prompt("again"))
+  expect(read(core, "n.txt")).toBe("one\n")
+  // The committed revert's messages are gone; undoing the new turn goes back to turn one's file.
+  const users = userMessages(core, s.id)
+  expect(users).toHaveLength(2)
+  await core.client.session.revert(s.id, { messageID: users[1]!.info.id })
+  expect(read(core, "n.txt")).toBe("1\n")
+  await core.close()
+})
+
+test("undo - the user's !cmd is captured like a step and reverted with its message", async () => {
+  const core = await testCore({ llm, files: { "x.txt": "x\n" } })
+  const s = await core.client.session.create()
+  await core.client.session.shell(s.id, { agent: "build", command: "echo changed > x.txt && touch made.txt" })
+  expect(read(core, "x.txt")).toBe("changed\n")
+  const ps = patches(core, s.id)
+  expect(ps.flatMap((p) => p.files).sort()).toEqual([path.join(core.box.project, "made.txt"), path.join(core.box.project, "x.txt")])
+  await core.client.session.revert(s.id, { messageID: userMessages(core, s.id)[0]!.info.id })
+  expect(read(core, "x.txt")).toBe("x\n")
+  expect(exists(core, "made.txt")).toBe(false)
+  await core.close()
+})
+
+test("undo - snapshot: false takes no snapshots; the revert says why no file came back", async () => {
+  const core = await testCore({ llm, config: { snapshot: false }, files: { "a.txt": "a\n" } })
+  const s = await core.client.session.create()
+  llm.script(toolCall("write", { filePath: "a.txt", content: "A\n" }), text("ok"))
+  await core.client.session.prompt(s.id, prompt("go"))
+  expect(patches(core, s.id)).toEqual([])
+  const reverted = await core.client.session.revert(s.id, { messageID: userMessages(core, s.id)[0]!.info.id })
+  expect(read(core, "a.txt")).toBe("A\n")
+  expect((reverted.revert as { notice?: string }).notice).toContain("snapshot: false")
+  expect(existsSync(path.join(core.box.home, "data", "wright", "snapshot"))).toBe(false)
+  await core.close()
+})
+
+test("undo - steps that touch no file share one tree and leave no patch", async () => {
+  const core = await testCore({ llm, files: { "a.txt": "a\n" } })
+  const s = await core.client.session.create()
+  llm.script(toolCall("read", { filePath: "a.txt" }), toolCall("glob", { pattern: "*.txt" }), text("ok"))
+  await core.client.session.prompt(s.id, prompt("look"))
+  const parts = core.app.sessions.messages(s.id).flatMap((m) => m.parts)
+  const starts = parts.filter((p) => p.type === "step-start") as { snapshot?: string }[]
+  expect(starts).toHaveLength(3)
+  // Every step saw the same tree; nothing changed, so no patch.
+  expect(new Set(starts.map((p) => p.snapshot)).size).toBe(1)
+  expect(starts[0]!.snapshot).toMatch(/^[0-9a-f]{40}$/)
+  expect(patches(core, s.id)).toEqual([])
+  expect(core.app.snapshots.store.clean()).toBe(true)
   await core.close()
 })
