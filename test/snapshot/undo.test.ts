@@ -8,6 +8,11 @@ import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore, type TestCore } from "../lib/core"
+import { providerConfig, sandbox, writeConfig } from "../lib/e2e"
+import { createClient } from "../../src/sdk"
+import { createServer } from "../../src/server"
+import { createApp } from "../../src/session"
+import { openStore } from "../../src/storage"
 
 let llm: LLMServer
 beforeAll(async () => {
@@ -237,4 +242,87 @@ test("undo - steps that touch no file share one tree and leave no patch", async 
   expect(patches(core, s.id)).toEqual([])
   expect(core.app.snapshots.store.clean()).toBe(true)
   await core.close()
+})
+
+test("undo - GET /session/:id/diff gives each changed file's before, after and line counts; session.diff follows each changing step", async () => {
+  const core = await testCore({ llm, files: { "a.txt": "one\ntwo\nthree\n" } })
+  const s = await core.client.session.create()
+  llm.script(toolCall("edit", { filePath: "a.txt", oldString: "two\n", newString: "2\n2b\n" }), text("ok"))
+  await core.client.session.prompt(s.id, prompt("first"))
+  llm.script(toolCall("write", { filePath: "b.txt", content: "new\n" }), text("ok"))
+  await core.client.session.prompt(s.id, prompt("second"))
+
+  const diff = await core.client.session.diff(s.id)
+  expect(diff).toEqual([
+    { file: "a.txt", before: "one\ntwo\nthree\n", after: "one\n2\n2b\nthree\n", additions: 2, deletions: 1, status: "modified" },
+    { file: "b.txt", before: "", after: "new\n", additions: 1, deletions: 0, status: "added" },
+  ])
+  const second = userMessages(core, s.id)[1]!.info.id
+  expect((await core.client.session.diff(s.id, { messageID: second })).map((d) => d.file)).toEqual(["b.txt"])
+  const events = core.events.filter((e) => e.type === "session.diff") as { properties: { diff: { file: string }[] } }[]
+  expect(events.map((e) => e.properties.diff.map((d) => d.file))).toEqual([["a.txt"], ["a.txt", "b.txt"]])
+  // After an undo the diff shows only what is still applied.
+  await core.client.session.revert(s.id, { messageID: second })
+  expect((await core.client.session.diff(s.id)).map((d) => d.file)).toEqual(["a.txt"])
+  await core.close()
+})
+
+test("undo - apply_patch's add, update, move and delete are undone and redone", async () => {
+  const core = await testCore({
+    llm,
+    config: { model: "fake/gpt-5-fake", provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${llm.url}/v1`, apiKey: "k" }, models: { "gpt-5-fake": { limit: { context: 100000, output: 4000 } } } } } },
+    files: { "keep.txt": "alpha\nbeta\n", "drop.txt": "bye\n", "from.txt": "move me\n" },
+  })
+  const s = await core.client.session.create()
+  const patchText = [
+    "*** Begin Patch",
+    "*** Add File: sub/added.txt",
+    "+hello",
+    "*** Update File: keep.txt",
+    "@@",
+    " alpha",
+    "-beta",
+    "+BETA",
+    "*** Delete File: drop.txt",
+    "*** Update File: from.txt",
+    "*** Move to: to.txt",
+    "@@",
+    "-move me",
+    "+moved",
+    "*** End Patch",
+  ].join("\n")
+  llm.script(toolCall("apply_patch", { patchText }), text("patched"))
+  await core.client.session.prompt(s.id, prompt("patch"))
+  expect(read(core, "keep.txt")).toBe("alpha\nBETA\n")
+  expect(read(core, "to.txt")).toBe("moved\n")
+  await core.client.session.revert(s.id, { messageID: userMessages(core, s.id)[0]!.info.id })
+  expect(read(core, "keep.txt")).toBe("alpha\nbeta\n")
+  expect(read(core, "drop.txt")).toBe("bye\n")
+  expect(read(core, "from.txt")).toBe("move me\n")
+  expect(exists(core, "to.txt")).toBe(false)
+  expect(exists(core, "sub")).toBe(false)
+  await core.client.session.unrevert(s.id)
+  expect(read(core, "sub/added.txt")).toBe("hello\n")
+  expect(exists(core, "drop.txt")).toBe(false)
+  expect(read(core, "to.txt")).toBe("moved\n")
+  await core.close()
+})
+
+test("undo - without git on PATH the run still works, and the revert carries the notice", async () => {
+  const box = sandbox()
+  writeFileSync(path.join(box.project, "a.txt"), "a\n")
+  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  const store = openStore(":memory:")
+  const app = await createApp({ directory: box.project, store, env: { ...box.env, PATH: path.join(box.home, "empty-bin") }, home: box.home, version: "test" })
+  const server = createServer({ directory: box.project, getApp: async () => app, version: "test" })
+  const client = createClient({ baseUrl: "http://wright.test", fetch: server.fetch })
+  const s = await client.session.create()
+  llm.script(toolCall("write", { filePath: "a.txt", content: "A\n" }), text("ok"))
+  await client.session.prompt(s.id, prompt("go"))
+  expect(readFileSync(path.join(box.project, "a.txt"), "utf8")).toBe("A\n")
+  const user = app.sessions.messages(s.id).find((m) => m.info.role === "user")!
+  const reverted = await client.session.revert(s.id, { messageID: user.info.id })
+  expect((reverted.revert as { notice?: string }).notice).toContain("git was not found")
+  await app.dispose()
+  store.close()
 })

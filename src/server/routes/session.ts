@@ -1,6 +1,7 @@
 import { z } from "zod"
 import {
   BusyError,
+  FileDiff,
   Session,
   SessionCreateInput,
   SessionForkInput,
@@ -110,6 +111,16 @@ export const sessionRoutes = [
     tags: ["session"],
     response: z.array(Todo),
     handler: ({ app, params }) => app.sessions.todo(id(params)),
+  }),
+  route({
+    method: "get",
+    path: "/session/:id/diff",
+    operationId: "session.diff",
+    summary: "The session's file changes (or one user message's turn), per file: before, after, additions, deletions",
+    tags: ["session"],
+    query: z.object({ messageID: z.string().optional() }),
+    response: z.array(FileDiff),
+    handler: ({ app, params, query }) => (app.sessions.get(id(params)), app.snapshots.diff(id(params), query.messageID)),
   }),
   route({
     method: "post",
