@@ -103,7 +103,7 @@ async function moveFiles(deps: FileDeps, sessionID: string, messages: MessageWit
     const undoing = next < current
     diff = unifiedDiff(undoing ? diffs.map((d) => ({ ...d, before: d.after, after: d.before, additions: d.deletions, deletions: d.additions })) : diffs)
   }
-  return { ...(diff ? { diff } : {}), restored: result.restored, kept: result.kept, ...(notice ? { notice } : {}) }
+  return { ...(diff ? { diff } : {}), ...(files.length && !notice ? { restored: result.restored, kept: result.kept } : {}), ...(notice ? { notice } : {}) }
 }
 
 /** The messages a client sees: everything before the revert point (and the parts before a part point). */

@@ -44,8 +44,12 @@ export function createShells(app: App) {
     const ref = model(sessionID, input, agent.model)
     const controller = new AbortController()
     running.set(sessionID, controller)
-    app.status.set(sessionID, { type: "busy" })
+    // The command may change any file: the worktree is recorded before it runs, like a step's.
+    app.snapshots.store.touch()
+    const snapshot = app.snapshots.begin(sessionID)
     try {
+      await snapshot.before
+      app.status.set(sessionID, { type: "busy" })
       cleanupRevert(app, sessionID)
       const now = Date.now()
       const user: UserMessage = { id: input.messageID ?? Id.ascending("msg"), sessionID, role: "user", time: { created: now }, agent: agent.name, model: ref }
@@ -62,10 +66,6 @@ export function createShells(app: App) {
         tool: "bash",
         state: { status: "pending", input: {}, raw: "" },
       }
-      // The command may change any file: the worktree is recorded before it runs, like a step's.
-      app.snapshots.store.touch()
-      const snapshot = app.snapshots.begin(sessionID)
-      await snapshot.before
       const call = app.toolCalls.run({
         origin: "shell",
         part,

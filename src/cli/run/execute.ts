@@ -77,7 +77,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const answerOut = input.schema ? () => {} : stdout
   const renderer =
     args.format === "json"
-      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions })
+      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, root: session.id })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
 
   const events = new AbortController()

@@ -10,12 +10,14 @@ export interface Renderer {
 type Out = { stdout: (s: string) => void; stderr: (s: string) => void }
 
 /** `--format json`: one JSON object per line for steps, finished text, settled tools and errors. */
-export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string> }): Renderer {
+export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string>; root?: string }): Renderer {
   const emitted = new Set<string>()
   const line = (type: string, sessionID: string, data: Record<string, unknown>) =>
     out.stdout(JSON.stringify({ type, timestamp: Date.now(), sessionID, ...data }) + "\n")
+  let diff: Extract<BusEvent, { type: "session.diff" }>["properties"] | undefined
   return {
     event(e) {
+      if (e.type === "session.diff" && e.properties.sessionID === opts.root) diff = e.properties
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
       if (!opts.sessions.has(part.sessionID)) return
@@ -34,7 +36,10 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
     error(sessionID, error) {
       line("error", sessionID, { error })
     },
-    finish() {},
+    finish() {
+      // The session's changed files, once, at the end (what `/diff` shows, without the contents).
+      if (diff) line("files_changed", diff.sessionID, { files: diff.diff.map(({ file, status, additions, deletions }) => ({ file, status, additions, deletions })) })
+    },
   }
 }
 
