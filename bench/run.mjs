@@ -33,6 +33,8 @@ const BENCHES = [
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+  { name: "snapshot", file: "bench/snapshot/store.ts", fn: "runSnapshotBench", rows: snapshotRows },
+  { name: "snapshot-run", run: async () => (await import("./snapshot/run-hi.mjs")).runSnapshotRunBench(), rows: snapshotRunRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
 ]
 
@@ -102,6 +104,18 @@ function tuiRows(r) {
     row("keystroke to screen p99", ms(r.keystrokeP99Ms), check(r.keystrokeP99Ms < 50, "< 50 ms")),
     row("RSS, 2,000-message session", mb(r.rssMb)),
   ]
+}
+
+function snapshotRows(r) {
+  return [
+    row(`first track, ${r.files.toLocaleString("en-US")}-file git repo`, ms(r.firstTrackMs), { baseline: `${ms(r.gitStatusMs)} (git status)`, ...check(r.firstTrackMs <= 2000, "≤ 2 s") }),
+    row("incremental track + patch, one-file step", ms(r.incrementalMs), { baseline: `${ms(r.spawnMs)} (git --version)`, ...check(r.incrementalMs <= 50, "≤ 50 ms") }),
+    row("store after 100 one-line steps on a 5 MB file", mb(r.storeMB), { baseline: `${mb(r.looseMB)} (as loose copies)`, ...check(r.storeMB < 20, "< 20 MB") }),
+  ]
+}
+
+function snapshotRunRows(r) {
+  return [row('run "hi", snapshots on', ms(r.onMs), { baseline: `${ms(r.offMs)} (snapshot: false)` }), row("on / off", times(r.ratio), check(r.ratio <= 1.05, "≤ 1.05×"))]
 }
 
 function sessionRows(r) {

@@ -107,7 +107,7 @@ export async function createApp(opts: AppOptions) {
   })
 
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = [() => snapshotStore.touch()]
+  const afterWrite: AfterWrite[] = [(files) => snapshotStore.touch(files)]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   const claims = createInstructionClaims()
   const services: ToolServices = {

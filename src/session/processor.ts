@@ -78,9 +78,21 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   // blocked: the user rejected something, the loop stops after this step; closed: cleanup ran, late results are ignored.
   const step = { blocked: false, closed: false }
   let needsCompaction = false
-  // Started once per step, right after the first provider request is made; a retry reuses it.
+  // Started once per step, when the model begins its first tool call (while it still streams);
+  // an answer without tools costs no snapshot work. A retry reuses it.
   let snapshot: StepSnapshot | undefined
   let finishPart: (Part & { type: "step-finish" }) | undefined
+  let startPart: (Part & { type: "step-start" }) | undefined
+  const beginSnapshot = () => {
+    if (snapshot || !deps.snapshots) return
+    const started = (snapshot = deps.snapshots.begin(sid))
+    // The tree lands on the step-start part once tracked.
+    void started.before.then((tree) => {
+      const part = startPart
+      if (!tree || !part || !history.message(sid, assistant.id)?.parts.some((p) => p.id === part.id)) return
+      put({ ...part, snapshot: tree })
+    })
+  }
 
   for (let attempt = 1; ; attempt++) {
     const created: Part[] = []
@@ -98,19 +110,13 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         topP: input.topP,
         modelOptions: input.modelOptions,
       })
-      snapshot ??= deps.snapshots?.begin(sid)
       const open = new Map<string, TextPart | ReasoningPart>()
       for await (const event of parts) {
         if (abort.aborted) throw abort.reason
         switch (event.type) {
           case "start-step": {
-            const part = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-start" as const })
-            created.push(part)
-            // The tree lands on the part once tracked (the track runs while the model streams).
-            void snapshot?.before.then((tree) => {
-              if (!tree || !history.message(sid, assistant.id)?.parts.some((p) => p.id === part.id)) return
-              put({ ...part, snapshot: tree })
-            })
+            startPart = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-start" as const })
+            created.push(startPart)
             break
           }
           case "text-start":
@@ -145,6 +151,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             break
           }
           case "tool-input-start": {
+            beginSnapshot()
             const part: ToolPart = {
               id: Id.ascending("prt"),
               sessionID: sid,
@@ -174,6 +181,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             const args = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw }
             part.tool = event.toolName
             toolsStarted = true
+            beginSnapshot()
             const run = () => deps.toolCalls.run({
               origin: "model",
               part,

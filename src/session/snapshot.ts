@@ -57,6 +57,7 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
     settled: (sessionID) => chains.get(sessionID) ?? Promise.resolve(),
     begin(sessionID) {
       const previous = chains.get(sessionID) ?? Promise.resolve()
+      const version = store.version()
       const first = previous
         .then(() => new Promise<void>((r) => setImmediate(r)))
         .then(() => store.track(sessionID))
@@ -68,6 +69,8 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
       return {
         before,
         end(write) {
+          // Nothing touched the worktree during the step: no patch, and nobody waits for its track.
+          if (store.version() === version) return void chains.set(sessionID, Promise.resolve())
           const done = first
             .then(async (start) => {
               if (!start) return

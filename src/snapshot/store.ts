@@ -51,8 +51,14 @@ export interface SnapshotStore {
   readonly worktree: string
   /** Why snapshots are off (config, no git, a worktree too large or like $HOME), or undefined while on. Never throws. */
   notice(): string | undefined
-  /** Marks the worktree as possibly changed since the last track. Cheap; never throws. */
-  touch(): void
+  /**
+   * Marks the worktree as possibly changed since the last track: `files` (absolute) when the
+   * caller knows exactly which (the file writer), none for "anything" (a process ran). The next
+   * track then looks at just those files, or scans. Cheap; never throws.
+   */
+  touch(files?: string[]): void
+  /** A counter touch() raises: equal values mean nothing was touched in between. */
+  version(): number
   /** True when nothing was touched since the last track (a track would return the same tree). */
   clean(): boolean
   /**
@@ -105,6 +111,8 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   let off: string | undefined = settings.enabled ? undefined : "snapshots are off (snapshot: false)"
   let ready: Promise<boolean> | undefined
   let generation = 1
+  // What changed since the last track: known files, or "all" (scan the worktree).
+  let pending: Set<string> | "all" = "all"
   let last: { tree: string; generation: number; notCaptured: string[] } | undefined
   let manifest: Manifest = { sessions: {} }
   let newTrees = 0
@@ -169,6 +177,9 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return { tree: last.tree, notCaptured: last.notCaptured }
     }
     const seen = generation
+    const known = pending
+    pending = new Set()
+    if (last && known !== "all") return trackKnown(sessionID, seen, [...known])
     const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
     if (listed.code !== 0) {
       // A seeded index git cannot read (split index, another version): start from an empty one.
@@ -186,11 +197,30 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     if (tree !== last?.tree) newTrees++
     last = { tree, generation: seen, notCaptured }
     remember(sessionID, tree)
-    if (newTrees >= repackEvery) {
-      newTrees = 0
-      background = background.then(() => maintainNow())
-    }
+    repackSoon()
     return { tree, notCaptured }
+  }
+
+  /** Every `repackEvery` new trees, a repack runs in the background. */
+  function repackSoon() {
+    if (newTrees < repackEvery) return
+    newTrees = 0
+    background = background.then(() => maintainNow())
+  }
+
+  /** A track after writes of known files: `git add` of just those (it honours .gitignore), no scan. */
+  async function trackKnown(sessionID: string, seen: number, files: string[]): Promise<TrackResult> {
+    const rels = files.map((f) => path.relative(worktree, f)).filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+    const { update, notCaptured } = await sortCandidates(rels)
+    // An ignored path makes `git add` complain and exit 1; the others are still added.
+    if (update.length) await git(["add", "--all", "--ignore-errors", "--", ...update], { allowFail: true })
+    const tree = (await git(["write-tree"])).stdout.toString().trim()
+    if (tree !== last?.tree) newTrees++
+    const kept = [...new Set([...(last?.notCaptured ?? []).filter((f) => !rels.includes(f) || notCaptured.includes(f)), ...notCaptured])]
+    last = { tree, generation: seen, notCaptured: kept }
+    remember(sessionID, tree)
+    repackSoon()
+    return { tree, notCaptured: kept }
   }
 
   /** Splits what git listed into paths to update and paths left out (too large, nested repositories). */
@@ -251,7 +281,12 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     worktree,
     gitDir,
     notice: () => off,
-    touch: () => void generation++,
+    touch(files) {
+      generation++
+      if (!files || pending === "all") pending = "all"
+      else for (const f of files) pending.add(path.resolve(f))
+    },
+    version: () => generation,
     clean: () => last !== undefined && last.generation === generation,
     track: (sessionID) =>
       serial(() => trackNow(sessionID)).catch((e: Error) => {
