@@ -37,6 +37,8 @@ const BENCHES = [
   { name: "cache", file: "bench/cache/prefix.ts", fn: "runPrefixBench", rows: cacheRows },
   { name: "sandbox", file: "bench/sandbox/run.ts", fn: "runSandboxBench", rows: sandboxRows },
   { name: "lease", file: "bench/lease/heartbeat.ts", fn: "runLeaseBench", rows: leaseRows },
+  { name: "snapshot", file: "bench/snapshot/store.ts", fn: "runSnapshotBench", rows: snapshotRows },
+  { name: "snapshot-run", run: async () => (await import("./snapshot/run-hi.mjs")).runSnapshotRunBench(), rows: snapshotRunRows },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
   { name: "plugin", run: async () => (await import("./plugin/cli.mjs")).runPluginBench(), rows: pluginRows },
 ]
@@ -164,6 +166,18 @@ function cacheRows(r) {
     row("cached share of input bytes, lowest from step 3", pct(r.minCachedShareFromStep3), check(r.minCachedShareFromStep3 >= 0.9, "≥ 90%")),
     row("input price vs uncached (write 1.25×, read 0.1×)", times(r.inputPriceVsUncached), { baseline: "1.00× (uncached)" }),
   ]
+}
+
+function snapshotRows(r) {
+  return [
+    row(`first track, ${r.files.toLocaleString("en-US")}-file git repo`, ms(r.firstTrackMs), { baseline: `${ms(r.gitStatusMs)} (git status)`, ...check(r.firstTrackMs <= 2000, "≤ 2 s") }),
+    row("incremental track + patch, one-file step", ms(r.incrementalMs), { baseline: `${ms(r.spawnMs)} (git --version)`, ...check(r.incrementalMs <= 50, "≤ 50 ms") }),
+    row("store after 100 one-line steps on a 5 MB file", mb(r.storeMB), { baseline: `${mb(r.looseMB)} (as loose copies)`, ...check(r.storeMB < 20, "< 20 MB") }),
+  ]
+}
+
+function snapshotRunRows(r) {
+  return [row('run "hi", snapshots on', ms(r.onMs), { baseline: `${ms(r.offMs)} (snapshot: false)` }), row("on / off", times(r.ratio), check(r.ratio <= 1.05, "≤ 1.05×"))]
 }
 
 function sessionRows(r) {

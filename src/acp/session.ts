@@ -1,6 +1,7 @@
 // One editor session bound to one wright session: it streams that session's events to the
 // editor in order, runs prompt turns through the API and answers with a stop reason,
 // forwards permission asks, and cancels. It reaches the core only through the API client.
+import path from "node:path"
 import { RequestError, type ContentBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk"
 import type { BusEvent, Message, PartInput, PermissionRequest } from "../protocol"
 import { ApiError, type Client } from "../sdk"
@@ -86,6 +87,12 @@ export class AcpSession {
     const idle = new Promise<void>((r) => (settle = r))
     const turn: Turn = (this.turn = { cancelled: false, busy: false, idle, settle })
     try {
+      const undo = await this.undoCommand(parts)
+      if (undo) {
+        await (undo === "undo" ? this.undo() : this.redo())
+        await this.tail
+        return "end_turn"
+      }
       const command = await this.slashCommand(parts)
       const result = command
         ? await this.api.session.command(this.id, { command: command.name, arguments: command.args, agent: this.mode, ...(this.model ? { model: this.model } : {}), ...(command.files.length ? { parts: command.files } : {}) })
@@ -152,6 +159,59 @@ export class AcpSession {
     })
   }
 
+  /** `/undo` or `/redo` alone, unless the project defines a command of that name. */
+  private async undoCommand(parts: PartInput[]): Promise<"undo" | "redo" | undefined> {
+    const first = parts[0]
+    if (parts.length !== 1 || first?.type !== "text") return undefined
+    const name = /^\/(undo|redo)\s*$/.exec(first.text)?.[1] as "undo" | "redo" | undefined
+    if (!name) return undefined
+    await this.commandsListed
+    return this.commands.includes(name) ? undefined : name
+  }
+
+  /** Reverts the last shown prompt; the files it put back reach the editor as an edit's diffs. */
+  private async undo() {
+    const session = await this.api.session.get(this.id)
+    const messages = await this.api.session.messages(this.id)
+    const at = session.revert?.messageID
+    const last = messages.filter((m) => m.info.role === "user" && (!at || m.info.id < at)).at(-1)
+    if (!last) return this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Nothing to undo." } })
+    const diffs = await this.api.session.diff(this.id, { messageID: last.info.id })
+    const reverted = await this.api.session.revert(this.id, { messageID: last.info.id })
+    const restored = new Set(reverted.revert?.restored ?? [])
+    const root = worktreeOf(messages) ?? this.directory
+    const changes = diffs.filter((d) => restored.has(path.join(root, d.file)))
+    this.reportFiles("Undo", changes.map((d) => ({ file: path.join(root, d.file), oldText: d.after, newText: d.before })), reverted.revert?.kept ?? [], reverted.revert?.notice)
+  }
+
+  /** Brings back what the last undo reverted, shown to the editor the same way. */
+  private async redo() {
+    const session = await this.api.session.get(this.id)
+    const point = session.revert
+    if (!point) return this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: "Nothing to redo." } })
+    await this.api.session.unrevert(this.id)
+    const messages = await this.api.session.messages(this.id)
+    const turns = messages.filter((m) => m.info.role === "user" && m.info.id >= point.messageID)
+    const diffs = (await Promise.all(turns.map((t) => this.api.session.diff(this.id, { messageID: t.info.id })))).flat()
+    const root = worktreeOf(messages) ?? this.directory
+    this.reportFiles("Redo", diffs.map((d) => ({ file: path.join(root, d.file), oldText: d.before, newText: d.after })), [], undefined)
+  }
+
+  private reportFiles(what: string, files: { file: string; oldText: string; newText: string }[], kept: { file: string; reason: string }[], notice: string | undefined) {
+    if (files.length)
+      this.send({
+        sessionUpdate: "tool_call",
+        toolCallId: `${what.toLowerCase()}-${Date.now()}`,
+        title: `${what}: ${files.length} file${files.length === 1 ? "" : "s"} restored`,
+        kind: "edit",
+        status: "completed",
+        locations: files.map((f) => ({ path: f.file })),
+        content: files.map((f) => ({ type: "diff" as const, path: f.file, oldText: f.oldText, newText: f.newText })),
+      })
+    const lines = [`${what} done.`, ...(notice ? [notice] : []), ...kept.map((k) => `Kept ${path.relative(this.directory, k.file)}: ${k.reason}`)]
+    this.send({ sessionUpdate: "agent_message_chunk", content: { type: "text", text: lines.join("\n") } })
+  }
+
   /** `/name args` where name is one of the project's commands. */
   private async slashCommand(parts: PartInput[]) {
     const first = parts[0]
@@ -199,4 +259,10 @@ function modelRef(model: string): { providerID: string; modelID: string } {
 function within(p: Promise<unknown>, ms: number): Promise<unknown> {
   let timer: NodeJS.Timeout | undefined
   return Promise.race([p, new Promise((r) => (timer = setTimeout(r, ms)))]).finally(() => clearTimeout(timer))
+}
+
+/** The worktree the session's steps ran in (an assistant message's path.root). */
+function worktreeOf(messages: { info: Message }[]): string | undefined {
+  for (const m of messages) if (m.info.role === "assistant") return m.info.path.root
+  return undefined
 }

@@ -110,7 +110,20 @@ export const Config = z.object({
   compaction: CompactionConfig.optional(),
   tool_output: z.object({ max_lines: PositiveInt.optional(), max_bytes: PositiveInt.optional() }).optional(),
   subagent_depth: NonNegativeInt.optional(),
-  snapshot: z.boolean().optional(),
+  /** `false` turns snapshots (undo restoring files, session diffs) off; an object tunes them. */
+  snapshot: z
+    .union([
+      z.boolean(),
+      z
+        .object({
+          ignore: Strings.optional(),
+          max_file_size: PositiveInt.optional(),
+          max_files: PositiveInt.optional(),
+          max_size: PositiveInt.optional(),
+        })
+        .strict(),
+    ])
+    .optional(),
   share: z.enum(["manual", "auto", "disabled"]).optional(),
   /** @deprecated `true` becomes `share: "auto"` */
   autoshare: z.boolean().optional(),

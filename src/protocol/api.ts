@@ -75,7 +75,12 @@ export type SessionUpdateInput = z.infer<typeof SessionUpdateInput>
 export const SessionForkInput = z.object({ messageID: z.string().optional() })
 export type SessionForkInput = z.infer<typeof SessionForkInput>
 
-export const SessionRevertInput = z.object({ messageID: z.string(), partID: z.string().optional() })
+export const SessionRevertInput = z.object({
+  messageID: z.string(),
+  partID: z.string().optional(),
+  /** wright: restore files the user changed after the session's step too. */
+  force: z.boolean().optional(),
+})
 export type SessionRevertInput = z.infer<typeof SessionRevertInput>
 
 export const SessionShellInput = z.object({

@@ -3,7 +3,7 @@ import { MessageError } from "./error"
 import { Message } from "./message"
 import { Part } from "./part"
 import { PermissionReply, PermissionRequest } from "./permission"
-import { QuestionRequest, Session, SessionStatus, Todo } from "./session"
+import { FileDiff, QuestionRequest, Session, SessionStatus, Todo } from "./session"
 
 /** Every event published on the bus and streamed over SSE, by type, with its properties. */
 export const Events = {
@@ -18,6 +18,8 @@ export const Events = {
   "session.idle": z.object({ sessionID: z.string() }),
   "session.error": z.object({ sessionID: z.string().optional(), error: MessageError.optional() }),
   "session.compacted": z.object({ sessionID: z.string() }),
+  // After each step that changed files: the session's changes so far, per file.
+  "session.diff": z.object({ sessionID: z.string(), diff: z.array(FileDiff) }),
 
   "message.updated": z.object({ sessionID: z.string(), info: Message }),
   "message.removed": z.object({ sessionID: z.string(), messageID: z.string() }),
@@ -41,7 +43,6 @@ export const Events = {
   "todo.updated": z.object({ sessionID: z.string(), todos: z.array(Todo) }),
   "command.executed": z.object({ name: z.string(), sessionID: z.string(), arguments: z.string(), messageID: z.string() }),
   // Each file a tool wrote, moved or deleted (absolute path), published by the file service.
-  // (`session.diff` returns with the snapshot issue, which can compute a session's diff.)
   "file.edited": z.object({ file: z.string() }),
   "mcp.tools.changed": z.object({ server: z.string() }),
   // A language server started, failed or was disabled (GET /lsp has the states).

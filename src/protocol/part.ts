@@ -109,7 +109,18 @@ export const StepFinishPart = z.object({
 export type StepFinishPart = z.infer<typeof StepFinishPart>
 
 export const SnapshotPart = z.object({ ...base, type: z.literal("snapshot"), snapshot: z.string() })
-export const PatchPart = z.object({ ...base, type: z.literal("patch"), hash: z.string(), files: z.array(z.string()) })
+export const PatchPart = z.object({
+  ...base,
+  type: z.literal("patch"),
+  /** The tree before the step. */
+  hash: z.string(),
+  /** Absolute paths the step changed. */
+  files: z.array(z.string()),
+  /** wright: the tree after the step (what undo checks the files against). */
+  after: z.string().optional(),
+  /** wright: worktree-relative paths the step touched but the store left out (over snapshot.max_file_size). */
+  notCaptured: z.array(z.string()).optional(),
+})
 export type PatchPart = z.infer<typeof PatchPart>
 
 export const AgentPart = z.object({

@@ -30,10 +30,32 @@ export const Session = z.object({
   }),
   permission: Ruleset.optional(),
   revert: z
-    .object({ messageID: z.string(), partID: z.string().optional(), snapshot: z.string().optional(), diff: z.string().optional() })
+    .object({
+      messageID: z.string(),
+      partID: z.string().optional(),
+      snapshot: z.string().optional(),
+      diff: z.string().optional(),
+      /** wright: the files the revert put back (absolute paths). */
+      restored: z.array(z.string()).optional(),
+      /** wright: files left as they are, and why (changed by the user after the step; `force` overrides). */
+      kept: z.array(z.object({ file: z.string(), reason: z.string() })).optional(),
+      /** wright: why no file was restored (snapshots off, no git). */
+      notice: z.string().optional(),
+    })
     .optional(),
 })
 export type Session = z.infer<typeof Session>
+
+/** One file's change over a session (or one turn), as OpenCode's `FileDiff`. */
+export const FileDiff = z.object({
+  file: z.string(),
+  before: z.string(),
+  after: z.string(),
+  additions: z.number(),
+  deletions: z.number(),
+  status: z.enum(["added", "deleted", "modified"]).optional(),
+})
+export type FileDiff = z.infer<typeof FileDiff>
 
 export const SessionStatus = z.discriminatedUnion("type", [
   z.object({ type: z.literal("idle") }),

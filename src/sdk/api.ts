@@ -4,6 +4,7 @@ import type {
   CommandInfo,
   ConfigProviders,
   FileContent,
+  FileDiff,
   FileNode,
   FileStatus,
   FindMatch,
@@ -66,6 +67,8 @@ export function createApi(t: Transport) {
       delete: (id: string) => request<boolean>("DELETE", s(id)),
       children: (id: string) => request<Session[]>("GET", `${s(id)}/children`),
       todo: (id: string) => request<Todo[]>("GET", `${s(id)}/todo`),
+      diff: (id: string, query: { messageID?: string } = {}) =>
+        request<FileDiff[]>("GET", `${s(id)}/diff${query.messageID ? `?messageID=${encodeURIComponent(query.messageID)}` : ""}`),
       status: () => request<Record<string, SessionStatus>>("GET", "/session/status"),
       messages: (id: string, query: { limit?: number; before?: string } = {}) => request<MessageWithParts[]>("GET", `${s(id)}/message`, { query }),
       message: (id: string, messageID: string) => request<MessageWithParts>("GET", m(id, messageID)),
@@ -83,7 +86,7 @@ export function createApi(t: Transport) {
       fork: (id: string, body: { messageID?: string } = {}) => request<Session>("POST", `${s(id)}/fork`, { body }),
       summarize: (id: string, body: SessionSummarizeInput = {}) => request<boolean>("POST", `${s(id)}/summarize`, { body }),
       revert: (id: string, body: SessionRevertInput) => request<Session>("POST", `${s(id)}/revert`, { body }),
-      unrevert: (id: string) => request<Session>("POST", `${s(id)}/unrevert`),
+      unrevert: (id: string, query: { force?: boolean } = {}) => request<Session>("POST", `${s(id)}/unrevert${query.force ? "?force=true" : ""}`),
     },
     permission: {
       list: () => request<PermissionRequest[]>("GET", "/permission"),

@@ -16,6 +16,7 @@ import { NamedError, toErrorObject, toMessageError, type MessageError } from "..
 import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
+import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
@@ -29,6 +30,7 @@ import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
+import { createStepSnapshots } from "./snapshot"
 import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
@@ -111,7 +113,16 @@ export async function createApp(opts: AppOptions) {
     followMs: opts.lease?.followMs,
   })
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
-  const exec = opts.exec ?? createExec({ env })
+  const spawner = opts.exec ?? createExec({ env })
+  // The shadow store of this project (its own git calls go straight to the spawner).
+  const snapshotStore = createSnapshotStore({ exec: spawner, worktree, dataDir: paths.data, projectID, home, settings: snapshotSettings(config) })
+  // A process may change any file: each start and each exit marks the worktree for the next track.
+  const exec: Exec = async (argv, execOpts) => {
+    snapshotStore.touch()
+    const child = await spawner(argv, execOpts)
+    void child.done.then(() => snapshotStore.touch())
+    return child
+  }
   // Resolved once: bash, `!cmd`, command snippets and opted-in MCP servers run inside it.
   const reads = readRestriction([config.permission, loaded.trust.restricted?.permission], home)
   const sandbox =
@@ -164,7 +175,7 @@ export async function createApp(opts: AppOptions) {
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
   const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = [codeIntel.afterWrite]
+  const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files) => snapshotStore.touch(files)]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
@@ -191,6 +202,7 @@ export async function createApp(opts: AppOptions) {
   if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })
+  const snapshots = createStepSnapshots({ store: snapshotStore, history, bus, session: (id) => store.sessions.get(id) })
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
@@ -218,6 +230,7 @@ export async function createApp(opts: AppOptions) {
     setStatus: (sessionID, s) => status.set(sessionID, s),
     publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
     onUsage: sessionUsage(records),
+    snapshots,
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
@@ -278,7 +291,13 @@ export async function createApp(opts: AppOptions) {
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
       await extensions?.ready()
-      return runLoop(loopDeps, sessionID, abort)
+      // The user may have edited files since the last run: its first step tracks for real.
+      snapshotStore.touch()
+      try {
+        return await runLoop(loopDeps, sessionID, abort)
+      } finally {
+        await snapshots.settled(sessionID)
+      }
     },
     onError(sessionID, e) {
       const error = e instanceof NamedError ? e.toObject() : toErrorObject(e)
@@ -370,7 +389,9 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */
     toolHooks,
-    /** Subscribers told the files each tool write changed (after they are on disk); formatters and LSP diagnostics first. */
+    /** Step snapshots over the project's shadow store: patches, undo, session diffs. */
+    snapshots,
+    /** Subscribers told the files each tool write changed (after they are on disk): formatters and LSP diagnostics, snapshots. */
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,

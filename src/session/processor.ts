@@ -20,6 +20,7 @@ import type { Agent } from "../agent"
 import type { Tool } from "../tool"
 import { Id } from "../util"
 import type { History } from "./history"
+import type { StepSnapshot, StepSnapshots } from "./snapshot"
 import { RETRY_MAX_ATTEMPTS, isRetryable, retryDelay, sleep } from "./retry"
 import type { ToolPipeline } from "./tool-call"
 import { costOf, isOverflow, tokensOf } from "./usage"
@@ -37,6 +38,8 @@ export interface ProcessorDeps {
   /** Contract: called after every finished step with its cost and tokens; must not throw. Undefined: totals are not kept. */
   onUsage?(sessionID: string, cost: number, tokens: Tokens): void
   compaction: { auto?: boolean; reserved?: number }
+  /** Tracks the worktree at the step's boundaries (patch parts, undo). Undefined: no snapshots. */
+  snapshots?: StepSnapshots
   /** Test seam for retry waits. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
@@ -77,6 +80,21 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   // blocked: the user rejected something, the loop stops after this step; closed: cleanup ran, late results are ignored.
   const step = { blocked: false, closed: false }
   let needsCompaction = false
+  // Started once per step, when the model begins its first tool call (while it still streams);
+  // an answer without tools costs no snapshot work. A retry reuses it.
+  let snapshot: StepSnapshot | undefined
+  let finishPart: (Part & { type: "step-finish" }) | undefined
+  let startPart: (Part & { type: "step-start" }) | undefined
+  const beginSnapshot = () => {
+    if (snapshot || !deps.snapshots) return
+    const started = (snapshot = deps.snapshots.begin(sid))
+    // The tree lands on the step-start part once tracked.
+    void started.before.then((tree) => {
+      const part = startPart
+      if (!tree || !part || !history.message(sid, assistant.id)?.parts.some((p) => p.id === part.id)) return
+      put({ ...part, snapshot: tree })
+    })
+  }
 
   for (let attempt = 1; ; attempt++) {
     const created: Part[] = []
@@ -102,9 +120,11 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
       for await (const event of parts) {
         if (abort.aborted) throw abort.reason
         switch (event.type) {
-          case "start-step":
-            created.push(put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-start" }))
+          case "start-step": {
+            startPart = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-start" as const })
+            created.push(startPart)
             break
+          }
           case "text-start":
           case "reasoning-start": {
             const part =
@@ -137,6 +157,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             break
           }
           case "tool-input-start": {
+            beginSnapshot()
             const part: ToolPart = {
               id: Id.ascending("prt"),
               sessionID: sid,
@@ -166,7 +187,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             const args = raw && typeof raw === "object" && !Array.isArray(raw) ? (raw as Record<string, unknown>) : { value: raw }
             part.tool = event.toolName
             toolsStarted = true
-            const call = deps.toolCalls.run({
+            beginSnapshot()
+            const run = () => deps.toolCalls.run({
               origin: "model",
               part,
               tool: input.tools.get(part.tool),
@@ -178,6 +200,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
               canDelegate: input.canDelegate,
               closed: () => step.closed,
             })
+            // A tool may change files: it waits until the worktree's state before the step is recorded.
+            const call = snapshot ? snapshot.before.then(run) : run()
             running.set(
               event.toolCallId,
               call.then((outcome) => {
@@ -193,7 +217,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             assistant.cost += cost
             assistant.tokens = tokens
             history.putMessage(assistant)
-            put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", reason: event.finishReason, cost, tokens })
+            finishPart = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", reason: event.finishReason, cost, tokens })
             deps.onUsage?.(sid, cost, tokens)
             if (!assistant.summary && isOverflow(tokens, input.model.info, deps.compaction)) needsCompaction = true
             break
@@ -248,6 +272,10 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   }
 
   await settle()
+  snapshot?.end((patch) => {
+    if (finishPart) put({ ...finishPart, snapshot: patch.after })
+    put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "patch", ...patch })
+  })
   // Aborted while tools ran (the stream itself had ended): the step is still an aborted one.
   if (abort.aborted && !assistant.error) assistant.error = new MessageAbortedError({ message: "The operation was aborted." }).toObject()
   assistant.time.completed = Date.now()

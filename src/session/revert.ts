@@ -1,18 +1,24 @@
-// Message-level undo. `revert` marks a point in a session (a message, or a part inside one):
-// the messages from there on are hidden but kept, so `unrevert` can bring them back. The
-// next prompt (or user shell) commits the revert by deleting what was hidden. Restoring
-// files belongs to snapshots, not here.
+// Undo. `revert` marks a point in a session (a message, or a part inside one): the messages
+// from there on are hidden but kept, so `unrevert` can bring them back, and the files their
+// steps changed are put back as they were before those steps (snapshot/restore.ts: only
+// files the session changed, and only where the disk still holds what the session left). The
+// next prompt (or user shell) commits the revert by deleting what was hidden; the files stay.
 import type { Bus } from "../bus"
 import { NotFoundError, sessionNotFound, type MessageWithParts, type Session, type SessionRevertInput } from "../protocol"
+import { filesFrom, restoreFiles, statesAt, unifiedDiff, fileDiffs, type RestoreResult } from "../snapshot"
 import type { Store } from "../storage"
 import type { History } from "./history"
 import type { Runner } from "./runner"
+import { hiddenBy, patchesOf, type StepSnapshots } from "./snapshot"
 
 export interface RevertDeps {
   store: Store
   bus: Bus
   history: History
 }
+
+type Point = { messageID: string; partID?: string }
+type FileDeps = RevertDeps & { runner: Runner; snapshots: StepSnapshots }
 
 function getSession(store: Store, sessionID: string): Session {
   const session = store.sessions.get(sessionID)
@@ -30,7 +36,7 @@ function save(deps: RevertDeps, session: Session): Session {
  * Marks the revert point. Reverting a whole message reverts the prompt that led to it; a
  * part keeps the parts before it, unless none of them is text or a tool call. 409 when busy.
  */
-export function revert(deps: RevertDeps & { runner: Runner }, sessionID: string, input: SessionRevertInput): Session {
+export async function revert(deps: FileDeps, sessionID: string, input: SessionRevertInput): Promise<Session> {
   const session = getSession(deps.store, sessionID)
   deps.runner.assertIdle(sessionID)
   const messages = deps.history.messages(sessionID)
@@ -46,16 +52,58 @@ export function revert(deps: RevertDeps & { runner: Runner }, sessionID: string,
     const useful = target.parts.slice(0, at).some((p) => p.type === "text" || p.type === "tool")
     if (useful) point = { messageID: target.info.id, partID: input.partID }
   }
-  return save(deps, { ...session, revert: point, time: { ...session.time, updated: Date.now() } })
+  const store = deps.snapshots.store
+  // The state before any undo, kept so the revert can be looked at (and as OpenCode records it).
+  const snapshot = session.revert?.snapshot ?? (await store.track(sessionID))?.tree
+  const moved = await moveFiles(deps, sessionID, messages, session.revert, point, input.force === true)
+  const latest = getSession(deps.store, sessionID)
+  return save(deps, {
+    ...latest,
+    revert: { ...point, ...(snapshot ? { snapshot } : {}), ...moved },
+    time: { ...latest.time, updated: Date.now() },
+  })
 }
 
-/** Clears the revert point: the hidden messages show again. 409 when busy. */
-export function unrevert(deps: RevertDeps & { runner: Runner }, sessionID: string): Session {
+/** Clears the revert point: the hidden messages show again and their steps' files come back. 409 when busy. */
+export async function unrevert(deps: FileDeps, sessionID: string, opts: { force?: boolean } = {}): Promise<Session> {
   const session = getSession(deps.store, sessionID)
   deps.runner.assertIdle(sessionID)
   if (!session.revert) return session
-  const { revert: _cleared, ...rest } = session
-  return save(deps, { ...rest, time: { ...session.time, updated: Date.now() } })
+  await moveFiles(deps, sessionID, deps.history.messages(sessionID), session.revert, undefined, opts.force === true)
+  const latest = getSession(deps.store, sessionID)
+  const { revert: _cleared, ...rest } = latest
+  return save(deps, { ...rest, time: { ...latest.time, updated: Date.now() } })
+}
+
+/**
+ * Moves the files from the state under point `from` to the state under `to` (undefined: no
+ * revert, every step counts). Returns what Session.revert reports.
+ */
+async function moveFiles(deps: FileDeps, sessionID: string, messages: MessageWithParts[], from: Point | undefined, to: Point | undefined, force: boolean) {
+  const store = deps.snapshots.store
+  const patches = patchesOf(messages)
+  const counted = (point: Point | undefined) => (point ? patches.filter((p) => !hiddenBy(point, messages, p)).length : patches.length)
+  const steps = patches.map((p) => p.step)
+  const current = counted(from)
+  const next = counted(to)
+  const files = filesFrom(steps, Math.min(current, next))
+  let result: RestoreResult = { restored: [], kept: [] }
+  let diff = ""
+  const notice = store.notice()
+  if (files.length && !notice) {
+    const expected = await statesAt(store, steps, current, files)
+    const target = await statesAt(store, steps, next, files)
+    result = await restoreFiles(store, files, expected, target, force)
+    for (const file of result.restored) deps.bus.publish("file.edited", { file })
+    // What the undo changed, as a unified diff: the restored files from the later state to the earlier.
+    const lo = Math.min(current, next)
+    const hi = Math.max(current, next)
+    const span = steps.slice(lo, hi).map((s) => ({ ...s, files: s.files.filter((f) => result.restored.includes(f)) }))
+    const diffs = result.restored.length ? await fileDiffs(store, span).catch(() => []) : []
+    const undoing = next < current
+    diff = unifiedDiff(undoing ? diffs.map((d) => ({ ...d, before: d.after, after: d.before, additions: d.deletions, deletions: d.additions })) : diffs)
+  }
+  return { ...(diff ? { diff } : {}), ...(files.length && !notice ? { restored: result.restored, kept: result.kept } : {}), ...(notice ? { notice } : {}) }
 }
 
 /** The messages a client sees: everything before the revert point (and the parts before a part point). */

@@ -46,8 +46,12 @@ export function createShells(app: App) {
     if (!app.leases.tryHold(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy in another wright process` })
     const controller = new AbortController()
     running.set(sessionID, controller)
-    app.status.set(sessionID, { type: "busy" })
+    // The command may change any file: the worktree is recorded before it runs, like a step's.
+    app.snapshots.store.touch()
+    const snapshot = app.snapshots.begin(sessionID)
     try {
+      await snapshot.before
+      app.status.set(sessionID, { type: "busy" })
       cleanupRevert(app, sessionID)
       const now = Date.now()
       const user: UserMessage = { id: input.messageID ?? Id.ascending("msg"), sessionID, role: "user", time: { created: now }, agent: agent.name, model: ref }
@@ -79,6 +83,8 @@ export function createShells(app: App) {
       })
       app.sessions.update(sessionID, {})
       await call
+      snapshot.end((patch) => app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: assistant.id, type: "patch", ...patch }))
+      await app.snapshots.settled(sessionID)
       app.history.putMessage({ ...assistant, time: { ...assistant.time, completed: Date.now() } })
       return app.sessions.message(sessionID, assistant.id)
     } finally {

@@ -43,7 +43,8 @@ export function environment(input: EnvironmentInput): string {
 
 function gitStatus(cwd: string): string | undefined {
   try {
-    const out = execFileSync("git", ["status", "--short", "--branch"], { cwd, encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] })
+    // --no-optional-locks: reading the status must not rewrite the project's index (its .git stays untouched).
+    const out = execFileSync("git", ["--no-optional-locks", "status", "--short", "--branch"], { cwd, encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] })
     const lines = out.trimEnd().split("\n")
     return lines.length > 40 ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n") : lines.join("\n")
   } catch {

@@ -33,6 +33,7 @@ export function createApi(client: Client) {
     summarize: (id: string, body: { providerID: string; modelID: string }) => client.session.summarize(id, body),
     revert: (id: string, messageID: string) => client.session.revert(id, { messageID }),
     unrevert: (id: string) => client.session.unrevert(id),
+    diff: (id: string) => client.session.diff(id),
     permissions: () => client.permission.list(),
     replyPermission: (requestID: string, reply: PermissionReply, message?: string) => client.permission.reply(requestID, reply, message),
     questions: () => client.question.list(),

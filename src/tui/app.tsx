@@ -116,6 +116,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.exportSession()
       case "redo":
         return void controller.redo()
+      case "diff":
+        return void controller.diff()
       case "undo":
         return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
       case "agents":
@@ -419,6 +421,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         retry={state.retry}
         ready={state.ready}
         notice={state.notice}
+        changes={state.changes}
       />
     </Box>
   )

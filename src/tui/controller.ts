@@ -2,7 +2,7 @@
 // a remote server), and every result lands in the store. Failures become notices, never
 // crashes: the prompt stays usable.
 import { toMarkdown, type Client } from "../sdk"
-import type { MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
+import type { FileDiff, MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
 import { statusText } from "./status"
@@ -78,12 +78,17 @@ export function createController(opts: ControllerOptions) {
   function variantsOf(m: ModelRef): string[] {
     return Object.keys(providers.find((p) => p.id === m.providerID)?.models[m.modelID]?.variants ?? {})
   }
+  const root = () => (store.getState().session?.directory ?? opts.directory).replace(/\/+$/, "")
 
   async function openSession(id: string) {
     const [session, page] = await Promise.all([api.session(id), api.messages(id, { limit: PAGE })])
     older = undefined
     store.open(session, page, page.length >= PAGE)
     api.statuses().then((s) => store.setStatuses(s), () => {})
+    api.diff(id).then(
+      (d) => store.getState().session?.id === id && store.set({ changes: d.map(({ file, additions, deletions }) => ({ file, additions, deletions })) }),
+      () => {},
+    )
     if (!store.getState().contextLimit && providers.length) contextFor(providers)
   }
 
@@ -283,23 +288,37 @@ export function createController(opts: ControllerOptions) {
       const last = users[users.length - 1]
       if (!last) return void store.notify("Nothing to undo")
       if (s.busy) await api.abort(id).catch(() => {})
-      const ok = await api.revert(id, last.info.id).then(
-        () => true,
-        (e) => (fail("Undo")(e), false),
-      )
-      if (!ok) return undefined
+      const reverted = await api.revert(id, last.info.id).catch((e) => void fail("Undo")(e))
+      if (!reverted) return undefined
       const text = last.parts.filter((p) => p.type === "text" && !p.synthetic).map((p) => (p as { text: string }).text).join("\n")
-      store.print({ kind: "notice", key: `undo:${last.info.id}:${Date.now()}`, text: `↶ undone: ${text.split("\n")[0]!.slice(0, 80)} (/redo restores)`, tone: "dim" })
+      const files = fileReport(reverted.revert, root())
+      store.print({ kind: "notice", key: `undo:${last.info.id}:${Date.now()}`, text: `↶ undone: ${text.split("\n")[0]!.slice(0, 80)} (/redo restores)${files}`, tone: "dim" })
+      api.diff(id).then((d) => store.set({ changes: d.map(({ file, additions, deletions }) => ({ file, additions, deletions })) }), () => {})
       return text
     },
     async redo() {
       const id = store.getState().session?.id
       if (!id) return store.notify("No session")
+      const before = store.getState().session?.revert
+      if (!before) return store.notify("Nothing to redo")
       const ok = await api.unrevert(id).then(
         () => true,
         (e) => (fail("Redo")(e), false),
       )
-      if (ok) await openSession(id).catch(fail("Reload"))
+      if (!ok) return
+      await openSession(id).catch(fail("Reload"))
+      const files = before.restored?.length ? `\n  back: ${before.restored.map((f) => relative(f, root())).join(", ")}` : ""
+      store.print({ kind: "notice", key: `redo:${Date.now()}`, text: `↷ redone${files}`, tone: "dim" })
+    },
+    /** Prints the session's changed files with their counts and the unified diff. */
+    async diff() {
+      const id = store.getState().session?.id
+      if (!id) return store.notify("No session")
+      const diffs = await api.diff(id).catch((e) => void fail("Diff")(e))
+      if (!diffs) return
+      if (!diffs.length) return store.print({ kind: "notice", key: `diff:${Date.now()}`, text: "No file changes in this session", tone: "dim" })
+      store.set({ changes: diffs.map(({ file, additions, deletions }) => ({ file, additions, deletions })) })
+      store.print({ kind: "notice", key: `diff:${Date.now()}`, text: diffMarkdown(diffs), tone: "markdown" })
     },
     async exportSession() {
       const s = store.getState().session
@@ -386,3 +405,37 @@ export function createController(opts: ControllerOptions) {
 }
 
 export type Controller = ReturnType<typeof createController>
+
+function relative(file: string, root: string): string {
+  return root && file.startsWith(root + "/") ? file.slice(root.length + 1) : file
+}
+
+/** The lines /undo adds: the files put back, and those kept with their reason. */
+function fileReport(revert: { restored?: string[]; kept?: { file: string; reason: string }[]; notice?: string } | undefined, root: string): string {
+  if (!revert) return ""
+  const lines: string[] = []
+  if (revert.notice) lines.push(`  ${revert.notice}`)
+  if (revert.restored?.length) lines.push(`  restored: ${revert.restored.map((f) => relative(f, root)).join(", ")}`)
+  for (const k of revert.kept ?? []) lines.push(`  kept ${relative(k.file, root)}: ${k.reason}`)
+  return lines.length ? `\n${lines.join("\n")}` : ""
+}
+
+/** /diff as Markdown: one line per file with its counts, then each file's unified diff. */
+export function diffMarkdown(diffs: FileDiff[]): string {
+  const list = diffs.map((d) => `- \`${d.file}\` +${d.additions} -${d.deletions}${d.status && d.status !== "modified" ? ` (${d.status})` : ""}`)
+  const bodies = diffs.map((d) => "```diff\n" + unified(d).trimEnd() + "\n```")
+  return [`**${diffs.length} file${diffs.length === 1 ? "" : "s"} changed**`, ...list, "", ...bodies].join("\n")
+}
+
+function unified(d: FileDiff): string {
+  const a = d.before.split("\n")
+  const b = d.after.split("\n")
+  // A whole-file view: lines only in before, then lines only in after, by a simple common prefix/suffix.
+  let start = 0
+  while (start < a.length && start < b.length && a[start] === b[start]) start++
+  let endA = a.length
+  let endB = b.length
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) endA--, endB--
+  const ctx = (lines: string[]) => lines.map((l) => ` ${l}`)
+  return [`--- a/${d.file}`, `+++ b/${d.file}`, ...ctx(a.slice(Math.max(0, start - 2), start)), ...a.slice(start, endA).map((l) => `-${l}`), ...b.slice(start, endB).map((l) => `+${l}`), ...ctx(a.slice(endA, endA + 2))].join("\n")
+}

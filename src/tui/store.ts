@@ -56,6 +56,8 @@ export interface StoreState {
   contextLimit?: number
   /** Errors per file from the last `lsp.diagnostics` of each file the tools wrote (files with none left out). */
   lspErrors: Record<string, number>
+  /** The open session's changed files with their line counts (session.diff, /diff). */
+  changes?: { file: string; additions: number; deletions: number }[]
 }
 
 export const FRAME_MS = 33
@@ -243,6 +245,9 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       case "session.idle":
         statuses.set(e.properties.sessionID, { type: "idle" })
         break
+      case "session.diff":
+        if (e.properties.sessionID === current) patch.changes = e.properties.diff.map(({ file, additions, deletions }) => ({ file, additions, deletions }))
+        break
       case "session.error": {
         const err = e.properties.error
         if (!err || err.name === "MessageAbortedError") break
@@ -353,6 +358,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       patch.session = session
       patch.route = "session"
       patch.hasOlder = hasOlder
+      patch.changes = undefined
       state = { ...state, session }
       print({ kind: "header", key: `header:${session.id}`, title: fresh ? "New session" : session.title, detail: hasOlder ? "older messages: /history" : undefined })
       for (const m of loaded) {

@@ -11,39 +11,22 @@ afterEach(() => t.cleanup())
 
 const globalFile = path.join("home/.config/wright", "wright.json")
 
-test("config ignored - each key wright accepts but does not act on is one warning naming its file and key (variants are applied: no warning)", async () => {
-  t.write(globalFile, { server: { mdns: true } })
+// Every OpenCode key wright once accepted without acting on it (lsp, formatter, snapshot,
+// plugin, server.mdns, model variants) is acted on now: an OpenCode config loads without a
+// single "ignored" warning, and a key wright does not know is still named with its file.
+test("config ignored - the OpenCode keys wright acts on warn about nothing; an unknown key is named with its file", async () => {
+  t.write(globalFile, { server: { mdns: true, mdnsDomain: "wright.local" } })
   const project = t.write("repo/wright.json", {
     lsp: { ts: { command: ["tsls"] } },
     formatter: true,
     snapshot: true,
+    plugin: ["opencode-foo@1.0.0"],
     agent: { build: { variant: "high" } },
     command: { fix: { template: "fix it", variant: "low" } },
+    bogus: 1,
   })
-  const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
-  expect(loaded.warnings).toEqual([
-    // server.mdns is acted on (wright serve / --port advertise), so it is not warned about.
-    `${project}: key "lsp" ignored: wright starts no language servers yet`,
-    `${project}: key "formatter" ignored: wright runs no formatters yet`,
-    `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
-  ])
-})
-
-test("config ignored - values that ask for nothing wright does not already do, and shell (command templates use it), warn about nothing", async () => {
-  t.write("repo/wright.json", { lsp: false, formatter: false, plugin: [], snapshot: false, shell: "/bin/zsh", server: { port: 4097 } })
-  const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home })
-  expect(loaded.warnings).toEqual([])
-})
-
-test("config ignored - the same key in two files warns once per file; WRIGHT_CONFIG_CONTENT is named by its variable", async () => {
-  const global = t.write(globalFile, { lsp: true })
-  const project = t.write("repo/wright.json", { lsp: true })
-  const loaded = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG_CONTENT: '{"snapshot": true}' }, home: t.home })
-  expect(loaded.warnings).toEqual([
-    `${global}: key "lsp" ignored: wright starts no language servers yet`,
-    `${project}: key "lsp" ignored: wright starts no language servers yet`,
-    `WRIGHT_CONFIG_CONTENT: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
-  ])
+  const loaded = await loadConfig({ trust: true, directory: t.repo, env: { WRIGHT_CONFIG_CONTENT: '{"lsp": true}' }, home: t.home })
+  expect(loaded.warnings).toEqual([`${project}: unknown key "bogus" ignored`])
 })
 
 test("config ignored - in an untrusted folder the keys trust holds back are the trust notice's, not warned twice; the rest still warn", async () => {
@@ -51,8 +34,5 @@ test("config ignored - in an untrusted folder the keys trust holds back are the 
   const loaded = await loadConfig({ directory: t.repo, env: {}, home: t.home })
   expect(loaded.trust.trusted).toBe(false)
   expect(loaded.trust.ignored.some((i) => i.startsWith("lsp:"))).toBe(true)
-  expect(loaded.warnings).toEqual([
-    `${project}: unknown key "bogus" ignored`,
-    `${project}: key "snapshot" ignored: wright takes no snapshots yet (reverting a message does not restore files)`,
-  ])
+  expect(loaded.warnings).toEqual([`${project}: unknown key "bogus" ignored`])
 })

@@ -71,7 +71,8 @@ test("revert - hides the messages from the reverted prompt on; unrevert shows th
   const { session, messages } = await conversation(h.client, ["one", "two", "three"])
   // Reverting an assistant answer reverts the prompt that asked for it.
   const reverted = await h.client.session.revert(session.id, { messageID: messages[3]!.info.id })
-  expect(reverted.revert).toEqual({ messageID: messages[2]!.info.id })
+  // The files are tracked too: the revert records the state before it (snapshot); no file changed here.
+  expect(reverted.revert).toEqual({ messageID: messages[2]!.info.id, snapshot: expect.stringMatching(/^[0-9a-f]{40}$/) })
   expect((await h.client.session.messages(session.id)).map(textOf)).toEqual(["one", "answer to one"])
   expect((await h.client.session.get(session.id)).revert?.messageID).toBe(messages[2]!.info.id)
 
@@ -94,7 +95,8 @@ test("revert - at a part keeps the parts before it", async () => {
   // A part with nothing useful before it reverts the whole prompt.
   const first = answer.parts[0]!
   const whole = await h.client.session.revert(s.id, { messageID: answer.info.id, partID: first.id })
-  expect(whole.revert).toEqual({ messageID: shown[0]!.info.id })
+  expect(whole.revert).toMatchObject({ messageID: shown[0]!.info.id })
+  expect(whole.revert?.partID).toBeUndefined()
   const bad = await h.client.session.revert(s.id, { messageID: answer.info.id, partID: "prt_nope" }).catch((e: ApiError) => e)
   expect((bad as ApiError).status).toBe(404)
 })

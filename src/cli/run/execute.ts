@@ -83,7 +83,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const answerOut = input.schema ? () => {} : stdout
   const renderer =
     args.format === "json"
-      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
+      ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, root: session.id, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
 
   const events = new AbortController()

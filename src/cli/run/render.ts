@@ -16,7 +16,7 @@ export type Usage = { cost: number; tokens: Tokens }
  * A `step_finish` line also carries `session`: the session's cost and tokens (cache reads and
  * writes included) summed so far, starting from `totals` (what a resumed session had).
  */
-export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string>; totals?: Map<string, Usage> }): Renderer {
+export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string>; root?: string; totals?: Map<string, Usage> }): Renderer {
   const emitted = new Set<string>()
   const totals = opts.totals ?? new Map<string, Usage>()
   const add = (sessionID: string, cost: number, t: Tokens): Usage => {
@@ -35,8 +35,10 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
   }
   const line = (type: string, sessionID: string, data: Record<string, unknown>) =>
     out.stdout(JSON.stringify({ type, timestamp: Date.now(), sessionID, ...data }) + "\n")
+  let diff: Extract<BusEvent, { type: "session.diff" }>["properties"] | undefined
   return {
     event(e) {
+      if (e.type === "session.diff" && e.properties.sessionID === opts.root) diff = e.properties
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
       if (!opts.sessions.has(part.sessionID)) return
@@ -55,7 +57,10 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
     error(sessionID, error) {
       line("error", sessionID, { error })
     },
-    finish() {},
+    finish() {
+      // The session's changed files, once, at the end (what `/diff` shows, without the contents).
+      if (diff) line("files_changed", diff.sessionID, { files: diff.diff.map(({ file, status, additions, deletions }) => ({ file, status, additions, deletions })) })
+    },
   }
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod"
 import {
   BusyError,
+  FileDiff,
   Session,
   SessionCreateInput,
   SessionForkInput,
@@ -112,6 +113,16 @@ export const sessionRoutes = [
     handler: ({ app, params }) => app.sessions.todo(id(params)),
   }),
   route({
+    method: "get",
+    path: "/session/:id/diff",
+    operationId: "session.diff",
+    summary: "The session's file changes (or one user message's turn), per file: before, after, additions, deletions",
+    tags: ["session"],
+    query: z.object({ messageID: z.string().optional() }),
+    response: z.array(FileDiff),
+    handler: ({ app, params, query }) => (app.sessions.get(id(params)), app.snapshots.diff(id(params), query.messageID)),
+  }),
+  route({
     method: "post",
     path: "/session/:id/abort",
     operationId: "session.abort",
@@ -153,7 +164,7 @@ export const sessionRoutes = [
     method: "post",
     path: "/session/:id/revert",
     operationId: "session.revert",
-    summary: "Hide the messages from a message (or part) on; the next prompt deletes them, unrevert restores them",
+    summary: "Undo from a message (or part) on: hide its messages and put back the files their steps changed; unrevert redoes",
     tags: ["session"],
     body: SessionRevertInput,
     response: Session,
@@ -168,14 +179,15 @@ export const sessionRoutes = [
     method: "post",
     path: "/session/:id/unrevert",
     operationId: "session.unrevert",
-    summary: "Undo a revert: the hidden messages show again",
+    summary: "Undo a revert: the hidden messages show again and their files come back",
     tags: ["session"],
+    query: z.object({ force: z.enum(["true", "false"]).optional() }),
     response: Session,
     conflict: true,
-    handler: ({ app, params, server }) => {
+    handler: ({ app, params, server, query }) => {
       app.sessions.get(id(params))
       assertIdle(app, server, id(params))
-      return unrevert(app, id(params))
+      return unrevert(app, id(params), { force: query.force === "true" })
     },
   }),
 ]

@@ -85,6 +85,8 @@ export const StatusLine = memo(function StatusLine(props: {
   retry?: { attempt: number; message: string; next: number }
   ready: boolean
   notice?: { text: string; tone: "info" | "error" }
+  /** The session's changed files: shown as a count with the lines added and removed. */
+  changes?: { file: string; additions: number; deletions: number }[]
 }) {
   const now = useNow(props.busy || !props.ready)
   const t = props.last?.tokens
@@ -108,6 +110,14 @@ export const StatusLine = memo(function StatusLine(props: {
           ) : null}
           {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
           {props.lspErrors ? <Text color="red">{` · ${props.lspErrors} LSP error${props.lspErrors === 1 ? "" : "s"}`}</Text> : null}
+          {props.changes?.length ? (
+            <Text dimColor>
+              {` · ${props.changes.length} file${props.changes.length === 1 ? "" : "s"} `}
+              <Text color="green">{`+${props.changes.reduce((n, c) => n + c.additions, 0)}`}</Text>
+              <Text color="red">{` -${props.changes.reduce((n, c) => n + c.deletions, 0)}`}</Text>
+              {" (/diff)"}
+            </Text>
+          ) : null}
         </Text>
         <Text>
           {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}

@@ -1,0 +1,330 @@
+// The shadow store of one project: a bare git dir under the data directory (never inside the
+// project or its `.git`), the project as work tree, a private index. `track()` writes the
+// worktree's state as a tree and returns its hash; `changes()` names the files that differ
+// between two trees. It shares the project's objects through alternates when the project is a
+// git repository (and seeds its index from the project's, so the first track hashes only what
+// git does not already know). Work only happens when something may have changed: `touch()`
+// (the file writer, the spawner) marks the worktree dirty; a clean track returns the last tree.
+import { createHash } from "node:crypto"
+import { existsSync } from "node:fs"
+import fs from "node:fs/promises"
+import path from "node:path"
+import type { Exec } from "../process"
+import { createKeyedLock } from "../util"
+import { createGit, nulSplit, type Git } from "./git"
+import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
+
+export interface SnapshotSettings {
+  enabled: boolean
+  /** Extra gitignore-style patterns nothing is captured for. */
+  ignore: string[]
+  /** Bytes; a new or changed file above it is left out ("not captured"). */
+  maxFileSize: number
+  /** A worktree with more files is refused with a notice. */
+  maxFiles: number
+  /** Bytes of the shadow store; above it the oldest sessions' snapshots are pruned. */
+  maxSize: number
+}
+
+export const SNAPSHOT_DEFAULTS: SnapshotSettings = {
+  enabled: true,
+  ignore: [],
+  maxFileSize: 2 * 1024 * 1024,
+  maxFiles: 100_000,
+  maxSize: 2 * 1024 * 1024 * 1024,
+}
+
+/** One file in a tree: git's mode (100644, 100755, 120000) and object id. */
+export interface Entry {
+  mode: string
+  oid: string
+}
+
+export interface TrackResult {
+  tree: string
+  /** Worktree-relative paths left out of this track (over max_file_size, nested repositories). */
+  notCaptured: string[]
+}
+
+export interface SnapshotStore {
+  /** The project's worktree (absolute); paths in trees are relative to it. */
+  readonly worktree: string
+  /** Why snapshots are off (config, no git, a worktree too large or like $HOME), or undefined while on. Never throws. */
+  notice(): string | undefined
+  /**
+   * Marks the worktree as possibly changed since the last track: `files` (absolute) when the
+   * caller knows exactly which (the file writer), none for "anything" (a process ran). The next
+   * track then looks at just those files, or scans. Cheap; never throws.
+   */
+  touch(files?: string[]): void
+  /** A counter touch() raises: equal values mean nothing was touched in between. */
+  version(): number
+  /** True when nothing was touched since the last track (a track would return the same tree). */
+  clean(): boolean
+  /**
+   * Writes the worktree's state and returns its tree, for `sessionID` (whose snapshots the quota
+   * prunes together). Resolves undefined when snapshots are off (see notice()); never rejects.
+   */
+  track(sessionID: string): Promise<TrackResult | undefined>
+  /** Worktree-relative paths that differ between two trees. Rejects when git fails. */
+  changes(from: string, to: string): Promise<string[]>
+  /** The entries of `files` (worktree-relative) in `tree`; a missing path has no key. Rejects when git fails. */
+  entries(tree: string, files: string[]): Promise<Map<string, Entry>>
+  /** A blob's bytes; rejects when the object is gone (pruned). */
+  blob(oid: string): Promise<Buffer>
+  /** Repacks, then prunes the oldest sessions until the store fits `maxSize`. Runs after tracks on its own; never rejects. */
+  maintain(): Promise<void>
+  /** Resolves when a background maintenance (if any) finished. */
+  idle(): Promise<void>
+  /** The shadow git dir (for tests and benches). */
+  readonly gitDir: string
+}
+
+export interface SnapshotStoreDeps {
+  exec: Exec
+  worktree: string
+  /** wright's data directory; the store lives in `<data>/snapshot/<projectID>/<hash of worktree>`. */
+  dataDir: string
+  projectID: string
+  home: string
+  settings: SnapshotSettings
+  /** New trees between two automatic repacks. */
+  repackEvery?: number
+  now?: () => number
+}
+
+interface Manifest {
+  sessions: Record<string, { time: number; trees: string[] }>
+}
+
+export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
+  const { worktree, settings } = deps
+  const now = deps.now ?? Date.now
+  const gitDir = path.join(deps.dataDir, "snapshot", deps.projectID, createHash("sha1").update(worktree).digest("hex").slice(0, 16))
+  const indexFile = path.join(gitDir, "wright-index")
+  const manifestFile = path.join(gitDir, "wright-sessions.json")
+  const git: Git = createGit(deps.exec, { gitDir, workTree: worktree, indexFile })
+  const lock = createKeyedLock()
+  const serial = <T>(fn: () => Promise<T>) => lock("store", fn)
+  const repackEvery = deps.repackEvery ?? 25
+
+  let off: string | undefined = settings.enabled ? undefined : "snapshots are off (snapshot: false)"
+  let ready: Promise<boolean> | undefined
+  let generation = 1
+  // What changed since the last track: known files, or "all" (scan the worktree).
+  let pending: Set<string> | "all" = "all"
+  let last: { tree: string; generation: number; notCaptured: string[] } | undefined
+  let manifest: Manifest = { sessions: {} }
+  let newTrees = 0
+  let background: Promise<void> = Promise.resolve()
+
+  async function init(): Promise<boolean> {
+    if (off) return false
+    if (looksLikeHome(worktree, deps.home)) return disable(`snapshots are off: ${worktree} looks like a home or system directory`)
+    try {
+      await git(["--version"], { noWorkTree: true })
+    } catch (e) {
+      const missing = (e as NodeJS.ErrnoException).code === "ENOENT"
+      return disable(missing ? "snapshots are off: git was not found on PATH (undo cannot restore files)" : `snapshots are off: ${(e as Error).message}`)
+    }
+    const projectGit = gitDirOf(worktree)
+    const count = projectGit ? await indexEntryCount(projectGit.gitDir) : await countFiles(worktree, settings.maxFiles + 1)
+    if (count > settings.maxFiles) {
+      return disable(`snapshots are off: ${worktree} has more than ${settings.maxFiles} files (raise snapshot.max_files to allow)`)
+    }
+    try {
+      const fresh = !existsSync(path.join(gitDir, "HEAD"))
+      if (fresh) {
+        await fs.mkdir(gitDir, { recursive: true })
+        await git(["init", "-q", "--bare"], { noWorkTree: true })
+        await fs.appendFile(
+          path.join(gitDir, "config"),
+          "[core]\n\tautocrlf = false\n\tsymlinks = true\n\tfilemode = true\n\tfsmonitor = false\n\tuntrackedCache = true\n\tlongpaths = true\n[gc]\n\tauto = 0\n[repack]\n\twriteBitmaps = false\n[index]\n\tversion = 4\n",
+        )
+      }
+      const exclude = [".git", ...settings.ignore]
+      if (projectGit) {
+        const info = await fs.readFile(path.join(projectGit.commonDir, "info", "exclude"), "utf8").catch(() => "")
+        exclude.unshift(info)
+        if (!projectGit.sha256) {
+          await fs.mkdir(path.join(gitDir, "objects", "info"), { recursive: true })
+          await fs.writeFile(path.join(gitDir, "objects", "info", "alternates"), path.join(projectGit.commonDir, "objects") + "\n")
+        }
+        // The project's index knows every tracked file's hash and stat: the first track rehashes only what changed.
+        if (fresh && !projectGit.sha256) await fs.copyFile(path.join(projectGit.gitDir, "index"), indexFile).catch(() => {})
+      }
+      await fs.mkdir(path.join(gitDir, "info"), { recursive: true })
+      await fs.writeFile(path.join(gitDir, "info", "exclude"), exclude.join("\n") + "\n")
+      manifest = await fs
+        .readFile(manifestFile, "utf8")
+        .then((t) => JSON.parse(t) as Manifest)
+        .catch(() => ({ sessions: {} }))
+      return true
+    } catch (e) {
+      return disable(`snapshots are off: the shadow store could not be set up (${(e as Error).message})`)
+    }
+  }
+
+  function disable(why: string): false {
+    off = why
+    return false
+  }
+
+  async function trackNow(sessionID: string): Promise<TrackResult | undefined> {
+    if (!(await (ready ??= init()))) return undefined
+    if (last && last.generation === generation) {
+      remember(sessionID, last.tree)
+      return { tree: last.tree, notCaptured: last.notCaptured }
+    }
+    const seen = generation
+    const known = pending
+    pending = new Set()
+    if (last && known !== "all") return trackKnown(sessionID, seen, [...known])
+    const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
+    if (listed.code !== 0) {
+      // A seeded index git cannot read (split index, another version): start from an empty one.
+      await fs.rm(indexFile, { force: true })
+      return trackNow(sessionID)
+    }
+    const candidates = [...new Set(nulSplit(listed.stdout))]
+    if (!last && candidates.length > settings.maxFiles) {
+      disable(`snapshots are off: ${worktree} has more than ${settings.maxFiles} files (raise snapshot.max_files to allow)`)
+      return undefined
+    }
+    const { update, notCaptured } = await sortCandidates(candidates)
+    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+    const tree = (await git(["write-tree"])).stdout.toString().trim()
+    if (tree !== last?.tree) newTrees++
+    last = { tree, generation: seen, notCaptured }
+    remember(sessionID, tree)
+    repackSoon()
+    return { tree, notCaptured }
+  }
+
+  /** Every `repackEvery` new trees, a repack runs in the background. */
+  function repackSoon() {
+    if (newTrees < repackEvery) return
+    newTrees = 0
+    background = background.then(() => maintainNow())
+  }
+
+  /** A track after writes of known files: `git add` of just those (it honours .gitignore), no scan. */
+  async function trackKnown(sessionID: string, seen: number, files: string[]): Promise<TrackResult> {
+    const rels = files.map((f) => path.relative(worktree, f)).filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+    const { update, notCaptured } = await sortCandidates(rels)
+    // An ignored path makes `git add` complain and exit 1; the others are still added.
+    if (update.length) await git(["add", "--all", "--ignore-errors", "--", ...update], { allowFail: true })
+    const tree = (await git(["write-tree"])).stdout.toString().trim()
+    if (tree !== last?.tree) newTrees++
+    const kept = [...new Set([...(last?.notCaptured ?? []).filter((f) => !rels.includes(f) || notCaptured.includes(f)), ...notCaptured])]
+    last = { tree, generation: seen, notCaptured: kept }
+    remember(sessionID, tree)
+    repackSoon()
+    return { tree, notCaptured: kept }
+  }
+
+  /** Splits what git listed into paths to update and paths left out (too large, nested repositories). */
+  async function sortCandidates(candidates: string[]) {
+    const update: string[] = []
+    const notCaptured: string[] = []
+    const stats = await Promise.all(candidates.map((rel) => fs.lstat(path.join(worktree, rel)).catch(() => undefined)))
+    candidates.forEach((rel, i) => {
+      const st = stats[i]
+      if (rel.endsWith("/") || st?.isDirectory()) notCaptured.push(rel.replace(/\/$/, ""))
+      else if (st?.isFile() && st.size > settings.maxFileSize) notCaptured.push(rel)
+      else update.push(rel)
+    })
+    return { update, notCaptured }
+  }
+
+  function remember(sessionID: string, tree: string) {
+    const s = (manifest.sessions[sessionID] ??= { time: now(), trees: [] })
+    if (!s.trees.includes(tree)) {
+      s.trees.push(tree)
+      void fs.writeFile(manifestFile, JSON.stringify(manifest)).catch(() => {})
+    }
+  }
+
+  async function maintainNow(): Promise<void> {
+    if (off || !ready || !(await ready)) return
+    try {
+      await serial(async () => {
+        await writeRefs()
+        await git(["repack", "-a", "-d", "-l", "-q"], { noWorkTree: true })
+        await git(["prune", "--expire=now"], { noWorkTree: true })
+        // Over the quota: the oldest sessions' snapshots go first; the newest session always stays.
+        const byAge = Object.entries(manifest.sessions).sort((a, b) => a[1].time - b[1].time)
+        while (byAge.length > 1 && (await storeSize(path.join(gitDir, "objects"))) > settings.maxSize) {
+          delete manifest.sessions[byAge.shift()![0]]
+          await fs.writeFile(manifestFile, JSON.stringify(manifest))
+          await writeRefs()
+          await git(["repack", "-a", "-d", "-l", "-q"], { noWorkTree: true })
+          await git(["prune", "--expire=now"], { noWorkTree: true })
+        }
+      })
+    } catch {
+      // Maintenance is best effort: the next one tries again.
+    }
+  }
+
+  /** One ref per kept tree (refs/wright/<session>/<n>), so repack keeps exactly the live sessions' objects. */
+  async function writeRefs() {
+    await fs.rm(path.join(gitDir, "refs", "wright"), { recursive: true, force: true })
+    await fs.rm(path.join(gitDir, "packed-refs"), { force: true })
+    const lines: string[] = []
+    for (const [sid, s] of Object.entries(manifest.sessions)) s.trees.forEach((t, i) => lines.push(`create refs/wright/${sid}/${i} ${t}`))
+    if (last) lines.push(`create refs/wright/current ${last.tree}`)
+    if (lines.length) await git(["update-ref", "--stdin"], { input: lines.join("\n") + "\n", noWorkTree: true })
+  }
+
+  return {
+    worktree,
+    gitDir,
+    notice: () => off,
+    touch(files) {
+      generation++
+      if (!files || pending === "all") pending = "all"
+      else for (const f of files) pending.add(path.resolve(f))
+    },
+    version: () => generation,
+    clean: () => last !== undefined && last.generation === generation,
+    track: (sessionID) =>
+      serial(() => trackNow(sessionID)).catch((e: Error) => {
+        disable(`snapshots are off: ${e.message}`)
+        return undefined
+      }),
+    async changes(from, to) {
+      if (from === to) return []
+      return nulSplit((await git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to], { noWorkTree: true })).stdout)
+    },
+    async entries(tree, files) {
+      const out = new Map<string, Entry>()
+      for (let i = 0; i < files.length; i += 200) {
+        const batch = files.slice(i, i + 200)
+        const res = await git(["ls-tree", "-r", "-z", "--full-tree", tree, "--", ...batch], { noWorkTree: true })
+        for (const line of nulSplit(res.stdout)) {
+          const tab = line.indexOf("\t")
+          const [mode, , oid] = line.slice(0, tab).split(" ")
+          out.set(line.slice(tab + 1), { mode: mode!, oid: oid! })
+        }
+      }
+      return out
+    },
+    async blob(oid) {
+      return (await git(["cat-file", "blob", oid], { noWorkTree: true })).stdout
+    },
+    maintain: () => (background = background.then(() => maintainNow())),
+    idle: () => background,
+  }
+}
+
+async function storeSize(dir: string): Promise<number> {
+  let total = 0
+  const items = await fs.readdir(dir, { withFileTypes: true }).catch(() => [])
+  for (const item of items) {
+    const p = path.join(dir, item.name)
+    if (item.isDirectory()) total += await storeSize(p)
+    else if (item.isFile()) total += (await fs.stat(p).catch(() => ({ size: 0 }))).size
+  }
+  return total
+}
