@@ -82,7 +82,9 @@ async function victim(): Promise<Victim> {
   writeConfig(evilProject, { mcp: { evil: { type: "local", command: ["sh", "-c", `echo pwned > ${mcpMarker}`] } } })
   const trusted = await wright(["trust", evilProject], { cwd: box.project, env: box.env })
   expect(trusted.code, trusted.stderr).toBe(0)
-  return { box, secret, marker: path.join(box.home, "shell-ran"), mcpMarker, evilProject }
+  // Inside the project: the shell sandbox lets a command write there (and only there), so the
+  // marker shows whether the page reached the shell, not whether the sandbox stopped the write.
+  return { box, secret, marker: path.join(box.project, "shell-ran"), mcpMarker, evilProject }
 }
 
 /** `wright serve` in the victim's project, with one session the user made (through the SDK, no Origin). */
