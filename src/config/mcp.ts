@@ -51,12 +51,21 @@ export const DEFAULT_MAX_TOOL_SHARE = 0.1
  * The `mcp` key: servers by name, plus `max_tool_share` (0..1), the share of the model's
  * context the MCP tools' definitions may take before they are deferred behind a search tool.
  */
-export const McpSection = z.record(z.string(), z.union([McpConfig, z.number()])).superRefine((section, ctx) => {
+export const McpSection = z.record(z.string(), z.unknown()).transform((section, ctx) => {
+  const out: Record<string, McpConfig | number> = {}
   for (const [name, value] of Object.entries(section)) {
-    if (typeof value !== "number") continue
-    if (name !== "max_tool_share") ctx.addIssue({ code: "custom", path: [name], message: `expected an MCP server ({"type": "local" | "remote", …}); only mcp.max_tool_share is a number` })
-    else if (!(value >= 0 && value <= 1)) ctx.addIssue({ code: "custom", path: [name], message: `expected a share of the context between 0 and 1 (e.g. 0.1 for 10%), received ${value}` })
+    if (typeof value === "number") {
+      if (name !== "max_tool_share") ctx.addIssue({ code: "custom", path: [name], message: `expected an MCP server ({"type": "local" | "remote", …}); only mcp.max_tool_share is a number` })
+      else if (!(value >= 0 && value <= 1)) ctx.addIssue({ code: "custom", path: [name], message: `expected a share of the context between 0 and 1 (e.g. 0.1 for 10%), received ${value}` })
+      else out[name] = value
+      continue
+    }
+    // Each server is checked on its own, so an error names the field inside it (mcp.fs.command).
+    const r = McpConfig.safeParse(value)
+    if (r.success) out[name] = r.data
+    else for (const issue of r.error.issues) ctx.addIssue({ ...issue, path: [name, ...issue.path] } as never)
   }
+  return out
 })
 export type McpSection = z.infer<typeof McpSection>
 
