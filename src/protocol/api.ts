@@ -275,5 +275,19 @@ export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.st
 export type LspStatus = z.infer<typeof LspStatus>
 
 /** A formatter and whether it applies to this project (OpenCode's FormatterStatus). */
+/** One entry of GET /plugin: a plugin, custom tool file or command-hooks source, and what it added or why it failed. */
+export const PluginStatus = z.object({
+  name: z.string(),
+  kind: z.enum(["file", "npm", "url", "tool", "hooks"]),
+  source: z.string(),
+  version: z.string().optional(),
+  status: z.enum(["loaded", "failed", "disabled"]),
+  hooks: z.array(z.string()),
+  tools: z.array(z.string()),
+  error: z.string().optional(),
+  loadMs: z.number().optional(),
+})
+export type PluginStatus = z.infer<typeof PluginStatus>
+
 export const FormatterStatus = z.object({ name: z.string(), extensions: z.array(z.string()), enabled: z.boolean() })
 export type FormatterStatus = z.infer<typeof FormatterStatus>

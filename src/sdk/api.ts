@@ -13,6 +13,7 @@ import type {
   McpStatus,
   LspStatus,
   FormatterStatus,
+  PluginStatus,
   MessageWithParts,
   Part,
   PathInfo,
@@ -134,6 +135,10 @@ export function createApi(t: Transport) {
       status: () => request<Record<string, McpStatus>>("GET", "/mcp"),
       /** Resources of the connected servers, by `server:name` (OpenCode's /experimental/resource). */
       resources: () => request<Record<string, { name: string; uri: string; client: string; description?: string; mimeType?: string }>>("GET", "/experimental/resource"),
+    },
+    plugin: {
+      /** Plugins, custom tool files and command hooks: what loaded, from where, and what failed. */
+      list: () => request<PluginStatus[]>("GET", "/plugin"),
     },
     lsp: {
       /** Language servers started so far (they start on the first file of their language). */

@@ -6,16 +6,7 @@ import type { ModelRef, PartInput, PermissionReply } from "../protocol"
 export type { AgentInfo } from "../protocol"
 
 /** One entry of GET /plugin. */
-export interface PluginInfo {
-  name: string
-  kind: string
-  source: string
-  version?: string
-  status: "loaded" | "failed" | "disabled"
-  hooks: string[]
-  tools: string[]
-  error?: string
-}
+export type { PluginStatus as PluginInfo } from "../protocol"
 
 export function createApi(client: Client) {
   return {
@@ -51,7 +42,7 @@ export function createApi(client: Client) {
     resources: () => client.mcp.resources(),
     trust: () => client.trust.get(),
     /** Plugins, custom tools and command hooks (GET /plugin; wright's own route). */
-    plugins: () => client.request<PluginInfo[]>("GET", "/plugin"),
+    plugins: () => client.plugin.list(),
     mcp: () => client.mcp.status(),
     /** Records the trust and reloads the project's App with its full config. */
     grantTrust: () => client.trust.grant(),

@@ -81,6 +81,11 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.mcp.status(),
       client.trust.get(),
       client.config.warnings(),
+      client.session.diff(s.id),
+      client.mcp.resources(),
+      client.plugin.list(),
+      client.lsp.status(),
+      client.formatter.status(),
     ].map(settle),
   )
   await client.config.update({})

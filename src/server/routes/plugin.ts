@@ -1,17 +1,6 @@
 import { z } from "zod"
+import { PluginStatus } from "../../protocol"
 import { route } from "../route"
-
-const PluginStatus = z.object({
-  name: z.string(),
-  kind: z.enum(["file", "npm", "url", "tool", "hooks"]),
-  source: z.string(),
-  version: z.string().optional(),
-  status: z.enum(["loaded", "failed", "disabled"]),
-  hooks: z.array(z.string()),
-  tools: z.array(z.string()),
-  error: z.string().optional(),
-  loadMs: z.number().optional(),
-})
 
 export const pluginRoutes = [
   route({
