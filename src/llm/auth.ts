@@ -4,11 +4,11 @@
 // users could read is refused, for reading as for writing, with the chmod that fixes it.
 // Entries of other types (OAuth, well-known) are kept when the file is rewritten and never
 // used as keys. Keys never leave this module except into a provider record.
-import { randomBytes } from "node:crypto"
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { ConfigError, xdgPaths } from "../config"
 import { BadRequestError } from "../protocol"
+import { writePrivateJson } from "../util"
 
 /** A key from a store: which one, and the file it is in (for `auth list` and errors). */
 export interface StoredKey {
@@ -103,25 +103,7 @@ export function writeKey(file: string, providerID: string, key: string | undefin
     if (!had) return false
     delete data[providerID]
   } else data[providerID] = { type: "api", key }
-  const dir = path.dirname(file)
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const tmp = path.join(dir, `.auth.json.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
-  // "wx": never through a file or link already there.
-  const fd = openSync(tmp, "wx", 0o600)
-  try {
-    writeSync(fd, `${JSON.stringify(data, null, 2)}\n`)
-    fsyncSync(fd)
-    closeSync(fd)
-    renameSync(tmp, file)
-  } catch (e) {
-    try {
-      closeSync(fd)
-    } catch {}
-    try {
-      unlinkSync(tmp)
-    } catch {}
-    throw e
-  }
+  writePrivateJson(file, data)
   return had
 }
 

@@ -4,12 +4,13 @@
 // comes back to. The core never opens a browser: a server that needs a login is `needs_auth`
 // until `wright mcp auth <name>` (interactive) stores tokens.
 import { randomBytes } from "node:crypto"
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import http from "node:http"
 import path from "node:path"
 import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js"
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js"
 import { ConfigError, type McpOAuthConfig } from "../config"
+import { writePrivateJson } from "../util"
 
 export const DEFAULT_CALLBACK_PORT = 19876
 export const CALLBACK_PATH = "/mcp/oauth/callback"
@@ -60,24 +61,7 @@ export function writeMcpAuth(file: string, name: string, entry: StoredMcpAuth | 
     if (!had) return false
     delete data[name]
   } else data[name] = entry
-  const dir = path.dirname(file)
-  mkdirSync(dir, { recursive: true, mode: 0o700 })
-  const tmp = path.join(dir, `.mcp-auth.json.${process.pid}.${randomBytes(4).toString("hex")}.tmp`)
-  const fd = openSync(tmp, "wx", 0o600)
-  try {
-    writeSync(fd, `${JSON.stringify(data, null, 2)}\n`)
-    fsyncSync(fd)
-    closeSync(fd)
-    renameSync(tmp, file)
-  } catch (e) {
-    try {
-      closeSync(fd)
-    } catch {}
-    try {
-      unlinkSync(tmp)
-    } catch {}
-    throw e
-  }
+  writePrivateJson(file, data)
   return had
 }
 
