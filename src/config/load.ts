@@ -3,7 +3,6 @@ import os from "node:os"
 import path from "node:path"
 import { z } from "zod"
 import { ConfigError } from "./error"
-import { ignoredKeys } from "./ignored"
 import { mergeConfig, mergeDeep } from "./merge"
 import { parseConfigSource, validateConfig, type ParsedConfig } from "./parse"
 import { findGitRoot, levelsBetween, xdgPaths } from "./paths"
@@ -32,7 +31,7 @@ export interface LoadedConfig {
   files: string[]
   /** Existing config directories (for Markdown agents, commands, skills), lowest precedence first. */
   dirs: string[]
-  /** Non-fatal problems, one line each naming the file: unknown keys, keys wright accepts but does not act on yet. */
+  /** Non-fatal problems, one line each naming the file, e.g. unknown keys. */
   warnings: string[]
   /** The git root above `directory`, or `directory` itself outside git. */
   worktree: string
@@ -67,16 +66,16 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const gitRoot = findGitRoot(directory)
   const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {}, trust: { directory, trusted: false, changed: false, ignored: [], hash: "" }, secrets: [] }
 
-  const apply = (parsed: ParsedConfig, label: string) => {
+  const apply = (parsed: ParsedConfig) => {
     out.config = mergeConfig(out.config, parsed.config)
     out.userConfig = mergeConfig(out.userConfig, parsed.config)
-    out.warnings.push(...parsed.warnings, ...ignoredKeys(parsed.config, label))
+    out.warnings.push(...parsed.warnings)
     for (const t of parsed.tokens ?? []) if (t.resolved) out.secrets.push(t.at)
   }
   const loadFile = (file: string): boolean => {
     const text = readIfExists(file)
     if (text === undefined) return false
-    apply(parseConfigSource(text, file, { env, home }), file)
+    apply(parseConfigSource(text, file, { env, home }))
     out.files.push(file)
     return true
   }
@@ -126,9 +125,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
     for (const { file, text } of sources) {
       const parsed = parseConfigSource(text, file, { env, home, allow })
       project = mergeConfig(project, parsed.config)
-      // Keys an untrusted folder does not get are the trust notice's to report, not ours.
-      const applies = out.trust.trusted ? parsed.config : restrictProject(parsed.config, out.userConfig, opts.knownProviders).config
-      out.warnings.push(...parsed.warnings, ...ignoredKeys(applies, file))
+      out.warnings.push(...parsed.warnings)
       out.files.push(file)
       for (const t of parsed.tokens ?? []) {
         if (t.resolved) out.secrets.push(t.at)
@@ -145,9 +142,9 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   }
 
   const [contentVar, content] = pick(env, "WRIGHT_CONFIG_CONTENT", "OPENCODE_CONFIG_CONTENT")
-  if (content) apply(parseConfigSource(content, contentVar, { env, home, dir: directory }), contentVar)
+  if (content) apply(parseConfigSource(content, contentVar, { env, home, dir: directory }))
 
-  if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"), "overrides")
+  if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"))
 
   out.config = applyEnvSwitches(out.config, env)
   out.userConfig = applyEnvSwitches(out.userConfig, env)

@@ -14,7 +14,7 @@ const globalFile = path.join("home/.config/wright", "wright.json")
 // Every OpenCode key wright once accepted without acting on it (lsp, formatter, snapshot,
 // plugin, server.mdns, model variants) is acted on now: an OpenCode config loads without a
 // single "ignored" warning, and a key wright does not know is still named with its file.
-test("config ignored - the OpenCode keys wright acts on warn about nothing; an unknown key is named with its file", async () => {
+test("config warnings - the OpenCode keys wright acts on warn about nothing; an unknown key is named with its file", async () => {
   t.write(globalFile, { server: { mdns: true, mdnsDomain: "wright.local" } })
   const project = t.write("repo/wright.json", {
     lsp: { ts: { command: ["tsls"] } },
@@ -29,7 +29,7 @@ test("config ignored - the OpenCode keys wright acts on warn about nothing; an u
   expect(loaded.warnings).toEqual([`${project}: unknown key "bogus" ignored`])
 })
 
-test("config ignored - in an untrusted folder the keys trust holds back are the trust notice's, not warned twice; the rest still warn", async () => {
+test("config warnings - in an untrusted folder the keys trust holds back are the trust notice's, not warned twice; the rest still warn", async () => {
   const project = t.write("repo/wright.json", { lsp: true, plugin: ["x"], formatter: true, server: { mdns: true }, snapshot: true, bogus: 1 })
   const loaded = await loadConfig({ directory: t.repo, env: {}, home: t.home })
   expect(loaded.trust.trusted).toBe(false)
