@@ -116,13 +116,18 @@ export async function createApp(opts: AppOptions) {
   const spawner = opts.exec ?? createExec({ env })
   // The shadow store of this project (its own git calls go straight to the spawner).
   const snapshotStore = createSnapshotStore({ exec: spawner, worktree, dataDir: paths.data, projectID, home, settings: snapshotSettings(config) })
-  // A process may change any file: each start and each exit marks the worktree for the next track.
-  const exec: Exec = async (argv, execOpts) => {
-    snapshotStore.touch()
-    const child = await spawner(argv, execOpts)
-    void child.done.then(() => snapshotStore.touch())
-    return child
-  }
+  const snapshots = createStepSnapshots({ store: snapshotStore, history, bus, session: (id) => store.sessions.get(id) })
+  // A process may change any file: each start and each exit marks the worktree for the next
+  // track, as the doing of the session whose tool started it (undefined: nobody's).
+  const execFor =
+    (sessionID: string | undefined): Exec =>
+    async (argv, execOpts) => {
+      snapshots.touch(undefined, sessionID)
+      const child = await spawner(argv, execOpts)
+      void child.done.then(() => snapshots.touch(undefined, sessionID))
+      return child
+    }
+  const exec = execFor(undefined)
   // Resolved once: bash, `!cmd`, command snippets and opted-in MCP servers run inside it.
   const reads = readRestriction([config.permission, loaded.trust.restricted?.permission], home)
   const sandbox =
@@ -175,7 +180,7 @@ export async function createApp(opts: AppOptions) {
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
   const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files) => snapshotStore.touch(files)]
+  const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
@@ -202,7 +207,6 @@ export async function createApp(opts: AppOptions) {
   if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
   const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
   const records = createSessionRecords({ store, bus })
-  const snapshots = createStepSnapshots({ store: snapshotStore, history, bus, session: (id) => store.sessions.get(id) })
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
@@ -216,6 +220,8 @@ export async function createApp(opts: AppOptions) {
     history,
     permissions,
     services,
+    // A session's writes and commands are its own (snapshots keep sessions' undo apart).
+    servicesFor: (sessionID) => ({ ...services, files: files.forSession(sessionID), exec: extensions ? withShellEnv(execFor(sessionID), extensions) : execFor(sessionID) }),
     directory,
     worktree,
     outputDir,

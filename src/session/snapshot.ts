@@ -5,6 +5,11 @@
 // second track runs in the background: the next step's track (and its tools) wait for it, and
 // the run is idle only once it is written. Steps nobody's write or process touched cost
 // nothing: the store returns the last tree without asking git.
+// Sessions running at once share the worktree and the store, so a step's patch keeps only the
+// files its own session changed: the files its tools wrote when it ran no process, else
+// everything that changed less what other sessions' tools wrote meanwhile (two sessions'
+// commands running at the same time cannot be told apart). A subtask's changes are also its
+// parent's.
 import path from "node:path"
 import type { Bus } from "../bus"
 import type { FileDiff, MessageWithParts, PatchPart, Session } from "../protocol"
@@ -25,6 +30,13 @@ export interface StepSnapshot {
 export interface StepSnapshots {
   /** Contract: called once per step just after its provider request was made (or before a user's `!cmd`); never throws. */
   begin(sessionID: string): StepSnapshot
+  /**
+   * Contract: the file writer (`files`, absolute) or the spawner (undefined: a process may
+   * change anything) reports a touch by `sessionID`'s tool call (undefined: nobody's, e.g. an
+   * MCP server starting). Marks the store; the open steps of that session and its parents count
+   * it as theirs. Never throws.
+   */
+  touch(files: string[] | undefined, sessionID: string | undefined): void
   /** Resolves once every step's patch of the session is written. Never rejects. */
   settled(sessionID: string): Promise<void>
   /** The session's (or one user turn's) changes per file, from its visible patches. Rejects when git fails. */
@@ -39,9 +51,48 @@ export interface StepSnapshotsDeps {
   session(sessionID: string): Session | undefined
 }
 
+/** What one open step's session did, and what others wrote, while it ran. */
+interface StepRecord {
+  sessionID: string
+  /** Files its session's tools wrote, or "any" once one of its processes ran. */
+  own: Set<string> | "any"
+  /** Files other sessions' tools wrote meanwhile. */
+  foreign: Set<string>
+  /** Its tools settled: only others' writes are recorded now, until its last track. */
+  ended: boolean
+}
+
 export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
   const { store } = deps
   const chains = new Map<string, Promise<void>>()
+  const open = new Set<StepRecord>()
+
+  /** The session and its ancestors (a subtask's changes are its parent's too). */
+  function lineage(sessionID: string): string[] {
+    const out = [sessionID]
+    for (let parent = deps.session(sessionID)?.parentID; parent && !out.includes(parent); parent = deps.session(parent)?.parentID) out.push(parent)
+    return out
+  }
+
+  function touch(files: string[] | undefined, sessionID: string | undefined) {
+    store.touch(files)
+    if (!open.size) return
+    const owners = sessionID ? lineage(sessionID) : []
+    const paths = files?.map((f) => path.resolve(f))
+    for (const step of open) {
+      if (owners.includes(step.sessionID)) {
+        if (step.ended) continue
+        if (!paths) step.own = "any"
+        else if (step.own !== "any") for (const f of paths) step.own.add(f)
+      } else if (paths) for (const f of paths) step.foreign.add(f)
+    }
+  }
+
+  /** Whether a worktree-relative path the step's trees differ in is the step's own change. */
+  function owned(step: StepRecord, rel: string): boolean {
+    const file = path.join(store.worktree, rel)
+    return step.own === "any" ? !step.foreign.has(file) : step.own.has(file)
+  }
 
   async function diff(sessionID: string, messageID?: string): Promise<FileDiff[]> {
     const messages = deps.history.messages(sessionID)
@@ -54,10 +105,12 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
   return {
     store,
     diff,
+    touch,
     settled: (sessionID) => chains.get(sessionID) ?? Promise.resolve(),
     begin(sessionID) {
       const previous = chains.get(sessionID) ?? Promise.resolve()
-      const version = store.version()
+      const step: StepRecord = { sessionID, own: new Set(), foreign: new Set(), ended: false }
+      open.add(step)
       const first = previous
         .then(() => new Promise<void>((r) => setImmediate(r)))
         .then(() => store.track(sessionID))
@@ -69,16 +122,21 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
       return {
         before,
         end(write) {
-          // Nothing touched the worktree during the step: no patch, and nobody waits for its track.
-          if (store.version() === version) return void chains.set(sessionID, Promise.resolve())
+          step.ended = true
+          // The step's session touched nothing: no patch, and nobody waits for its track.
+          if (step.own !== "any" && !step.own.size) {
+            open.delete(step)
+            return void chains.set(sessionID, Promise.resolve())
+          }
           const done = first
             .then(async (start) => {
               if (!start) return
               const end = await store.track(sessionID)
+              open.delete(step)
               if (!end) return
-              const changed = end.tree === start.tree ? [] : await store.changes(start.tree, end.tree)
+              const changed = (end.tree === start.tree ? [] : await store.changes(start.tree, end.tree)).filter((f) => owned(step, f))
               // Files the step made or grew past max_file_size are counted, though not stored.
-              const notCaptured = end.notCaptured.filter((f) => !start.notCaptured.includes(f))
+              const notCaptured = end.notCaptured.filter((f) => !start.notCaptured.includes(f) && owned(step, f))
               if (!changed.length && !notCaptured.length) return
               write({
                 hash: start.tree,
@@ -90,6 +148,7 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
               deps.bus.publish("session.diff", { sessionID, diff: await diff(sessionID) })
             })
             .catch(() => {})
+            .finally(() => open.delete(step))
           chains.set(sessionID, done)
         },
       }

@@ -19,6 +19,8 @@ export interface ToolPipelineDeps {
   history: History
   permissions: Permissions
   services: ToolServices
+  /** The services one session's calls run with (its writes and processes told as its own); undefined: `services` for every call. Never throws. */
+  servicesFor?: (sessionID: string) => ToolServices
   directory: string
   worktree: string
   outputDir: string
@@ -284,7 +286,7 @@ function toolContext(deps: ToolPipelineDeps, call: ToolCall, describe: ToolState
       if (!recorded || call.closed?.()) return
       if (ToolState.progress(recorded, update, describe, call.fixed)) deps.history.putPart(recorded, { defer: true })
     },
-    services: deps.services,
+    services: deps.servicesFor?.(part.sessionID) ?? deps.services,
     outputDir: deps.outputDir,
     limits: deps.limits,
     canDelegate: call.canDelegate ?? false,

@@ -11,12 +11,13 @@ import { createKeyedLock } from "../util"
 
 /**
  * Told the absolute paths a write or commit just changed (deleted and moved-away files too),
- * after they are on disk, still under their locks. Awaited in order; a string it returns is
- * appended to the tool's output (formatting and diagnostics reports: lead it with "\n\n");
- * undefined adds nothing. A subscriber that throws fails the tool call with its error, though
- * the files stay written.
+ * after they are on disk, still under their locks, and the session whose tool wrote them
+ * (undefined: the writer was not told, see `forSession`). Awaited in order; a string it
+ * returns is appended to the tool's output (formatting and diagnostics reports: lead it with
+ * "\n\n"); undefined adds nothing. A subscriber that throws fails the tool call with its
+ * error, though the files stay written.
  */
-export type AfterWrite = (files: string[]) => void | string | Promise<void | string>
+export type AfterWrite = (files: string[], sessionID?: string) => void | string | Promise<void | string>
 
 export interface FileService {
   /**
@@ -37,6 +38,11 @@ export interface FileService {
    * subscribers said, like write. Rejects with every file restored when any step fails.
    */
   commit(plan: PlannedChange[], roots: string[]): Promise<string>
+  /**
+   * The same writer (the same locks and subscribers) for the tool calls of one session: its
+   * afterWrite subscribers are told `sessionID` (snapshots attribute the files to it). Never throws.
+   */
+  forSession(sessionID: string): FileService
 }
 
 export interface FileServiceDeps {
@@ -55,20 +61,23 @@ export function createFileService(deps: FileServiceDeps): FileService {
     const [first, ...rest] = keys
     return withLock(first!, () => lockAll(rest, fn))
   }
-  async function written(files: string[]): Promise<string> {
+  async function written(files: string[], sessionID: string | undefined): Promise<string> {
     for (const file of files) deps.edited(file)
     let notes = ""
-    for (const subscriber of deps.afterWrite) notes += (await subscriber(files)) ?? ""
+    for (const subscriber of deps.afterWrite) notes += (await subscriber(files, sessionID)) ?? ""
     return notes
   }
-  return {
-    lock: (files, fn) => lockAll([...new Set(files.map((f) => path.resolve(f)))].sort(), fn),
+  const lock: FileService["lock"] = (files, fn) => lockAll([...new Set(files.map((f) => path.resolve(f)))].sort(), fn)
+  const writer = (sessionID: string | undefined): FileService => ({
+    lock,
     async write(w) {
       await writeFileContained(w)
-      return written([w.file])
+      return written([w.file], sessionID)
     },
     async commit(plan, roots) {
-      return written(await commitPatch(plan, deps.io, roots))
+      return written(await commitPatch(plan, deps.io, roots), sessionID)
     },
-  }
+    forSession: (id) => writer(id),
+  })
+  return writer(undefined)
 }

@@ -29,6 +29,7 @@ function recordingFiles() {
       calls.commits.push(plan)
       return ""
     },
+    forSession: () => files,
   }
   return { files, calls }
 }
