@@ -15,7 +15,7 @@ export interface GitTarget {
   indexFile: string
 }
 
-export type Git = (args: string[], opts?: { input?: string | Buffer; allowFail?: boolean; noWorkTree?: boolean }) => Promise<GitRun>
+export type Git = (args: string[], opts?: { input?: string | Buffer; allowFail?: boolean; noWorkTree?: boolean; env?: Record<string, string> }) => Promise<GitRun>
 
 /** A git runner bound to one shadow store. Rejects with git's stderr when git fails (unless allowFail). */
 export function createGit(exec: Exec, target: GitTarget): Git {
@@ -33,6 +33,7 @@ export function createGit(exec: Exec, target: GitTarget): Git {
         GIT_OBJECT_DIRECTORY: undefined,
         GIT_ALTERNATE_OBJECT_DIRECTORIES: undefined,
         GIT_CEILING_DIRECTORIES: undefined,
+        ...opts.env,
       },
       stdin: opts.input === undefined ? "ignore" : "pipe",
       timeout: 120_000,

@@ -12,6 +12,7 @@ import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
 import { createGit, nulSplit, type Git } from "./git"
+import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
 
 export interface SnapshotSettings {
@@ -117,6 +118,12 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   let manifest: Manifest = { sessions: {} }
   let newTrees = 0
   let background: Promise<void> = Promise.resolve()
+  const editor = createTreeEditor({ git, gitDir, worktree })
+  // The trees the editor made one after another, with what each changed: changes() between
+  // two of them needs no git. A tree made another way breaks the chain.
+  let links: { from: string; to: string; changes: Map<string, PathChange> }[] = []
+  // Paths the editor recorded that the private index has not seen: git's own path adds them too.
+  let stale = new Set<string>()
 
   async function init(): Promise<boolean> {
     if (off) return false
@@ -186,7 +193,9 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       await fs.rm(indexFile, { force: true })
       return trackNow(sessionID)
     }
-    const candidates = [...new Set(nulSplit(listed.stdout))]
+    // With the paths only the editor recorded: the index has not seen them.
+    const candidates = [...new Set([...nulSplit(listed.stdout), ...stale])]
+    stale = new Set()
     if (!last && candidates.length > settings.maxFiles) {
       disable(`snapshots are off: ${worktree} has more than ${settings.maxFiles} files (raise snapshot.max_files to allow)`)
       return undefined
@@ -194,7 +203,10 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const { update, notCaptured } = await sortCandidates(candidates)
     if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
     const tree = (await git(["write-tree"])).stdout.toString().trim()
-    if (tree !== last?.tree) newTrees++
+    if (tree !== last?.tree) {
+      newTrees++
+      links = []
+    }
     last = { tree, generation: seen, notCaptured }
     remember(sessionID, tree)
     repackSoon()
@@ -208,19 +220,59 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     background = background.then(() => maintainNow())
   }
 
-  /** A track after writes of known files: `git add` of just those (it honours .gitignore), no scan. */
+  /**
+   * A track after writes of known files, no scan: the last tree with just those paths replaced
+   * (tree-edit.ts), or where that cannot, `git add` of just those (it honours .gitignore).
+   */
   async function trackKnown(sessionID: string, seen: number, files: string[]): Promise<TrackResult> {
-    const rels = files.map((f) => path.relative(worktree, f)).filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+    const rels = files
+      .map((f) => path.relative(worktree, f))
+      .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+      .map((r) => r.split(path.sep).join("/"))
     const { update, notCaptured } = await sortCandidates(rels)
-    // An ignored path makes `git add` complain and exit 1; the others are still added.
-    if (update.length) await git(["add", "--all", "--ignore-errors", "--", ...update], { allowFail: true })
-    const tree = (await git(["write-tree"])).stdout.toString().trim()
+    const from = last!.tree
+    const edited = update.length ? await editor.apply(from, update, new Set(notCaptured)) : { tree: from, changes: new Map<string, PathChange>() }
+    let tree: string
+    if (edited) {
+      tree = edited.tree
+      for (const file of edited.changes.keys()) stale.add(file)
+      if (tree !== from) links = [...links.slice(-99), { from, to: tree, changes: edited.changes }]
+    } else {
+      await syncStale()
+      // An ignored path makes `git add` complain and exit 1; the others are still added.
+      await git(["add", "--all", "--ignore-errors", "--", ...update], { allowFail: true })
+      tree = (await git(["write-tree"])).stdout.toString().trim()
+      if (tree !== from) links = []
+    }
     if (tree !== last?.tree) newTrees++
     const kept = [...new Set([...(last?.notCaptured ?? []).filter((f) => !rels.includes(f) || notCaptured.includes(f)), ...notCaptured])]
     last = { tree, generation: seen, notCaptured: kept }
     remember(sessionID, tree)
     repackSoon()
     return { tree, notCaptured: kept }
+  }
+
+  /** Gives the private index the paths only the editor recorded, before git builds a tree from it. */
+  async function syncStale() {
+    if (!stale.size) return
+    const paths = [...stale]
+    stale = new Set()
+    const { update } = await sortCandidates(paths)
+    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+  }
+
+  /** The paths that differ between two trees the editor made in one unbroken chain; undefined otherwise. */
+  function linked(from: string, to: string): string[] | undefined {
+    let i = links.findIndex((l) => l.from === from)
+    if (i === -1) return undefined
+    const net = new Map<string, PathChange>()
+    for (; i < links.length; i++) {
+      for (const [file, c] of links[i]!.changes) net.set(file, { before: net.has(file) ? net.get(file)!.before : c.before, after: c.after })
+      if (links[i]!.to === to) break
+    }
+    if (i === links.length) return undefined
+    const same = (a: Entry | null, b: Entry | null) => (a && b ? a.mode === b.mode && a.oid === b.oid : a === b)
+    return [...net].filter(([, c]) => !same(c.before, c.after)).map(([file]) => file).sort()
   }
 
   /** Splits what git listed into paths to update and paths left out (too large, nested repositories). */
@@ -295,6 +347,8 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       }),
     async changes(from, to) {
       if (from === to) return []
+      const chained = linked(from, to)
+      if (chained) return chained
       return nulSplit((await git(["diff-tree", "-r", "-z", "--no-renames", "--name-only", from, to], { noWorkTree: true })).stdout)
     },
     async entries(tree, files) {

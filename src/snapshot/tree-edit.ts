@@ -1,0 +1,227 @@
+// The incremental track after a step whose writes are known: the new tree is the last one
+// with just those paths replaced, built here without git's index (reading and rewriting a
+// 50,000-entry index costs far more than the step). Blobs and the few trees on the edited
+// paths are hashed in Node and written as loose objects, in git's own format; trees already
+// seen are kept in memory, and a tree not seen yet is read with one `git cat-file --batch`.
+// Anything unusual (a nested repository on the way, a file turned directory) answers
+// undefined, and the caller takes git's own path. The index is not updated: the next full
+// scan finds these files changed against it and records them again, to the same result.
+import { createHash, randomBytes } from "node:crypto"
+import { existsSync } from "node:fs"
+import fs from "node:fs/promises"
+import path from "node:path"
+import { deflateSync } from "node:zlib"
+import type { Git } from "./git"
+import type { Entry } from "./store"
+
+interface TreeEntry {
+  mode: string
+  name: string
+  oid: string
+}
+
+/** One path's entry before and after (null: absent). */
+export interface PathChange {
+  before: Entry | null
+  after: Entry | null
+}
+
+export interface TreeEditor {
+  /**
+   * `root` with each of `paths` (worktree-relative, "/"-separated) set to what the disk holds:
+   * the new tree and the paths whose entry changed, or undefined when git's own path must do it
+   * (nothing visible was changed then). Paths the disk has but ignore rules exclude, and that
+   * the tree does not hold, stay out. `skip` paths keep their old entry (too large). Rejects when git fails.
+   */
+  apply(root: string, paths: string[], skip: Set<string>): Promise<{ tree: string; changes: Map<string, PathChange> } | undefined>
+}
+
+const TREE = "40000"
+
+export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: string }): TreeEditor {
+  const { git, gitDir, worktree } = deps
+  // Trees by object id; a store edits the same few directories over and over.
+  const trees = new Map<string, TreeEntry[]>()
+  const CACHE_LIMIT = 4096
+
+  function remember(oid: string, entries: TreeEntry[]) {
+    if (trees.size >= CACHE_LIMIT) trees.delete(trees.keys().next().value!)
+    trees.set(oid, entries)
+  }
+
+  /** Loads the trees on the way from `root` to each directory in `dirs` that the cache lacks. */
+  async function load(root: string, dirs: string[]) {
+    const wanted: string[] = []
+    for (const dir of dirs) {
+      let oid: string | undefined = root
+      for (const part of dir ? dir.split("/") : []) {
+        const entries: TreeEntry[] | undefined = trees.get(oid)
+        if (!entries) break
+        const next: TreeEntry | undefined = entries.find((e) => e.name === part)
+        oid = next?.mode === TREE ? next.oid : undefined
+        if (!oid) break
+      }
+      if (oid && !trees.has(oid)) wanted.push(dir)
+    }
+    if (!wanted.length) return
+    // Every tree on the way to each wanted directory, in one call (a missing one says so).
+    const specs = new Set<string>([root])
+    for (const dir of wanted) {
+      const parts = dir ? dir.split("/") : []
+      for (let i = 1; i <= parts.length; i++) specs.add(`${root}:${parts.slice(0, i).join("/")}`)
+    }
+    const list = [...specs]
+    const out = (await git(["cat-file", "--batch"], { input: list.join("\n") + "\n", noWorkTree: true })).stdout
+    let at = 0
+    for (let i = 0; i < list.length && at < out.length; i++) {
+      const nl = out.indexOf(10, at)
+      const header = /^([0-9a-f]{40}) (\w+) (\d+)$/.exec(out.toString("utf8", at, nl))
+      at = nl + 1
+      if (!header) continue
+      const size = Number(header[3])
+      const entries = header[2] === "tree" ? parseTree(out.subarray(at, at + size)) : undefined
+      if (entries) remember(header[1]!, entries)
+      at += size + 1
+    }
+  }
+
+  async function writeObject(type: "blob" | "tree", content: Buffer): Promise<string> {
+    const head = Buffer.from(`${type} ${content.length}\0`)
+    const oid = createHash("sha1").update(head).update(content).digest("hex")
+    const file = path.join(gitDir, "objects", oid.slice(0, 2), oid.slice(2))
+    if (existsSync(file)) return oid
+    await fs.mkdir(path.dirname(file), { recursive: true })
+    const temp = path.join(path.dirname(file), `tmp_obj_${randomBytes(6).toString("hex")}`)
+    await fs.writeFile(temp, deflateSync(Buffer.concat([head, content]), { level: 1 }), { mode: 0o444 })
+    await fs.rename(temp, file)
+    return oid
+  }
+
+  /** What the disk holds at `rel`: an entry (its blob written), null when absent, "other" when git's path must decide. */
+  async function onDisk(rel: string): Promise<Entry | null | "other"> {
+    const file = path.join(worktree, rel)
+    const st = await fs.lstat(file).catch(() => undefined)
+    if (!st) return null
+    if (st.isSymbolicLink()) return { mode: "120000", oid: await writeObject("blob", Buffer.from(await fs.readlink(file), "utf8")) }
+    if (!st.isFile()) return "other"
+    return { mode: st.mode & 0o100 ? "100755" : "100644", oid: await writeObject("blob", await fs.readFile(file)) }
+  }
+
+  /** The entry at `rel` in `root` (all trees on the way loaded): an entry, null when absent, "other" when a non-tree is on the way. */
+  function lookup(root: string, rel: string): Entry | null | "other" {
+    let oid = root
+    const parts = rel.split("/")
+    for (let i = 0; i < parts.length; i++) {
+      const entries = trees.get(oid)
+      if (!entries) return "other"
+      const e = entries.find((x) => x.name === parts[i])
+      if (!e) return null
+      if (i === parts.length - 1) return e.mode === TREE ? "other" : { mode: e.mode, oid: e.oid }
+      if (e.mode !== TREE) return "other"
+      oid = e.oid
+    }
+    return null
+  }
+
+  /** Writes the tree `oid` (undefined: a new directory) with `edits` (relative to it) applied; undefined when it ends up empty. */
+  async function rewrite(oid: string | undefined, edits: Map<string, Entry | null>): Promise<string | undefined> {
+    const known = oid ? trees.get(oid) : []
+    if (!known) throw new NeedsGit()
+    const entries = new Map(known.map((e) => [e.name, e]))
+    const below = new Map<string, Map<string, Entry | null>>()
+    for (const [rel, entry] of edits) {
+      const slash = rel.indexOf("/")
+      if (slash === -1) {
+        if (entry) entries.set(rel, { mode: entry.mode, name: rel, oid: entry.oid })
+        else entries.delete(rel)
+        continue
+      }
+      const head = rel.slice(0, slash)
+      const sub = below.get(head) ?? new Map<string, Entry | null>()
+      sub.set(rel.slice(slash + 1), entry)
+      below.set(head, sub)
+    }
+    for (const [name, sub] of below) {
+      const child = entries.get(name)
+      const next = await rewrite(child?.mode === TREE ? child.oid : undefined, sub)
+      if (next) entries.set(name, { mode: TREE, name, oid: next })
+      else entries.delete(name)
+    }
+    if (!entries.size) return undefined
+    const sorted = [...entries.values()].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)))
+    const body = Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, "hex")]))
+    const written = await writeObject("tree", body)
+    remember(written, sorted)
+    return written
+  }
+
+  return {
+    async apply(root, paths, skip) {
+      if (paths.some((p) => p.includes("\n") || p.split("/").some((part) => part === ".git" || part === "" || part === "." || part === ".."))) return undefined
+      const dirs = [...new Set(paths.map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))]
+      await load(root, dirs)
+      if (!trees.has(root)) return undefined
+      const edits = new Map<string, Entry | null>()
+      const changes = new Map<string, PathChange>()
+      const fresh: string[] = []
+      for (const rel of paths) {
+        if (skip.has(rel)) continue
+        const before = lookup(root, rel)
+        if (before === "other" || before?.mode === "160000") return undefined
+        const after = await onDisk(rel)
+        if (after === "other") return undefined
+        if (!before && after) {
+          // A new path inside a nested repository is git's to judge.
+          for (let d = path.posix.dirname(rel); d !== "."; d = path.posix.dirname(d)) if (existsSync(path.join(worktree, d, ".git"))) return undefined
+          fresh.push(rel)
+        }
+        if (before?.mode === after?.mode && before?.oid === after?.oid) continue
+        edits.set(rel, after)
+        changes.set(rel, { before, after })
+      }
+      // A path the tree does not hold yet is added only where the ignore rules allow, as `git add` does.
+      if (fresh.length) {
+        // check-ignore reads its paths as pathspecs (never literal ones): glob characters are git add's to judge.
+        if (fresh.some((p) => /[*?[\]\\]/.test(p) || p.startsWith(":"))) return undefined
+        const ignored = await git(["check-ignore", "--no-index", "-z", "--stdin"], { input: fresh.join("\0") + "\0", allowFail: true, env: { GIT_LITERAL_PATHSPECS: "0" } })
+        if (ignored.code !== 0 && ignored.code !== 1) return undefined
+        for (const rel of ignored.stdout.toString("utf8").split("\0").filter(Boolean)) {
+          edits.delete(rel)
+          changes.delete(rel)
+        }
+      }
+      if (!edits.size) return { tree: root, changes }
+      try {
+        const tree = (await rewrite(root, edits)) ?? (await writeObject("tree", Buffer.alloc(0)))
+        return { tree, changes }
+      } catch (e) {
+        if (e instanceof NeedsGit) return undefined
+        throw e
+      }
+    },
+  }
+}
+
+/** A tree on the way is not readable here (it was not loaded, or has names that are not UTF-8). */
+class NeedsGit extends Error {}
+
+function sortKey(e: TreeEntry): Buffer {
+  return Buffer.from(e.mode === TREE ? `${e.name}/` : e.name, "utf8")
+}
+
+/** A raw tree object (`<mode> <name>\0<20-byte id>` per entry); undefined when a name is not UTF-8 (it would not survive a rewrite). */
+function parseTree(buf: Buffer): TreeEntry[] | undefined {
+  const out: TreeEntry[] = []
+  let at = 0
+  while (at < buf.length) {
+    const space = buf.indexOf(32, at)
+    const nul = buf.indexOf(0, space)
+    if (space === -1 || nul === -1) return undefined
+    const raw = buf.subarray(space + 1, nul)
+    const name = raw.toString("utf8")
+    if (!Buffer.from(name, "utf8").equals(raw)) return undefined
+    out.push({ mode: buf.toString("latin1", at, space), name, oid: buf.toString("hex", nul + 1, nul + 21) })
+    at = nul + 21
+  }
+  return out
+}
