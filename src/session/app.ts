@@ -178,7 +178,9 @@ export async function createApp(opts: AppOptions) {
   })
 
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
-  const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
+  // Its processes do not mark the worktree for snapshots: a formatter rewrites only the file just
+  // written (which the writer announces after it), and language servers change no sources.
+  const codeIntel = createCodeIntel({ config, exec: spawner, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })

@@ -3,6 +3,12 @@
 // project's own `.git`. Output is collected as bytes (blobs may be binary).
 import type { Exec } from "../process"
 
+/** One file in a tree: git's mode (100644, 100755, 120000) and object id. */
+export interface Entry {
+  mode: string
+  oid: string
+}
+
 export interface GitRun {
   code: number | null
   stdout: Buffer

@@ -11,9 +11,11 @@ import fs from "node:fs/promises"
 import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
-import { createGit, nulSplit, type Git } from "./git"
+import { createGit, nulSplit, type Entry, type Git } from "./git"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
+
+export type { Entry } from "./git"
 
 export interface SnapshotSettings {
   enabled: boolean
@@ -35,11 +37,6 @@ export const SNAPSHOT_DEFAULTS: SnapshotSettings = {
   maxSize: 2 * 1024 * 1024 * 1024,
 }
 
-/** One file in a tree: git's mode (100644, 100755, 120000) and object id. */
-export interface Entry {
-  mode: string
-  oid: string
-}
 
 export interface TrackResult {
   tree: string

@@ -11,8 +11,7 @@ import { existsSync } from "node:fs"
 import fs from "node:fs/promises"
 import path from "node:path"
 import { deflateSync } from "node:zlib"
-import type { Git } from "./git"
-import type { Entry } from "./store"
+import type { Entry, Git } from "./git"
 
 interface TreeEntry {
   mode: string
