@@ -123,3 +123,21 @@ test("sessions - a user's !cmd in B waiting while A's tools write: B's patch has
   expect(read(core, "notes.txt")).toBe("n\n")
   await core.close()
 }, 60_000)
+
+test("sessions - a subtask's writes are its parent's too: undoing the parent's turn takes them back", async () => {
+  const core = await testCore({ llm, files: { "keep.txt": "k\n" } })
+  const parent = await core.client.session.create()
+  llm.script(
+    toolCall("task", { description: "Write a file", prompt: "write it", subagent_type: "general" }),
+    toolCall("write", { filePath: "child.txt", content: "from the subtask\n" }),
+    text("child done"),
+    text("parent done"),
+  )
+  await core.client.session.prompt(parent.id, prompt("delegate"))
+  expect(read(core, "child.txt")).toBe("from the subtask\n")
+  expect(patchFiles(core, parent.id)).toEqual([["child.txt"]])
+  await core.client.session.revert(parent.id, { messageID: firstUser(core, parent.id) })
+  expect(exists(core, "child.txt")).toBe(false)
+  expect(read(core, "keep.txt")).toBe("k\n")
+  await core.close()
+}, 60_000)
