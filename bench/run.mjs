@@ -172,6 +172,7 @@ function snapshotRows(r) {
   return [
     row(`first track, ${r.files.toLocaleString("en-US")}-file git repo`, ms(r.firstTrackMs), { baseline: `${ms(r.gitStatusMs)} (git status)`, ...check(r.firstTrackMs <= 2000, "≤ 2 s") }),
     row("incremental track + patch, one-file step", ms(r.incrementalMs), { baseline: `${ms(r.spawnMs)} (git --version)`, ...check(r.incrementalMs <= 50, "≤ 50 ms") }),
+    ...(r.commandStepMs === undefined ? [] : [row("track + patch after a command step (rescan)", ms(r.commandStepMs), { baseline: `${ms(r.gitStatusMs)} (git status)` })]),
     row("store after 100 one-line steps on a 5 MB file", mb(r.storeMB), { baseline: `${mb(r.looseMB)} (as loose copies)`, ...check(r.storeMB < 20, "< 20 MB") }),
   ]
 }

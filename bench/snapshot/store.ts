@@ -1,6 +1,7 @@
 // Snapshot store figures (issue 13), each beside a baseline measured in the same run:
 //   a generated 50,000-file git repository: the first track ≤ 2 s (baseline: `git status`);
 //   an incremental track + patch after a one-file step ≤ 50 ms (baseline: one `git --version`);
+//   a step that ran a command (a full rescan), for information (baseline: `git status`);
 //   100 steps each editing one line of a 5 MB file: the store < 20 MB after the automatic repack
 //   (baseline: the bytes those 100 versions would take as loose objects).
 // Run alone: npx tsx bench/snapshot/store.ts
@@ -88,6 +89,21 @@ export async function runSnapshotBench() {
       )
     }
 
+    // A step that ran a command: the store cannot know what changed, so it scans (no target).
+    const scan: number[] = []
+    for (let i = 0; i < 5; i++) {
+      writeFileSync(edited, `export const v7_7 = "bash ${i}"\n`)
+      scan.push(
+        await timeAsync(async () => {
+          s.touch()
+          const next = (await s.track("bench"))!.tree
+          const files = await s.changes(tree, next)
+          if (files.length !== 1) throw new Error(`expected one changed file, got ${files.length}`)
+          tree = next
+        }),
+      )
+    }
+
     // 100 steps editing one line of a 5 MB file, in a plain directory (no project objects to share).
     const plain = path.join(root, "plain")
     mkdirSync(plain)
@@ -118,6 +134,7 @@ export async function runSnapshotBench() {
       gitStatusMs: median(status),
       incrementalMs: median(incremental),
       spawnMs: median(spawn),
+      commandStepMs: median(scan),
       storeMB,
       looseMB: (100 * fileBytes) / 1024 / 1024,
     }

@@ -7,8 +7,7 @@
 // undefined, and the caller takes git's own path. The index is not updated: the next full
 // scan finds these files changed against it and records them again, to the same result.
 import { createHash, randomBytes } from "node:crypto"
-import { existsSync } from "node:fs"
-import fs from "node:fs/promises"
+import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { deflateSync } from "node:zlib"
 import type { Entry, Git } from "./git"
@@ -84,26 +83,29 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
     }
   }
 
-  async function writeObject(type: "blob" | "tree", content: Buffer): Promise<string> {
+  // Synchronous on purpose: a few small files per step, where each trip through the thread
+  // pool costs more than the write on a loaded machine.
+  function writeObject(type: "blob" | "tree", content: Buffer): string {
     const head = Buffer.from(`${type} ${content.length}\0`)
     const oid = createHash("sha1").update(head).update(content).digest("hex")
-    const file = path.join(gitDir, "objects", oid.slice(0, 2), oid.slice(2))
+    const dir = path.join(gitDir, "objects", oid.slice(0, 2))
+    const file = path.join(dir, oid.slice(2))
     if (existsSync(file)) return oid
-    await fs.mkdir(path.dirname(file), { recursive: true })
-    const temp = path.join(path.dirname(file), `tmp_obj_${randomBytes(6).toString("hex")}`)
-    await fs.writeFile(temp, deflateSync(Buffer.concat([head, content]), { level: 1 }), { mode: 0o444 })
-    await fs.rename(temp, file)
+    if (!existsSync(dir)) mkdirSync(dir, { recursive: true })
+    const temp = path.join(dir, `tmp_obj_${randomBytes(6).toString("hex")}`)
+    writeFileSync(temp, deflateSync(Buffer.concat([head, content]), { level: 1 }), { mode: 0o444 })
+    renameSync(temp, file)
     return oid
   }
 
   /** What the disk holds at `rel`: an entry (its blob written), null when absent, "other" when git's path must decide. */
-  async function onDisk(rel: string): Promise<Entry | null | "other"> {
+  function onDisk(rel: string): Entry | null | "other" {
     const file = path.join(worktree, rel)
-    const st = await fs.lstat(file).catch(() => undefined)
+    const st = lstatSync(file, { throwIfNoEntry: false })
     if (!st) return null
-    if (st.isSymbolicLink()) return { mode: "120000", oid: await writeObject("blob", Buffer.from(await fs.readlink(file), "utf8")) }
+    if (st.isSymbolicLink()) return { mode: "120000", oid: writeObject("blob", Buffer.from(readlinkSync(file), "utf8")) }
     if (!st.isFile()) return "other"
-    return { mode: st.mode & 0o100 ? "100755" : "100644", oid: await writeObject("blob", await fs.readFile(file)) }
+    return { mode: st.mode & 0o100 ? "100755" : "100644", oid: writeObject("blob", readFileSync(file)) }
   }
 
   /** The entry at `rel` in `root` (all trees on the way loaded): an entry, null when absent, "other" when a non-tree is on the way. */
@@ -123,16 +125,27 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
   }
 
   /** Writes the tree `oid` (undefined: a new directory) with `edits` (relative to it) applied; undefined when it ends up empty. */
-  async function rewrite(oid: string | undefined, edits: Map<string, Entry | null>): Promise<string | undefined> {
+  function rewrite(oid: string | undefined, edits: Map<string, Entry | null>): string | undefined {
     const known = oid ? trees.get(oid) : []
     if (!known) throw new NeedsGit()
-    const entries = new Map(known.map((e) => [e.name, e]))
+    // Git's order is kept by replacing in place and inserting where the name sorts.
+    const entries = [...known]
+    const set = (name: string, entry: TreeEntry | null) => {
+      const at = entries.findIndex((e) => e.name === name)
+      if (at !== -1 && entry && (entries[at]!.mode === TREE) === (entry.mode === TREE)) entries[at] = entry
+      else {
+        if (at !== -1) entries.splice(at, 1)
+        if (!entry) return
+        const key = sortKey(entry)
+        const before = entries.findIndex((e) => Buffer.compare(sortKey(e), key) > 0)
+        entries.splice(before === -1 ? entries.length : before, 0, entry)
+      }
+    }
     const below = new Map<string, Map<string, Entry | null>>()
     for (const [rel, entry] of edits) {
       const slash = rel.indexOf("/")
       if (slash === -1) {
-        if (entry) entries.set(rel, { mode: entry.mode, name: rel, oid: entry.oid })
-        else entries.delete(rel)
+        set(rel, entry && { mode: entry.mode, name: rel, oid: entry.oid })
         continue
       }
       const head = rel.slice(0, slash)
@@ -141,16 +154,13 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
       below.set(head, sub)
     }
     for (const [name, sub] of below) {
-      const child = entries.get(name)
-      const next = await rewrite(child?.mode === TREE ? child.oid : undefined, sub)
-      if (next) entries.set(name, { mode: TREE, name, oid: next })
-      else entries.delete(name)
+      const child = entries.find((e) => e.name === name)
+      const next = rewrite(child?.mode === TREE ? child.oid : undefined, sub)
+      set(name, next ? { mode: TREE, name, oid: next } : null)
     }
-    if (!entries.size) return undefined
-    const sorted = [...entries.values()].sort((a, b) => Buffer.compare(sortKey(a), sortKey(b)))
-    const body = Buffer.concat(sorted.flatMap((e) => [Buffer.from(`${e.mode} ${e.name}\0`), Buffer.from(e.oid, "hex")]))
-    const written = await writeObject("tree", body)
-    remember(written, sorted)
+    if (!entries.length) return undefined
+    const written = writeObject("tree", serialize(entries))
+    remember(written, entries)
     return written
   }
 
@@ -167,7 +177,7 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
         if (skip.has(rel)) continue
         const before = lookup(root, rel)
         if (before === "other" || before?.mode === "160000") return undefined
-        const after = await onDisk(rel)
+        const after = onDisk(rel)
         if (after === "other") return undefined
         if (!before && after) {
           // A new path inside a nested repository is git's to judge.
@@ -191,7 +201,7 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
       }
       if (!edits.size) return { tree: root, changes }
       try {
-        const tree = (await rewrite(root, edits)) ?? (await writeObject("tree", Buffer.alloc(0)))
+        const tree = rewrite(root, edits) ?? writeObject("tree", Buffer.alloc(0))
         return { tree, changes }
       } catch (e) {
         if (e instanceof NeedsGit) return undefined
@@ -204,8 +214,22 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
 /** A tree on the way is not readable here (it was not loaded, or has names that are not UTF-8). */
 class NeedsGit extends Error {}
 
+/** Git sorts a tree's entries by name, a directory as if its name ended in "/". */
 function sortKey(e: TreeEntry): Buffer {
   return Buffer.from(e.mode === TREE ? `${e.name}/` : e.name, "utf8")
+}
+
+/** A tree object's body, in one allocation. */
+function serialize(entries: TreeEntry[]): Buffer {
+  let size = 0
+  for (const e of entries) size += e.mode.length + 1 + Buffer.byteLength(e.name) + 1 + 20
+  const out = Buffer.allocUnsafe(size)
+  let at = 0
+  for (const e of entries) {
+    at += out.write(`${e.mode} ${e.name}\0`, at, "utf8")
+    at += out.write(e.oid, at, "hex")
+  }
+  return out
 }
 
 /** A raw tree object (`<mode> <name>\0<20-byte id>` per entry); undefined when a name is not UTF-8 (it would not survive a rewrite). */
