@@ -105,7 +105,7 @@ test("file service - a write that fails announces nothing", async () => {
   expect(existsSync(path.join(outside, "x.txt"))).toBe(false)
 })
 
-test("file service - an App publishes file.edited on its bus and tells its afterWrite subscribers when the model's write tool writes", async () => {
+test("file service - an App publishes file.edited on its bus and tells its afterWrite subscribers when the model's write tool writes, and for which session", async () => {
   const llm = await startLLMServer()
   const box = sandbox()
   writeConfig(box.project, providerConfig(llm, "openai-chat"))
@@ -115,7 +115,8 @@ test("file service - an App publishes file.edited on its bus and tells its after
     const events: BusEvent[] = []
     app.bus.subscribeAll((e) => events.push(e))
     const batches: string[][] = []
-    app.afterWrite.push((files) => void batches.push(files))
+    const writers: (string | undefined)[] = []
+    app.afterWrite.push((files, sessionID) => void (batches.push(files), writers.push(sessionID)))
     const session = app.sessions.create()
     llm.script(toolCall("write", { filePath: "notes.md", content: "# notes\n" }), text("written"))
     await app.sessions.prompt(session.id, { parts: [{ type: "text", text: "write notes" }] })
@@ -124,6 +125,7 @@ test("file service - an App publishes file.edited on its bus and tells its after
     expect(readFileSync(file, "utf8")).toBe("# notes\n")
     expect(events.filter((e) => e.type === "file.edited").map((e) => e.properties)).toEqual([{ file }])
     expect(batches).toEqual([[file]])
+    expect(writers).toEqual([session.id])
     expect(llm.failures).toEqual([])
   } finally {
     await app.dispose()
