@@ -4,6 +4,8 @@
 // command hooks) and failure isolation; it does not decide where the session calls it: the
 // session layer calls each member at its own seam (the tool-call pipeline's points, the
 // prompt, the system prompt, compaction, permission asks, the bus).
+import { isDeepStrictEqual } from "node:util"
+import { z } from "zod"
 import { declareError } from "../protocol"
 import type { Exec } from "../process"
 import type { Tool } from "../tool"
@@ -210,6 +212,51 @@ export async function createExtensions(deps: ExtensionDeps) {
       return undefined
     },
 
+    /** tool.definition: plugins may edit each tool's description and parameters (JSON Schema, or a zod schema) before a step sends them. */
+    async toolDefinitions(tools: Map<string, Tool>): Promise<void> {
+      if (!host?.has("tool.definition")) return
+      for (const [id, t] of tools) {
+        const out = await host.trigger("tool.definition", { toolID: id }, { description: t.description, parameters: structuredClone(t.jsonSchema) as unknown })
+        const zod = isZod(out.parameters)
+        const jsonSchema = zod ? toJsonSchema(out.parameters as z.ZodType) : out.parameters
+        if (out.description === t.description && !zod && isDeepStrictEqual(jsonSchema, t.jsonSchema)) continue
+        if (typeof out.description !== "string" || !jsonSchema || typeof jsonSchema !== "object") {
+          deps.report(`A plugin's tool.definition hook left tool ${id} without a description or parameters; it is sent as defined`)
+          continue
+        }
+        tools.set(id, { ...t, description: out.description, jsonSchema: jsonSchema as Record<string, unknown>, ...(zod ? { parameters: out.parameters as z.ZodType } : {}) })
+      }
+    },
+
+    /** experimental.text.complete: plugins may rewrite a text part once it has streamed in full. */
+    textComplete: async (input: { sessionID: string; messageID: string; partID: string }, text: string): Promise<string> => {
+      const out = await trigger("experimental.text.complete", input, { text })
+      return typeof out.text === "string" ? out.text : text
+    },
+
+    /** command.execute.before: plugins may edit the parts an expanded command sends. */
+    async beforeCommand<P>(input: { command: string; sessionID: string; arguments: string }, parts: P[]): Promise<P[]> {
+      if (!host?.has("command.execute.before")) return parts
+      const out = await host.trigger("command.execute.before", input, { parts: structuredClone(parts) })
+      return Array.isArray(out.parts) ? out.parts : parts
+    },
+
+    /** experimental.compaction.autocontinue: false skips the synthetic "continue" turn after an automatic compaction. */
+    async autoContinue(input: { sessionID: string; agent: string; model: { providerID: string }; message: unknown; overflow: boolean }): Promise<boolean> {
+      if (!host?.has("experimental.compaction.autocontinue")) return true
+      const provider = { source: "config", info: { id: input.model.providerID }, options: {} }
+      return (await host.trigger("experimental.compaction.autocontinue", { ...input, provider }, { enabled: true })).enabled !== false
+    },
+
+    /** experimental.provider.small_model: a plugin's choice of the small model (titles) for a provider. */
+    async smallModel(provider: { id: string } & Record<string, unknown>): Promise<{ providerID: string; modelID: string } | undefined> {
+      if (!host?.has("experimental.provider.small_model")) return undefined
+      const out = await host.trigger("experimental.provider.small_model", { provider }, { model: undefined as { id?: unknown; providerID?: unknown } | undefined })
+      const id = out.model?.id
+      if (typeof id !== "string" || !id) return undefined
+      return { providerID: typeof out.model?.providerID === "string" ? out.model.providerID : provider.id, modelID: id }
+    },
+
     /** permission.ask: a plugin may settle an ask the rules left open. */
     async permission(request: Record<string, unknown>): Promise<"allow" | "deny" | "ask"> {
       if (!host?.has("permission.ask")) return "ask"
@@ -254,6 +301,16 @@ export async function createExtensions(deps: ExtensionDeps) {
       background(commands.run("Notification", { session_id: p.sessionID, message: "wright is waiting for your answer", notification_type: "idle_prompt" }))
     }
   }
+}
+
+function isZod(v: unknown): boolean {
+  return !!v && typeof v === "object" && "_zod" in v
+}
+
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>
+  delete out.$schema
+  return out
 }
 
 export type Extensions = Awaited<ReturnType<typeof createExtensions>>

@@ -231,6 +231,7 @@ export async function createApp(opts: AppOptions) {
     publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
     onUsage: sessionUsage(records),
     snapshots,
+    ...(extensions ? { textComplete: extensions.textComplete } : {}),
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
@@ -251,7 +252,7 @@ export async function createApp(opts: AppOptions) {
     worktree,
     hooks: {
       system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
-      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
+      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }), toolDefinitions: (tools) => extensions!.toolDefinitions(tools) } : {}),
       // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
       selectTools: ({ model, tools, history: msgs }) =>
         void deferMcpTools({
@@ -266,6 +267,7 @@ export async function createApp(opts: AppOptions) {
         providers,
         agents,
         smallModel: config.small_model,
+        ...(extensions ? { pluginSmallModel: pluginSmallModel(providers, extensions) } : {}),
         setTitle: (id, title) => void records.update(id, (s) => ({ ...s, title })),
         log: log.child({ service: "title" }),
       }),
@@ -281,6 +283,7 @@ export async function createApp(opts: AppOptions) {
         settings: { ...config.compaction },
         resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
         beforeCompact: extensions?.compacting,
+        autoContinue: extensions?.autoContinue,
       }),
     },
   }
@@ -334,7 +337,7 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
-    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox }),
+    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
@@ -437,6 +440,13 @@ function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["para
       { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
       params,
     )
+}
+
+function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Extensions) {
+  return async (providerID: string) => {
+    const provider = providers.all().find((p) => p.id === providerID)
+    return provider ? ext.smallModel(provider as never) : undefined
+  }
 }
 
 function rootCommit(worktree: string): string | undefined {
