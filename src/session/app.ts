@@ -35,7 +35,7 @@ import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
 import { createToolPipeline, type ToolHooks } from "./tool-call"
-import { hasExtensions, loadExtensions } from "./extensions"
+import { hasExtensions, isPure, loadExtensions } from "./extensions"
 import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
@@ -137,7 +137,7 @@ export async function createApp(opts: AppOptions) {
       extraReadable: [...reads.allowed, outputDir],
     }))
   const sandboxNotice = sandbox.state === "unavailable" ? [sandbox.notice] : []
-  if (hasExtensions(config, configDirs)) {
+  if (!isPure(env) && hasExtensions(config, configDirs)) {
     const pluginLog = log.child({ service: "plugin" })
     extensions = await loadExtensions({
       config: config as never,
@@ -398,6 +398,8 @@ export async function createApp(opts: AppOptions) {
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
+    /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
+    extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */
     async plugins() {
       if (!extensions) return []

@@ -3,6 +3,7 @@ import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore } from "../lib/core"
+import { sandbox } from "../lib/e2e"
 
 let llm: LLMServer
 beforeAll(async () => {
@@ -296,6 +297,30 @@ export const Stay = async ({ directory }: { directory: string }) => ({
     const parts = core.app.sessions.messages(session.id).flatMap((m) => m.parts)
     expect(parts.some((p) => p.type === "text" && p.text.startsWith("Continue if you have next steps"))).toBe(false)
     expect(readFileSync(path.join(core.box.project, "autocontinue.log"), "utf8")).toBe(`${session.id} build small user false\n`)
+  } finally {
+    await core.close()
+  }
+}, 120_000)
+
+test("plugin - WRIGHT_PURE (--pure) runs without plugins, custom tools and command hooks", async () => {
+  const box = sandbox()
+  box.env.WRIGHT_PURE = "1"
+  const core = await testCore({
+    llm,
+    box,
+    config: { hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: "echo HOOK-CONTEXT" }] }] } },
+    files: { ".wright/tool/greet.ts": GREET_TOOL, ".wright/plugin/note.ts": `export const Note = async () => ({ "chat.params": async (_i: unknown, o: { temperature?: number }) => { o.temperature = 0.5 } })\n` },
+  })
+  try {
+    llm.script(text("plain"))
+    const session = await core.client.session.create()
+    await core.client.session.prompt(session.id, prompt("hi"))
+    const body = llm.requests[0]!.body
+    expect(body.tools.map((t: { function: { name: string } }) => t.function.name)).not.toContain("greet")
+    expect(body.temperature).toBeUndefined()
+    expect(JSON.stringify(body.messages)).not.toContain("HOOK-CONTEXT")
+    expect(core.app.extended).toBe(false)
+    expect(await core.app.plugins()).toEqual([])
   } finally {
     await core.close()
   }
