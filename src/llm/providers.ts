@@ -25,6 +25,12 @@ export interface CreateProvidersInput {
   credentials?: Credentials
   /** The catalogue, asked for on the first provider or model lookup; the bundled snapshot by default. */
   catalog?: () => Catalog
+  /**
+   * Contract: called once per provider before its SDK is built (plugins' `auth.loader`);
+   * resolves options that override the provider's (`apiKey`, `baseURL`, `headers`, `fetch`, …).
+   * Must not reject. Undefined, or no answer: the provider as configured.
+   */
+  authOptions?(providerID: string, info: ProviderInfo): Promise<Record<string, unknown> | undefined>
 }
 
 export function createProviders(input: CreateProvidersInput): Providers {
@@ -38,7 +44,7 @@ export function createProviders(input: CreateProvidersInput): Providers {
   let records: Map<string, ProviderRecord> | undefined
   /** Every provider's record, built on the first lookup: only then is the catalogue read. */
   const recs = () => (records ??= buildRecords(config, env, stored, catalog()))
-  const factories = new Map<string, Promise<ModelFactory>>()
+  const factories = new Map<string, Promise<{ apiKey?: string; factory: Promise<ModelFactory> }>>()
 
   const blocked = (id: string): string | undefined => {
     if (config.disabled_providers?.includes(id)) return `it is listed in disabled_providers`
@@ -53,20 +59,28 @@ export function createProviders(input: CreateProvidersInput): Providers {
     if (!record || why) throw unknownProvider(providerID, modelID, why)
     const info = record.info.models[modelID]
     if (!info) throw unknownModel(record, modelID)
-    if (record.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
+    const built = await factoryFor(record)
+    if (built.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
       throw new ProviderAuthError({
         providerID,
         message: `No API key for provider "${providerID}": run \`wright auth login ${providerID}\`, set ${record.info.env.join(" or ")} in the environment, or provider.${providerID}.options.apiKey in your config`,
       })
     }
-    const factory = await factoryFor(record)
-    return { info, language: factory(info.apiID) }
+    return { info, language: (await built.factory)(info.apiID) }
   }
 
-  function factoryFor(record: ProviderRecord): Promise<ModelFactory> {
+  /** The provider's record with what an auth plugin supplies, and (unless it still has no key) its SDK. */
+  function factoryFor(record: ProviderRecord): Promise<{ apiKey?: string; factory: Promise<ModelFactory> }> {
     let pending = factories.get(record.info.id)
     if (!pending) {
-      pending = createFactory(record, baseFetch, env)
+      pending = (async () => {
+        const extra = await input.authOptions?.(record.info.id, record.info)
+        const r = extra ? withAuthOptions(record, extra) : record
+        const factory = createFactory(r, typeof extra?.fetch === "function" ? (extra.fetch as typeof fetch) : baseFetch, env)
+        // A provider whose SDK could not be built is built again on the next lookup.
+        factory.catch(() => factories.delete(record.info.id))
+        return { apiKey: r.apiKey, factory }
+      })()
       pending.catch(() => factories.delete(record.info.id))
       factories.set(record.info.id, pending)
     }
@@ -167,6 +181,17 @@ export function createProviders(input: CreateProvidersInput): Providers {
       [...recs().values()]
         .filter((r) => r.keySources.length > 0)
         .map((r) => ({ providerID: r.info.id, name: r.info.name, sources: r.keySources, masked: maskKey(r.apiKey!) })),
+  }
+}
+
+/** A record with an auth plugin's options over its own: a key, an endpoint, headers, SDK options. */
+function withAuthOptions(record: ProviderRecord, extra: Record<string, unknown>): ProviderRecord {
+  const { apiKey, baseURL, headers, fetch: _fetch, ...rest } = extra
+  return {
+    ...record,
+    apiKey: typeof apiKey === "string" && apiKey !== "" ? apiKey : record.apiKey,
+    baseURL: typeof baseURL === "string" ? baseURL : record.baseURL,
+    options: { ...record.options, ...rest, headers: { ...(record.options.headers as Record<string, string> | undefined), ...(headers as Record<string, string> | undefined) } },
   }
 }
 

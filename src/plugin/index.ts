@@ -11,7 +11,7 @@ import type { Exec } from "../process"
 import type { Tool } from "../tool"
 import { Id } from "../util"
 import { createCommandHooks, HOOK_EVENTS, type HooksConfig } from "./command-hooks"
-import { loadPlugins, type Host, type PluginStatus } from "./host"
+import { loadPlugins, withTimeout, type Host, type PluginStatus } from "./host"
 import { createShell } from "./shell"
 import { findSources } from "./sources"
 
@@ -51,6 +51,7 @@ export interface ExtensionDeps {
   progress(line: string): void
 }
 
+type AuthHook = { provider?: unknown; loader?: (auth: () => Promise<unknown>, provider: unknown) => unknown }
 type Call = { origin: string; tool: string; sessionID: string; messageID: string; callID: string; agent: string; args: Record<string, unknown> }
 type Final = { status: "completed" | "error"; output: string; title: string; metadata: Record<string, unknown> }
 type TextPart = { id: string; sessionID: string; messageID: string; type: "text"; text: string; synthetic?: boolean }
@@ -210,6 +211,27 @@ export async function createExtensions(deps: ExtensionDeps) {
         if (r.code === 0 && r.json?.decision === "block" && r.json.reason) return String(r.json.reason)
       }
       return undefined
+    },
+
+    /**
+     * auth.loader: the first plugin whose `auth.provider` is this provider and that has a
+     * loader supplies its options (a key, an endpoint, headers, a fetch), as in OpenCode only
+     * when the user has stored credentials for it (`auth()` reads them). A loader that throws
+     * or hangs is reported with the plugin's name; the provider then goes as configured.
+     */
+    async authOptions(providerID: string, provider: unknown, auth: () => unknown): Promise<Record<string, unknown> | undefined> {
+      await ready
+      const hook = host?.values("auth").find((h) => (h.value as AuthHook).provider === providerID && typeof (h.value as AuthHook).loader === "function")
+      if (!hook) return undefined
+      try {
+        if (auth() === undefined) return undefined
+        const getAuth = async () => auth()
+        const out = await withTimeout(Promise.resolve((hook.value as AuthHook).loader!(getAuth, provider)), deps.timeout, `did not finish within ${deps.timeout} ms`)
+        return out && typeof out === "object" ? (out as Record<string, unknown>) : undefined
+      } catch (e) {
+        deps.report(`Plugin ${hook.plugin} failed in its auth loader for ${providerID}: ${(e as Error).message ?? String(e)}`)
+        return undefined
+      }
     },
 
     /** tool.definition: plugins may edit each tool's description and parameters (JSON Schema, or a zod schema) before a step sends them. */

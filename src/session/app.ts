@@ -8,7 +8,7 @@ import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { DEFAULT_MAX_TOOL_SHARE, loadConfig, xdgPaths, type Config } from "../config"
-import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
+import { catalogProviderIDs, createProviders, loadCatalog, readAuthFile, userCredentials, type Credentials } from "../llm"
 import { createCodeIntel } from "../lsp"
 import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
 import { createPermissions, merge } from "../permission"
@@ -88,7 +88,15 @@ export async function createApp(opts: AppOptions) {
   const bus = createBus()
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
-  const providers = createProviders({ config, env, fetch: opts.fetch, credentials, catalog: () => loadCatalog(catalogDir).providers })
+  const providers = createProviders({
+    config,
+    env,
+    fetch: opts.fetch,
+    credentials,
+    catalog: () => loadCatalog(catalogDir).providers,
+    // An auth plugin's loader (plugins' `auth` hook) may supply a provider's key, endpoint or fetch.
+    authOptions: async (id, info) => extensions?.authOptions(id, info, () => storedAuth(credentials, id)),
+  })
   // Plugins, custom tools and command hooks (assigned below; src/plugin loads only when one exists).
   let extensions: Extensions | undefined
   const permissions = createPermissions({ bus, decide: (request) => extensions?.permission(request) ?? Promise.resolve("ask") })
@@ -442,6 +450,12 @@ function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["para
       { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
       params,
     )
+}
+
+/** The user's stored entry for a provider (any type: key, OAuth), wright's auth.json first, as OpenCode's Auth.get. */
+function storedAuth(credentials: Credentials, providerID: string): unknown {
+  if (!credentials.mayUse(providerID)) return undefined
+  return readAuthFile(credentials.file)[providerID] ?? readAuthFile(credentials.opencodeFile)[providerID]
 }
 
 function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Extensions) {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
@@ -321,6 +321,69 @@ test("plugin - WRIGHT_PURE (--pure) runs without plugins, custom tools and comma
     expect(JSON.stringify(body.messages)).not.toContain("HOOK-CONTEXT")
     expect(core.app.extended).toBe(false)
     expect(await core.app.plugins()).toEqual([])
+  } finally {
+    await core.close()
+  }
+}, 120_000)
+
+test("plugin - an auth plugin's loader supplies the key, headers and fetch of a provider the user has logged in to", async () => {
+  const box = sandbox()
+  const authFile = path.join(box.env.XDG_DATA_HOME!, "wright", "auth.json")
+  mkdirSync(path.dirname(authFile), { recursive: true, mode: 0o700 })
+  writeFileSync(authFile, JSON.stringify({ fake: { type: "oauth", access: "tok-123", refresh: "r", expires: 0 } }), { mode: 0o600 })
+  const core = await testCore({
+    llm,
+    box,
+    config: { provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${llm.url}/v1` }, models: { "chat-model": { limit: LIMIT } } } } },
+    files: {
+      ".wright/plugin/login.ts": `
+export const Login = async () => ({
+  auth: {
+    provider: "fake",
+    methods: [],
+    async loader(getAuth: () => Promise<any>, provider: any) {
+      const auth = await getAuth()
+      return {
+        apiKey: auth.access + "-for-" + provider.id,
+        headers: { "x-auth-plugin": auth.type },
+        async fetch(input: any, init: any) {
+          const headers = new Headers(init?.headers)
+          headers.set("x-plugin-fetch", "yes")
+          return fetch(input, { ...init, headers })
+        },
+      }
+    },
+  },
+  // A plugin for another provider is not asked.
+})
+export const Other = async () => ({ auth: { provider: "elsewhere", methods: [], async loader() { throw new Error("not this one") } } })
+`,
+    },
+  })
+  try {
+    llm.script(text("authorised"))
+    const session = await core.client.session.create()
+    await core.client.session.prompt(session.id, prompt("hi"))
+    const headers = llm.requests[0]!.headers
+    expect(headers.authorization).toBe("Bearer tok-123-for-fake")
+    expect(headers["x-auth-plugin"]).toBe("oauth")
+    expect(headers["x-plugin-fetch"]).toBe("yes")
+  } finally {
+    await core.close()
+  }
+}, 120_000)
+
+test("plugin - without stored credentials an auth plugin's loader is not called", async () => {
+  const core = await testCore({
+    llm,
+    files: { ".wright/plugin/login.ts": `export const Login = async () => ({ auth: { provider: "fake", methods: [], async loader() { return { headers: { "x-auth-plugin": "called" } } } } })\n` },
+  })
+  try {
+    llm.script(text("plain"))
+    const session = await core.client.session.create()
+    await core.client.session.prompt(session.id, prompt("hi"))
+    expect(llm.requests[0]!.headers["x-auth-plugin"]).toBeUndefined()
+    expect(llm.requests[0]!.headers.authorization).toBe("Bearer test-key")
   } finally {
     await core.close()
   }
