@@ -3,7 +3,7 @@
 import { BadRequestError, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
 import { maskKey, writeKey, type Credentials } from "./auth"
 import { loadCatalog, type Catalog } from "./catalog"
-import { buildRecords, type ProviderRecord } from "./registry"
+import { buildRecords, pluginModel, type ProviderRecord } from "./registry"
 import { createFactory, type ModelFactory } from "./sdk"
 import { suggest } from "./suggest"
 import type { LLMConfigInput, ModelInfo, ModelRef, Providers, ProviderInfo } from "./types"
@@ -43,7 +43,19 @@ export function createProviders(input: CreateProvidersInput): Providers {
   let stored = storedKeys()
   let records: Map<string, ProviderRecord> | undefined
   /** Every provider's record, built on the first lookup: only then is the catalogue read. */
-  const recs = () => (records ??= buildRecords(config, env, stored, catalog()))
+  const recs = () => (records ??= withPluginModels(buildRecords(config, env, stored, catalog())))
+  // Plugins' model lists (provider.models), applied over every rebuild of the records.
+  const pluginModels = new Map<string, Record<string, unknown>>()
+  const withPluginModels = (map: Map<string, ProviderRecord>) => {
+    for (const [id, models] of pluginModels) {
+      const r = map.get(id)
+      if (!r) continue
+      const p = { providerID: id, npm: r.info.npm }
+      const built = Object.fromEntries(Object.entries(models).map(([key, m]) => [key, pluginModel(p, key, m)]))
+      Object.defineProperty(r.info, "models", { value: built, enumerable: true, configurable: true })
+    }
+    return map
+  }
   const factories = new Map<string, Promise<{ apiKey?: string; factory: Promise<ModelFactory> }>>()
 
   const blocked = (id: string): string | undefined => {
@@ -176,6 +188,10 @@ export function createProviders(input: CreateProvidersInput): Providers {
       const had = writeKey(credentials.file, providerID, key)
       refresh()
       return had
+    },
+    setModels(providerID, models) {
+      pluginModels.set(providerID, models)
+      records = undefined
     },
     keys: () =>
       [...recs().values()]

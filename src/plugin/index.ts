@@ -234,6 +234,27 @@ export async function createExtensions(deps: ExtensionDeps) {
       }
     },
 
+    /**
+     * provider.models: each plugin's `provider` hook may replace that provider's models
+     * (`models(provider, { auth })` resolves them by id). Called once, after loading; a hook that
+     * throws or hangs is reported and the provider keeps its own models.
+     */
+    async providerModels(lookup: (providerID: string) => unknown, auth: (providerID: string) => unknown, set: (providerID: string, models: Record<string, unknown>) => void): Promise<void> {
+      await ready
+      for (const { plugin, value } of host?.values("provider") ?? []) {
+        const hook = value as { id?: unknown; models?: (provider: unknown, ctx: unknown) => unknown }
+        if (typeof hook.id !== "string" || typeof hook.models !== "function") continue
+        const provider = lookup(hook.id)
+        if (!provider) continue
+        try {
+          const models = await withTimeout(Promise.resolve(hook.models(provider, { auth: auth(hook.id) })), deps.timeout, `did not finish within ${deps.timeout} ms`)
+          if (models && typeof models === "object") set(hook.id, models as Record<string, unknown>)
+        } catch (e) {
+          deps.report(`Plugin ${plugin} failed in its provider hook for ${hook.id}: ${(e as Error).message ?? String(e)}`)
+        }
+      }
+    },
+
     /** tool.definition: plugins may edit each tool's description and parameters (JSON Schema, or a zod schema) before a step sends them. */
     async toolDefinitions(tools: Map<string, Tool>): Promise<void> {
       if (!host?.has("tool.definition")) return

@@ -166,6 +166,12 @@ export async function createApp(opts: AppOptions) {
     })
     trust.ignored.push(...extensions.held)
   }
+  // Plugins loaded, and their model lists (provider.models) in place: a run waits for this.
+  const extensionsReady = extensions?.providerModels(
+    (id) => providers.all().find((p) => p.id === id),
+    (id) => storedAuth(credentials, id),
+    (id, models) => providers.setModels(id, models),
+  )
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
@@ -301,7 +307,7 @@ export async function createApp(opts: AppOptions) {
     // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
-      await extensions?.ready()
+      await extensionsReady
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
       try {

@@ -388,3 +388,39 @@ test("plugin - without stored credentials an auth plugin's loader is not called"
     await core.close()
   }
 }, 120_000)
+
+test("plugin - a provider hook's models replace the provider's list, and a prompt can use one of them", async () => {
+  const core = await testCore({
+    llm,
+    files: {
+      ".wright/plugin/models.ts": `
+export const Models = async () => ({
+  provider: {
+    id: "fake",
+    async models(provider: any, ctx: any) {
+      return {
+        "plugin-model": {
+          id: "plugin-model", providerID: provider.id, api: { id: "served-model-id", url: "", npm: "" }, name: "From plugin " + (ctx.auth === undefined),
+          capabilities: { temperature: true, reasoning: false, attachment: false, toolcall: true },
+          cost: { input: 1, output: 2, cache: { read: 0, write: 0 } }, limit: { context: 64000, output: 4000 }, status: "active", options: {}, headers: {}, release_date: "2026-01-01",
+        },
+      }
+    },
+  },
+})
+`,
+    },
+  })
+  try {
+    llm.script(text("from the plugin's model"))
+    const session = await core.client.session.create()
+    await core.client.session.prompt(session.id, prompt("hi", { model: { providerID: "fake", modelID: "plugin-model" } }))
+    expect(llm.requests[0]!.body.model).toBe("served-model-id")
+    const fake = core.app.providers.all().find((p) => p.id === "fake")!
+    expect(Object.keys(fake.models)).toEqual(["plugin-model"])
+    expect(fake.models["plugin-model"]!.name).toBe("From plugin true")
+    expect(fake.models["plugin-model"]!.limit.context).toBe(64000)
+  } finally {
+    await core.close()
+  }
+}, 120_000)
