@@ -25,9 +25,11 @@ async function main() {
     .option("print-logs", { type: "boolean", describe: "also print the log to stderr (it is always written to ~/.local/state/wright/log/)" })
     .option("log-level", { choices: ["DEBUG", "INFO", "WARN", "ERROR"] as const, coerce: (v: string) => v.toUpperCase(), describe: "least severe log lines kept (default: logLevel in the config, else INFO)" })
     .option("trust", { type: "boolean", describe: "apply this folder's own config in full for this run, trusted or not (also WRIGHT_TRUST=1)" })
+    .option("pure", { type: "boolean", describe: "run without plugins, custom tools and command hooks (also WRIGHT_PURE=1 or OPENCODE_PURE=1)" })
     // Every command, the TUI's worker and `serve`'s Apps read it from the environment.
     .middleware((argv) => {
       if (argv.trust) process.env.WRIGHT_TRUST = "1"
+      if (argv.pure) process.env.WRIGHT_PURE = "1"
     })
     .command(runCommand)
     .command(serveCommand)

@@ -3,7 +3,7 @@
 import { BadRequestError, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
 import { maskKey, writeKey, type Credentials } from "./auth"
 import { loadCatalog, type Catalog } from "./catalog"
-import { buildRecords, type ProviderRecord } from "./registry"
+import { buildRecords, pluginModel, type ProviderRecord } from "./registry"
 import { createFactory, type ModelFactory } from "./sdk"
 import { suggest } from "./suggest"
 import type { LLMConfigInput, ModelInfo, ModelRef, Providers, ProviderInfo } from "./types"
@@ -25,6 +25,12 @@ export interface CreateProvidersInput {
   credentials?: Credentials
   /** The catalogue, asked for on the first provider or model lookup; the bundled snapshot by default. */
   catalog?: () => Catalog
+  /**
+   * Contract: called once per provider before its SDK is built (plugins' `auth.loader`);
+   * resolves options that override the provider's (`apiKey`, `baseURL`, `headers`, `fetch`, …).
+   * Must not reject. Undefined, or no answer: the provider as configured.
+   */
+  authOptions?(providerID: string, info: ProviderInfo): Promise<Record<string, unknown> | undefined>
 }
 
 export function createProviders(input: CreateProvidersInput): Providers {
@@ -37,8 +43,20 @@ export function createProviders(input: CreateProvidersInput): Providers {
   let stored = storedKeys()
   let records: Map<string, ProviderRecord> | undefined
   /** Every provider's record, built on the first lookup: only then is the catalogue read. */
-  const recs = () => (records ??= buildRecords(config, env, stored, catalog()))
-  const factories = new Map<string, Promise<ModelFactory>>()
+  const recs = () => (records ??= withPluginModels(buildRecords(config, env, stored, catalog())))
+  // Plugins' model lists (provider.models), applied over every rebuild of the records.
+  const pluginModels = new Map<string, Record<string, unknown>>()
+  const withPluginModels = (map: Map<string, ProviderRecord>) => {
+    for (const [id, models] of pluginModels) {
+      const r = map.get(id)
+      if (!r) continue
+      const p = { providerID: id, npm: r.info.npm }
+      const built = Object.fromEntries(Object.entries(models).map(([key, m]) => [key, pluginModel(p, key, m)]))
+      Object.defineProperty(r.info, "models", { value: built, enumerable: true, configurable: true })
+    }
+    return map
+  }
+  const factories = new Map<string, Promise<{ apiKey?: string; factory: Promise<ModelFactory> }>>()
 
   const blocked = (id: string): string | undefined => {
     if (config.disabled_providers?.includes(id)) return `it is listed in disabled_providers`
@@ -53,20 +71,28 @@ export function createProviders(input: CreateProvidersInput): Providers {
     if (!record || why) throw unknownProvider(providerID, modelID, why)
     const info = record.info.models[modelID]
     if (!info) throw unknownModel(record, modelID)
-    if (record.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
+    const built = await factoryFor(record)
+    if (built.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
       throw new ProviderAuthError({
         providerID,
         message: `No API key for provider "${providerID}": run \`wright auth login ${providerID}\`, set ${record.info.env.join(" or ")} in the environment, or provider.${providerID}.options.apiKey in your config`,
       })
     }
-    const factory = await factoryFor(record)
-    return { info, language: factory(info.apiID) }
+    return { info, language: (await built.factory)(info.apiID) }
   }
 
-  function factoryFor(record: ProviderRecord): Promise<ModelFactory> {
+  /** The provider's record with what an auth plugin supplies, and (unless it still has no key) its SDK. */
+  function factoryFor(record: ProviderRecord): Promise<{ apiKey?: string; factory: Promise<ModelFactory> }> {
     let pending = factories.get(record.info.id)
     if (!pending) {
-      pending = createFactory(record, baseFetch, env)
+      pending = (async () => {
+        const extra = await input.authOptions?.(record.info.id, record.info)
+        const r = extra ? withAuthOptions(record, extra) : record
+        const factory = createFactory(r, typeof extra?.fetch === "function" ? (extra.fetch as typeof fetch) : baseFetch, env)
+        // A provider whose SDK could not be built is built again on the next lookup.
+        factory.catch(() => factories.delete(record.info.id))
+        return { apiKey: r.apiKey, factory }
+      })()
       pending.catch(() => factories.delete(record.info.id))
       factories.set(record.info.id, pending)
     }
@@ -163,10 +189,25 @@ export function createProviders(input: CreateProvidersInput): Providers {
       refresh()
       return had
     },
+    setModels(providerID, models) {
+      pluginModels.set(providerID, models)
+      records = undefined
+    },
     keys: () =>
       [...recs().values()]
         .filter((r) => r.keySources.length > 0)
         .map((r) => ({ providerID: r.info.id, name: r.info.name, sources: r.keySources, masked: maskKey(r.apiKey!) })),
+  }
+}
+
+/** A record with an auth plugin's options over its own: a key, an endpoint, headers, SDK options. */
+function withAuthOptions(record: ProviderRecord, extra: Record<string, unknown>): ProviderRecord {
+  const { apiKey, baseURL, headers, fetch: _fetch, ...rest } = extra
+  return {
+    ...record,
+    apiKey: typeof apiKey === "string" && apiKey !== "" ? apiKey : record.apiKey,
+    baseURL: typeof baseURL === "string" ? baseURL : record.baseURL,
+    options: { ...record.options, ...rest, headers: { ...(record.options.headers as Record<string, string> | undefined), ...(headers as Record<string, string> | undefined) } },
   }
 }
 

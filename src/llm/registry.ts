@@ -147,6 +147,32 @@ function fromCatalog(p: { providerID: string; npm: string }, key: string, m: Cat
   }
 }
 
+/** A model in OpenCode's v2 Model shape (a plugin's `provider.models`) as wright's ModelInfo. */
+export function pluginModel(p: { providerID: string; npm: string }, key: string, raw: unknown): ModelInfo {
+  const m = (raw && typeof raw === "object" ? raw : {}) as Record<string, any>
+  const num = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined)
+  const bool = (v: unknown) => (typeof v === "boolean" ? v : undefined)
+  const str = (v: unknown) => (typeof v === "string" && v ? v : undefined)
+  const context = num(m.limit?.context)
+  const output = num(m.limit?.output)
+  return applyConfig(p, key, undefined, {
+    id: str(m.api?.id) ?? str(m.id),
+    name: str(m.name),
+    family: str(m.family),
+    release_date: str(m.release_date),
+    ...(context !== undefined && output !== undefined ? { limit: { context, output, ...(num(m.limit?.input) !== undefined ? { input: num(m.limit.input) } : {}) } } : {}),
+    ...(m.cost && num(m.cost.input) !== undefined && num(m.cost.output) !== undefined
+      ? { cost: { input: num(m.cost.input)!, output: num(m.cost.output)!, cache_read: num(m.cost.cache?.read), cache_write: num(m.cost.cache?.write) } }
+      : {}),
+    tool_call: bool(m.capabilities?.toolcall),
+    reasoning: bool(m.capabilities?.reasoning),
+    attachment: bool(m.capabilities?.attachment),
+    temperature: bool(m.capabilities?.temperature),
+    ...(m.options && typeof m.options === "object" ? { options: m.options } : {}),
+    ...(m.headers && typeof m.headers === "object" ? { headers: m.headers } : {}),
+  } as ModelConfigInput)
+}
+
 function applyConfig(p: { providerID: string; npm: string }, key: string, known: ModelInfo | undefined, mc: ModelConfigInput): ModelInfo {
   const limit: ModelInfo["limit"] = known?.limit ?? DEFAULT_LIMIT
   const cost: ModelInfo["cost"] = known?.cost ?? { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }

@@ -40,6 +40,7 @@ export interface StreamInput {
   abort: AbortSignal
   temperature?: number
   topP?: number
+  topK?: number
   maxOutputTokens?: number
   headers?: Record<string, string>
   providerOptions?: Record<string, any>
@@ -86,6 +87,7 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
         maxOutputTokens: input.maxOutputTokens ?? withThinking(maxOutputTokens(info), info, sdkOptions?.[sdkKey(info)]),
         temperature: info.capabilities.temperature ? input.temperature : undefined,
         topP: input.topP,
+        topK: input.topK,
       }),
       prompt,
       tools,

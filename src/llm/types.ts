@@ -128,6 +128,8 @@ export interface Providers {
   saveKey(providerID: string, key: string | undefined): boolean
   /** Each provider that has a key: every source of one, the used one first, and its masked tail. Never the key. */
   keys(): ProviderKeys[]
+  /** Replaces a provider's models with a plugin's list (OpenCode's Model shape, by id: plugins' `provider.models`). Never throws; a provider that does not exist is ignored. */
+  setModels(providerID: string, models: Record<string, unknown>): void
 }
 
 export type KeySource = { kind: "config" } | { kind: "store" | "opencode"; file: string } | { kind: "env"; name: string }

@@ -55,6 +55,8 @@ export interface Host {
   trigger<O>(name: string, input: unknown, output: O): Promise<O>
   /** Whether any enabled plugin has this hook (callers skip building inputs otherwise). */
   has(name: string): boolean
+  /** The enabled plugins' values of a hook that is not a function (`auth`, `provider`), with each plugin's name. */
+  values(name: string): { plugin: string; value: unknown }[]
   dispose(): Promise<void>
 }
 
@@ -100,6 +102,7 @@ export async function loadPlugins(deps: HostDeps): Promise<Host> {
     list: () => entries.map((e) => ({ ...e.status, hooks: [...e.status.hooks], tools: [...e.status.tools] })),
     tools: () => [...tools.values()],
     has: (name) => enabled().some((e) => e.hooks.some((h) => typeof h[name] === "function")),
+    values: (name) => enabled().flatMap((e) => e.hooks.filter((h) => h[name] && typeof h[name] === "object").map((h) => ({ plugin: e.status.name, value: h[name] }))),
     async trigger(name, input, output) {
       for (const entry of enabled()) {
         for (const hooks of entry.hooks) {

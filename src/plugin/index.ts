@@ -4,12 +4,14 @@
 // command hooks) and failure isolation; it does not decide where the session calls it: the
 // session layer calls each member at its own seam (the tool-call pipeline's points, the
 // prompt, the system prompt, compaction, permission asks, the bus).
+import { isDeepStrictEqual } from "node:util"
+import { z } from "zod"
 import { declareError } from "../protocol"
 import type { Exec } from "../process"
 import type { Tool } from "../tool"
 import { Id } from "../util"
 import { createCommandHooks, HOOK_EVENTS, type HooksConfig } from "./command-hooks"
-import { loadPlugins, type Host, type PluginStatus } from "./host"
+import { loadPlugins, withTimeout, type Host, type PluginStatus } from "./host"
 import { createShell } from "./shell"
 import { findSources } from "./sources"
 
@@ -49,6 +51,7 @@ export interface ExtensionDeps {
   progress(line: string): void
 }
 
+type AuthHook = { provider?: unknown; loader?: (auth: () => Promise<unknown>, provider: unknown) => unknown }
 type Call = { origin: string; tool: string; sessionID: string; messageID: string; callID: string; agent: string; args: Record<string, unknown> }
 type Final = { status: "completed" | "error"; output: string; title: string; metadata: Record<string, unknown> }
 type TextPart = { id: string; sessionID: string; messageID: string; type: "text"; text: string; synthetic?: boolean }
@@ -210,6 +213,93 @@ export async function createExtensions(deps: ExtensionDeps) {
       return undefined
     },
 
+    /**
+     * auth.loader: the first plugin whose `auth.provider` is this provider and that has a
+     * loader supplies its options (a key, an endpoint, headers, a fetch), as in OpenCode only
+     * when the user has stored credentials for it (`auth()` reads them). A loader that throws
+     * or hangs is reported with the plugin's name; the provider then goes as configured.
+     */
+    async authOptions(providerID: string, provider: unknown, auth: () => unknown): Promise<Record<string, unknown> | undefined> {
+      await ready
+      const hook = host?.values("auth").find((h) => (h.value as AuthHook).provider === providerID && typeof (h.value as AuthHook).loader === "function")
+      if (!hook) return undefined
+      try {
+        if (auth() === undefined) return undefined
+        const getAuth = async () => auth()
+        const out = await withTimeout(Promise.resolve((hook.value as AuthHook).loader!(getAuth, provider)), deps.timeout, `did not finish within ${deps.timeout} ms`)
+        return out && typeof out === "object" ? (out as Record<string, unknown>) : undefined
+      } catch (e) {
+        deps.report(`Plugin ${hook.plugin} failed in its auth loader for ${providerID}: ${(e as Error).message ?? String(e)}`)
+        return undefined
+      }
+    },
+
+    /**
+     * provider.models: each plugin's `provider` hook may replace that provider's models
+     * (`models(provider, { auth })` resolves them by id). Called once, after loading; a hook that
+     * throws or hangs is reported and the provider keeps its own models.
+     */
+    async providerModels(lookup: (providerID: string) => unknown, auth: (providerID: string) => unknown, set: (providerID: string, models: Record<string, unknown>) => void): Promise<void> {
+      await ready
+      for (const { plugin, value } of host?.values("provider") ?? []) {
+        const hook = value as { id?: unknown; models?: (provider: unknown, ctx: unknown) => unknown }
+        if (typeof hook.id !== "string" || typeof hook.models !== "function") continue
+        const provider = lookup(hook.id)
+        if (!provider) continue
+        try {
+          const models = await withTimeout(Promise.resolve(hook.models(provider, { auth: auth(hook.id) })), deps.timeout, `did not finish within ${deps.timeout} ms`)
+          if (models && typeof models === "object") set(hook.id, models as Record<string, unknown>)
+        } catch (e) {
+          deps.report(`Plugin ${plugin} failed in its provider hook for ${hook.id}: ${(e as Error).message ?? String(e)}`)
+        }
+      }
+    },
+
+    /** tool.definition: plugins may edit each tool's description and parameters (JSON Schema, or a zod schema) before a step sends them. */
+    async toolDefinitions(tools: Map<string, Tool>): Promise<void> {
+      if (!host?.has("tool.definition")) return
+      for (const [id, t] of tools) {
+        const out = await host.trigger("tool.definition", { toolID: id }, { description: t.description, parameters: structuredClone(t.jsonSchema) as unknown })
+        const zod = isZod(out.parameters)
+        const jsonSchema = zod ? toJsonSchema(out.parameters as z.ZodType) : out.parameters
+        if (out.description === t.description && !zod && isDeepStrictEqual(jsonSchema, t.jsonSchema)) continue
+        if (typeof out.description !== "string" || !jsonSchema || typeof jsonSchema !== "object") {
+          deps.report(`A plugin's tool.definition hook left tool ${id} without a description or parameters; it is sent as defined`)
+          continue
+        }
+        tools.set(id, { ...t, description: out.description, jsonSchema: jsonSchema as Record<string, unknown>, ...(zod ? { parameters: out.parameters as z.ZodType } : {}) })
+      }
+    },
+
+    /** experimental.text.complete: plugins may rewrite a text part once it has streamed in full. */
+    textComplete: async (input: { sessionID: string; messageID: string; partID: string }, text: string): Promise<string> => {
+      const out = await trigger("experimental.text.complete", input, { text })
+      return typeof out.text === "string" ? out.text : text
+    },
+
+    /** command.execute.before: plugins may edit the parts an expanded command sends. */
+    async beforeCommand<P>(input: { command: string; sessionID: string; arguments: string }, parts: P[]): Promise<P[]> {
+      if (!host?.has("command.execute.before")) return parts
+      const out = await host.trigger("command.execute.before", input, { parts: structuredClone(parts) })
+      return Array.isArray(out.parts) ? out.parts : parts
+    },
+
+    /** experimental.compaction.autocontinue: false skips the synthetic "continue" turn after an automatic compaction. */
+    async autoContinue(input: { sessionID: string; agent: string; model: { providerID: string }; message: unknown; overflow: boolean }): Promise<boolean> {
+      if (!host?.has("experimental.compaction.autocontinue")) return true
+      const provider = { source: "config", info: { id: input.model.providerID }, options: {} }
+      return (await host.trigger("experimental.compaction.autocontinue", { ...input, provider }, { enabled: true })).enabled !== false
+    },
+
+    /** experimental.provider.small_model: a plugin's choice of the small model (titles) for a provider. */
+    async smallModel(provider: { id: string } & Record<string, unknown>): Promise<{ providerID: string; modelID: string } | undefined> {
+      if (!host?.has("experimental.provider.small_model")) return undefined
+      const out = await host.trigger("experimental.provider.small_model", { provider }, { model: undefined as { id?: unknown; providerID?: unknown } | undefined })
+      const id = out.model?.id
+      if (typeof id !== "string" || !id) return undefined
+      return { providerID: typeof out.model?.providerID === "string" ? out.model.providerID : provider.id, modelID: id }
+    },
+
     /** permission.ask: a plugin may settle an ask the rules left open. */
     async permission(request: Record<string, unknown>): Promise<"allow" | "deny" | "ask"> {
       if (!host?.has("permission.ask")) return "ask"
@@ -254,6 +344,16 @@ export async function createExtensions(deps: ExtensionDeps) {
       background(commands.run("Notification", { session_id: p.sessionID, message: "wright is waiting for your answer", notification_type: "idle_prompt" }))
     }
   }
+}
+
+function isZod(v: unknown): boolean {
+  return !!v && typeof v === "object" && "_zod" in v
+}
+
+function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
+  const out = z.toJSONSchema(schema, { target: "draft-7", io: "input" }) as Record<string, unknown>
+  delete out.$schema
+  return out
 }
 
 export type Extensions = Awaited<ReturnType<typeof createExtensions>>

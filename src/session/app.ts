@@ -8,7 +8,7 @@ import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
 import { DEFAULT_MAX_TOOL_SHARE, loadConfig, xdgPaths, type Config } from "../config"
-import { catalogProviderIDs, createProviders, loadCatalog, userCredentials } from "../llm"
+import { catalogProviderIDs, createProviders, loadCatalog, readAuthFile, userCredentials, type Credentials } from "../llm"
 import { createCodeIntel } from "../lsp"
 import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
 import { createPermissions, merge } from "../permission"
@@ -35,7 +35,7 @@ import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
 import { createToolPipeline, type ToolHooks } from "./tool-call"
-import { hasExtensions, loadExtensions } from "./extensions"
+import { hasExtensions, isPure, loadExtensions } from "./extensions"
 import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
@@ -88,7 +88,15 @@ export async function createApp(opts: AppOptions) {
   const bus = createBus()
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
-  const providers = createProviders({ config, env, fetch: opts.fetch, credentials, catalog: () => loadCatalog(catalogDir).providers })
+  const providers = createProviders({
+    config,
+    env,
+    fetch: opts.fetch,
+    credentials,
+    catalog: () => loadCatalog(catalogDir).providers,
+    // An auth plugin's loader (plugins' `auth` hook) may supply a provider's key, endpoint or fetch.
+    authOptions: async (id, info) => extensions?.authOptions(id, info, () => storedAuth(credentials, id)),
+  })
   // Plugins, custom tools and command hooks (assigned below; src/plugin loads only when one exists).
   let extensions: Extensions | undefined
   const permissions = createPermissions({ bus, decide: (request) => extensions?.permission(request) ?? Promise.resolve("ask") })
@@ -142,7 +150,7 @@ export async function createApp(opts: AppOptions) {
       extraReadable: [...reads.allowed, outputDir],
     }))
   const sandboxNotice = sandbox.state === "unavailable" ? [sandbox.notice] : []
-  if (hasExtensions(config, configDirs)) {
+  if (!isPure(env) && hasExtensions(config, configDirs)) {
     const pluginLog = log.child({ service: "plugin" })
     extensions = await loadExtensions({
       config: config as never,
@@ -163,6 +171,12 @@ export async function createApp(opts: AppOptions) {
     })
     trust.ignored.push(...extensions.held)
   }
+  // Plugins loaded, and their model lists (provider.models) in place: a run waits for this.
+  const extensionsReady = extensions?.providerModels(
+    (id) => providers.all().find((p) => p.id === id),
+    (id) => storedAuth(credentials, id),
+    (id, models) => providers.setModels(id, models),
+  )
   // MCP servers connect in the background; each one's tools join the registry when it is up.
   const mcp = createMcp({
     config,
@@ -239,6 +253,7 @@ export async function createApp(opts: AppOptions) {
     publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
     onUsage: sessionUsage(records),
     snapshots,
+    ...(extensions ? { textComplete: extensions.textComplete } : {}),
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
@@ -259,7 +274,7 @@ export async function createApp(opts: AppOptions) {
     worktree,
     hooks: {
       system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
-      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }) } : {}),
+      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }), toolDefinitions: (tools) => extensions!.toolDefinitions(tools) } : {}),
       // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
       selectTools: ({ model, tools, history: msgs }) =>
         void deferMcpTools({
@@ -274,6 +289,7 @@ export async function createApp(opts: AppOptions) {
         providers,
         agents,
         smallModel: config.small_model,
+        ...(extensions ? { pluginSmallModel: pluginSmallModel(providers, extensions) } : {}),
         setTitle: (id, title) => void records.update(id, (s) => ({ ...s, title })),
         log: log.child({ service: "title" }),
       }),
@@ -289,6 +305,7 @@ export async function createApp(opts: AppOptions) {
         settings: { ...config.compaction },
         resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
         beforeCompact: extensions?.compacting,
+        autoContinue: extensions?.autoContinue,
       }),
     },
   }
@@ -298,7 +315,7 @@ export async function createApp(opts: AppOptions) {
     // A prompt sent right after startup waits for the MCP servers still connecting (each within its timeout).
     loop: async (sessionID, abort) => {
       await mcp.ready(abort)
-      await extensions?.ready()
+      await extensionsReady
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
       try {
@@ -342,7 +359,7 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
-    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox }),
+    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
@@ -403,6 +420,8 @@ export async function createApp(opts: AppOptions) {
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
+    /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
+    extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */
     async plugins() {
       if (!extensions) return []
@@ -445,6 +464,19 @@ function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["para
       { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
       params,
     )
+}
+
+/** The user's stored entry for a provider (any type: key, OAuth), wright's auth.json first, as OpenCode's Auth.get. */
+function storedAuth(credentials: Credentials, providerID: string): unknown {
+  if (!credentials.mayUse(providerID)) return undefined
+  return readAuthFile(credentials.file)[providerID] ?? readAuthFile(credentials.opencodeFile)[providerID]
+}
+
+function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Extensions) {
+  return async (providerID: string) => {
+    const provider = providers.all().find((p) => p.id === providerID)
+    return provider ? ext.smallModel(provider as never) : undefined
+  }
 }
 
 function rootCommit(worktree: string): string | undefined {

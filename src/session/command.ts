@@ -130,6 +130,11 @@ export interface CommandRunnerDeps {
   exec: Exec
   /** The App's sandbox: snippets run inside it. */
   sandbox?: Sandbox
+  /**
+   * Contract: called once per command after it is expanded, before it is sent (plugins'
+   * command.execute.before); resolves the parts to send. Must not reject. Undefined: as expanded.
+   */
+  beforeCommand?(input: { command: string; sessionID: string; arguments: string }, parts: PromptInput["parts"]): Promise<PromptInput["parts"]>
 }
 
 /**
@@ -170,6 +175,7 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
     const prompt: PromptInput = expanded.subtask
       ? { ...(input.agent ? { agent: input.agent } : {}), ...(requested ? { model: requested } : {}), parts: expanded.parts }
       : { agent: agent.name, ...(taskModel ? { model: taskModel } : {}), parts: [...expanded.parts, ...(input.parts ?? [])] }
+    if (deps.beforeCommand) prompt.parts = await deps.beforeCommand({ command: cmd.name, sessionID, arguments: input.arguments ?? "" }, prompt.parts)
     if (input.messageID) prompt.messageID = input.messageID
     if (variant) prompt.variant = variant
 

@@ -43,6 +43,12 @@ export interface CompactionDeps {
    * that replaces it. Must not reject. Undefined: the default request.
    */
   beforeCompact?(input: { sessionID: string; auto: boolean }): Promise<{ context: string[]; prompt?: string }>
+  /**
+   * Contract: called after an automatic compaction succeeded, before the synthetic "continue"
+   * message is added (plugins' experimental.compaction.autocontinue); false skips it. Must not
+   * reject. Undefined: it is added.
+   */
+  autoContinue?(input: { sessionID: string; agent: string; model: ResolvedModel["info"]; message: UserMessage; overflow: boolean }): Promise<boolean>
 }
 
 /** Queues a compaction: a user message carrying a `compaction` part, picked up by the loop. */
@@ -205,8 +211,9 @@ export async function processCompaction(
   if (summary.error || result === "stop") return "stop"
 
   if (tailStart) deps.history.putPart({ ...part, tail_start_id: tailStart })
-  if (part.auto) {
-    const last = history.slice(0, reqIndex).findLast((m) => m.info.role === "user" && !isCompactionRequest(m))?.info as UserMessage | undefined
+  const last = history.slice(0, reqIndex).findLast((m) => m.info.role === "user" && !isCompactionRequest(m))?.info as UserMessage | undefined
+  const resume = part.auto && (!deps.autoContinue || (await deps.autoContinue({ sessionID: session.id, agent: last?.agent ?? requester.agent, model: model.info, message: last ?? requester, overflow: part.overflow === true })))
+  if (resume) {
     const msg: UserMessage = { id: Id.ascending("msg"), sessionID: session.id, role: "user", time: { created: Date.now() }, agent: last?.agent ?? requester.agent, model: last?.model ?? requester.model }
     deps.history.putMessage(msg)
     deps.history.putPart({ id: Id.ascending("prt"), sessionID: session.id, messageID: msg.id, type: "text", text: CONTINUE_TEXT, synthetic: true, metadata: { compaction_continue: true } })

@@ -6,18 +6,26 @@ import path from "node:path"
 import type { Config } from "../config"
 import type { Extensions, ExtensionDeps } from "../plugin"
 
+/** `--pure` (WRIGHT_PURE, or OpenCode's OPENCODE_PURE): no plugins, custom tools or command hooks at all. */
+export function isPure(env: NodeJS.ProcessEnv): boolean {
+  return [env.WRIGHT_PURE, env.OPENCODE_PURE].some((v) => v === "1" || v === "true")
+}
+
 /** True when the config lists plugins or hooks, or a config folder has plugin/tool files. */
 export function hasExtensions(config: Config, dirs: string[]): boolean {
   if ((config.plugin?.length ?? 0) > 0) return true
   if (config.hooks && Object.values(config.hooks).some((groups) => groups.length > 0)) return true
-  return dirs.some((dir) => ["plugin", "plugins", "tool", "tools"].some((sub) => hasCode(path.join(dir, sub))))
+  // One listing per config folder; a subfolder is listed only when it is there.
+  return dirs.some((dir) => list(dir).some((sub) => SUBDIRS.has(sub) && list(path.join(dir, sub)).some((n) => /\.(m?js|ts)$/.test(n))))
 }
 
-function hasCode(dir: string): boolean {
+const SUBDIRS = new Set(["plugin", "plugins", "tool", "tools"])
+
+function list(dir: string): string[] {
   try {
-    return readdirSync(dir).some((n) => /\.(m?js|ts)$/.test(n))
+    return readdirSync(dir)
   } catch {
-    return false
+    return []
   }
 }
 

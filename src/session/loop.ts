@@ -91,6 +91,12 @@ export interface LoopHooks {
    * stored history is never changed. Must not reject. Undefined: the conversation as it is.
    */
   messages?(history: MessageWithParts[]): Promise<MessageWithParts[]>
+  /**
+   * Contract: called once per step after the tools are selected, before the extra tools; may
+   * replace entries of `tools` with copies whose description or schema differ (plugins'
+   * tool.definition). Must not reject. Undefined: tools go as they are defined.
+   */
+  toolDefinitions?(tools: Map<string, Tool>): Promise<void>
 }
 
 /** What a step sends besides the messages and tools. */
@@ -220,6 +226,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const ruleset = merge(agent.permission, session.permission ?? [])
     const tools = resolveTools(deps.registry, model.info.id, ruleset, user)
     hooks.selectTools?.({ session, model, tools, history: visible })
+    if (hooks.toolDefinitions) await hooks.toolDefinitions(tools)
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
 
     const system = await hooks.system({ agent, model, user, session })
@@ -246,6 +253,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
       toolChoice: isLastStep ? "none" : tools.has("StructuredOutput") ? "required" : undefined,
       temperature: params.temperature,
       topP: params.topP,
+      topK: params.topK,
       maxOutputTokens: params.maxOutputTokens,
       headers: Object.keys(params.headers).length ? params.headers : undefined,
       modelOptions: Object.keys(params.options).length ? params.options : undefined,

@@ -40,6 +40,12 @@ export interface ProcessorDeps {
   compaction: { auto?: boolean; reserved?: number }
   /** Tracks the worktree at the step's boundaries (patch parts, undo). Undefined: no snapshots. */
   snapshots?: StepSnapshots
+  /**
+   * Contract: called when a text part has streamed in full, before it is saved as finished
+   * (plugins' experimental.text.complete); resolves the text to keep. Must not reject.
+   * Undefined: the text as streamed.
+   */
+  textComplete?(input: { sessionID: string; messageID: string; partID: string }, text: string): Promise<string>
   /** Test seam for retry waits. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>
 }
@@ -63,6 +69,7 @@ export interface StepInput extends StepContext {
   toolChoice?: "auto" | "required" | "none"
   temperature?: number
   topP?: number
+  topK?: number
   maxOutputTokens?: number
   headers?: Record<string, string>
   modelOptions?: Record<string, unknown>
@@ -110,6 +117,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         abort,
         temperature: input.temperature,
         topP: input.topP,
+        topK: input.topK,
         maxOutputTokens: input.maxOutputTokens,
         headers: input.headers,
         modelOptions: input.modelOptions,
@@ -152,6 +160,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             if (!part) break
             open.delete(event.id)
             if (event.providerMetadata) part.metadata = { ...part.metadata, ...(event.providerMetadata as Record<string, unknown>) }
+            if (part.type === "text" && deps.textComplete) part.text = await deps.textComplete({ sessionID: sid, messageID: assistant.id, partID: part.id }, part.text)
             part.time = { start: part.time?.start ?? Date.now(), end: Date.now() }
             put(part)
             break

@@ -27,6 +27,8 @@ export interface TitleDeps {
   providers: Providers
   agents: Agents
   smallModel?: string
+  /** Contract: the plugins' choice of a small model for this provider (experimental.provider.small_model); must not reject. Undefined or no answer: wright's own choice. */
+  pluginSmallModel?(providerID: string): Promise<{ providerID: string; modelID: string } | undefined>
   setTitle(sessionID: string, title: string): void
   /** Where failed attempts are told (undefined: nowhere). */
   log?: Logger
@@ -55,7 +57,7 @@ export async function generateTitle(deps: TitleDeps, session: Session, user: Use
   const agent = deps.agents.get("title")
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
-      const ref = pick(deps, user)
+      const ref = await pick(deps, user)
       const model = await deps.providers.get(ref.providerID, ref.modelID)
       let text = ""
       let failed: unknown
@@ -84,9 +86,9 @@ export async function generateTitle(deps: TitleDeps, session: Session, user: Use
   }
 }
 
-function pick(deps: TitleDeps, user: UserMessage) {
+async function pick(deps: TitleDeps, user: UserMessage) {
   if (deps.smallModel) return parseModelRef(deps.smallModel, "small_model")
-  return deps.providers.smallModel(user.model.providerID) ?? user.model
+  return (await deps.pluginSmallModel?.(user.model.providerID)) ?? deps.providers.smallModel(user.model.providerID) ?? user.model
 }
 
 /** LoopHooks.firstStep: names the session in the background; the run does not wait for it. */

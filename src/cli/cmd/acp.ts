@@ -13,7 +13,9 @@ export const acpCommand: CommandModule<object, AcpArgs> = {
       .option("cwd", { type: "string", describe: "project directory (default: the current one)" })
       .epilog('Zed: add {"agent_servers": {"wright": {"command": "wright", "args": ["acp"]}}} to its settings.') as never,
   handler: async (args) => {
-    // stdout is the protocol channel: whatever else would print there goes to stderr.
+    // stdout is the protocol channel: whatever else would print there (a plugin's console.log or
+    // process.stdout.write) goes to stderr; the protocol writes through the one writer kept here.
+    const protocol = protocolWriter()
     for (const level of ["log", "info", "debug"] as const) console[level] = console.error
     const { existsSync, statSync } = await import("node:fs")
     const path = await import("node:path")
@@ -42,11 +44,20 @@ export const acpCommand: CommandModule<object, AcpArgs> = {
     process.once("SIGINT", onSignal)
     process.once("SIGTERM", onSignal)
     try {
-      await runAcp({ client: clientFor(directory), clientFor, version: VERSION, signal: stop.signal })
+      await runAcp({ client: clientFor(directory), clientFor, version: VERSION, signal: stop.signal, output: protocol })
     } finally {
       await core.close()
     }
     // Keep-alive sockets and background timers must not hold the finished process open.
     process.exit(process.exitCode ?? 0)
   },
+}
+
+/** Takes stdout for the protocol: returns a stream onto it, and sends every other write to stderr. */
+function protocolWriter(): WritableStream<Uint8Array> {
+  const write = process.stdout.write.bind(process.stdout) as (chunk: Uint8Array, done: (e?: Error | null) => void) => boolean
+  process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write
+  return new WritableStream<Uint8Array>({
+    write: (chunk) => new Promise<void>((resolve, reject) => void write(chunk, (e) => (e ? reject(e) : resolve()))),
+  })
 }

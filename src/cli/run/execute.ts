@@ -31,10 +31,10 @@ export async function run(args: RunArgs) {
   const schema = args.schema ? readSchema(args.schema, directory) : undefined
 
   const log = cliLogger(args)
-  const { client, close } = await connect(args, directory, log)
+  const { client, close, extended } = await connect(args, directory, log)
   try {
     const runLog = log.child({ service: "run" })
-    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended })
     process.exitCode = exit
     runLog.info("run finished", { exit })
   } finally {
@@ -42,13 +42,13 @@ export async function run(args: RunArgs) {
   }
 }
 
-async function connect(args: RunArgs, directory: string, log: RootLogger): Promise<{ client: Client; close: () => Promise<void> }> {
+async function connect(args: RunArgs, directory: string, log: RootLogger): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {
   if (args.attach) {
-    return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {} }
+    return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {}, extended: true }
   }
   // Plugin installs (npm) say what they do: a first run can take a while.
   const core = await startCore({ directory, log, progress: (line) => void process.stderr.write(`${dim(line)}\n`) })
-  return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close }
+  return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close, extended: core.app.extended }
 }
 
 interface Input {
@@ -58,6 +58,8 @@ interface Input {
   files: PartInput[]
   /** --schema: the answer must be JSON matching it, printed alone on stdout. */
   schema?: Record<string, unknown>
+  /** Whether the core may have plugins to report on (false: a local core without any, so GET /plugin is skipped). */
+  extended: boolean
   log: Logger
 }
 
@@ -145,7 +147,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     // Events published before the subscription is live would be lost: wait for it.
     await within(subscribed, 5000)
     // Plugins that failed to load before the stream was up are named here (once each).
-    for (const p of await client.request<{ name: string; status: string; error?: string; kind: string; source: string }[]>("GET", "/plugin").catch(() => [])) {
+    const plugins = input.extended ? await client.request<{ name: string; status: string; error?: string; kind: string; source: string }[]>("GET", "/plugin").catch(() => []) : []
+    for (const p of plugins) {
       if (p.status === "loaded" || !p.error) continue
       const message = p.kind === "tool" ? `Custom tool ${p.source} ${p.error}` : `Plugin ${p.name} ${p.error}`
       if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)

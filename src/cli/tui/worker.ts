@@ -2,6 +2,7 @@
 // main thread over RPC. Requests that arrive while the core boots wait for it. It never
 // touches the terminal; its console output is captured by the main thread. A port, when
 // asked for, goes through the same guarded listener as `wright serve`.
+import { format } from "node:util"
 import { parentPort, workerData } from "node:worker_threads"
 import type { BusEvent } from "../../protocol"
 import { createClient } from "../../sdk"
@@ -43,6 +44,10 @@ let unsubscribe: (() => void) | undefined
 
 // Its stderr goes to the main thread, which shows it only with --print-logs.
 const log = cliLogger(init)
+// A plugin's console output would sit unseen in the main thread's buffer: it goes to the log file.
+const consoleLog = log.child({ service: "console" })
+for (const level of ["log", "info", "debug"] as const) console[level] = (...args: unknown[]) => consoleLog.info(format(...args))
+for (const level of ["warn", "error"] as const) console[level] = (...args: unknown[]) => consoleLog.warn(format(...args))
 const booting = startCore({ directory: init.directory, allowDirs: init.allowDirs, log })
 booting.catch(() => {})
 
