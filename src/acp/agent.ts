@@ -1,10 +1,10 @@
 // The ACP methods wright answers, each translated into calls of wright's HTTP API:
 // initialize, session/new|load|resume|close|list|prompt|set_mode|set_config_option (the
-// model), session/cancel. Sessions it created or
+// model), session/cancel, and the unstable session/fork|delete|set_title. Sessions it created or
 // loaded live in `sessions`; their events arrive through `route` (see index.ts).
 import path from "node:path"
-import * as acp from "@agentclientprotocol/sdk"
-import type { AgentContext, SessionMode, SessionModeState } from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, SessionMode, SessionModeState } from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent, Ruleset, Session } from "../protocol"
 import type { Client } from "../sdk"
 import { replay } from "./content"
@@ -55,23 +55,26 @@ export function createAgent(opts: AgentOptions) {
     ignoredMcp(params.mcpServers, opts.log)
     const api = clientOf(directory)
     try {
-      let session = await api.session.get(params.sessionId)
-      if (!session.permission?.some((r) => r.permission === "question" && r.action === "deny"))
-        session = await api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
-      const [modes, messages, models] = await Promise.all([modesOf(api), api.session.messages(session.id), modelsOf(api)])
-      const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
-      if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
-      const existing = sessions.get(session.id)
-      if (existing?.running) throw RequestError.invalidRequest({ sessionId: session.id }, "this session is running a prompt; cancel it before loading it again")
-      const s = attach(session, api, modes.currentModeId, models)
-      if (existing?.model) s.model = existing.model
-      if (replayHistory) for (const update of replay(messages, session.directory)) s.send(update)
-      await s.flushed()
-      announceCommands(s)
-      return { modes, configOptions: modelOption(models, s.model ?? lastModel(messages) ?? models.fallback) }
+      const existing = sessions.get(params.sessionId)
+      if (existing?.running) throw RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is running a prompt; cancel it before loading it again")
+      const session = await withAcpRules(api, await api.session.get(params.sessionId))
+      return await join(session, api, existing?.model, replayHistory)
     } catch (e) {
       throw toRequestError(e)
     }
+  }
+
+  /** A stored session becomes an editor session: its last agent is the mode, its model (or `model`) the config option. */
+  async function join(session: Session, api: Client, model: string | undefined, replayHistory: boolean) {
+    const [modes, messages, models] = await Promise.all([modesOf(api), api.session.messages(session.id), modelsOf(api)])
+    const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
+    if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
+    const s = attach(session, api, modes.currentModeId, models)
+    if (model) s.model = model
+    if (replayHistory) for (const update of replay(messages, session.directory)) s.send(update)
+    await s.flushed()
+    announceCommands(s)
+    return { modes, configOptions: modelOption(models, s.model ?? lastModel(messages) ?? models.fallback) }
   }
 
   function sessionOf(id: string): AcpSession {
@@ -115,7 +118,7 @@ export function createAgent(opts: AgentOptions) {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { embeddedContext: true, image: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
+        sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, delete: {}, title: {} },
       },
       authMethods: [],
       agentInfo: { name: "wright", title: "wright", version: opts.version },
@@ -141,6 +144,43 @@ export function createAgent(opts: AgentOptions) {
       await s.cancel()
       sessions.delete(s.id)
       return {}
+    })
+    // session/fork: a copy of the whole conversation through the core's fork; the editor's model choice carries over.
+    .onRequest(methods.agent.session.fork, async ({ params }) => {
+      const directory = projectDir(params.cwd)
+      ignoredMcp(params.mcpServers, opts.log)
+      const api = clientOf(directory)
+      try {
+        const forked = await withAcpRules(api, await api.session.fork(params.sessionId))
+        return { sessionId: forked.id, ...(await join(forked, api, sessions.get(params.sessionId)?.model, false)) }
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.delete, async ({ params }) => {
+      const s = sessions.get(params.sessionId)
+      const api = s?.api ?? opts.client
+      try {
+        if (s) {
+          await s.cancel()
+          sessions.delete(s.id)
+        }
+        await api.session.delete(params.sessionId)
+        return {}
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.setTitle, async ({ params }) => {
+      const title = params.title.trim()
+      if (!title) throw RequestError.invalidParams({ title: params.title }, "title: must not be empty")
+      const api = sessions.get(params.sessionId)?.api ?? opts.client
+      try {
+        const updated = await api.session.update(params.sessionId, { title })
+        return { title: updated.title }
+      } catch (e) {
+        throw toRequestError(e)
+      }
     })
     .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
       const s = sessionOf(params.sessionId)
@@ -184,6 +224,12 @@ export function createAgent(opts: AgentOptions) {
     })
 
   return { app, sessions }
+}
+
+/** Editor sessions deny the question tool (see ACP_RULES); a session made elsewhere gets that rule when it joins. */
+async function withAcpRules(api: Client, session: Session): Promise<Session> {
+  if (session.permission?.some((r) => r.permission === "question" && r.action === "deny")) return session
+  return api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
 }
 
 /** The primary agents are the modes; the default agent comes first in the API's list. */

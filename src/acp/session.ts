@@ -2,7 +2,7 @@
 // editor in order, runs prompt turns through the API and answers with a stop reason,
 // forwards permission asks, and cancels. It reaches the core only through the API client.
 import path from "node:path"
-import { RequestError, type ContentBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk"
+import { RequestError, type ContentBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent, Message, PartInput, PermissionRequest } from "../protocol"
 import { ApiError, type Client } from "../sdk"
 import { promptParts } from "./content"

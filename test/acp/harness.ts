@@ -2,7 +2,7 @@
 // ACP SDK's client, recording every session/update and permission request it receives.
 import { spawn } from "node:child_process"
 import { Readable, Writable } from "node:stream"
-import * as acp from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
 import { BIN, type Sandbox } from "../lib/e2e"
 
 /** "hold": no answer until the agent withdraws the request ($/cancel_request), then "cancelled". */
