@@ -8,6 +8,7 @@ import type { AgentContext, SessionMode, SessionModeState } from "@agentclientpr
 import type { BusEvent, Ruleset, Session } from "../protocol"
 import type { Client } from "../sdk"
 import { replay } from "./content"
+import { MCP_CAPABILITIES, startSessionMcp } from "./mcp"
 import { lastModel, MODEL_OPTION, modelOption, modelsOf, type Models } from "./models"
 import { AcpSession, toRequestError } from "./session"
 
@@ -50,14 +51,14 @@ export function createAgent(opts: AgentOptions) {
   }
 
   /** session/load and session/resume: the stored session joins, with its last agent and model. */
-  async function rejoin(params: { sessionId: string; cwd: string; mcpServers?: unknown[] }, replayHistory: boolean) {
+  async function rejoin(params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }, replayHistory: boolean) {
     const directory = projectDir(params.cwd)
-    ignoredMcp(params.mcpServers, opts.log)
     const api = clientOf(directory)
     try {
       const existing = sessions.get(params.sessionId)
       if (existing?.running) throw RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is running a prompt; cancel it before loading it again")
       const session = await withAcpRules(api, await api.session.get(params.sessionId))
+      await startSessionMcp(api, session.id, params.mcpServers, opts.log)
       return await join(session, api, existing?.model, replayHistory)
     } catch (e) {
       throw toRequestError(e)
@@ -118,6 +119,7 @@ export function createAgent(opts: AgentOptions) {
       agentCapabilities: {
         loadSession: true,
         promptCapabilities: { embeddedContext: true, image: true },
+        mcpCapabilities: MCP_CAPABILITIES,
         sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, delete: {}, title: {} },
       },
       authMethods: [],
@@ -125,11 +127,11 @@ export function createAgent(opts: AgentOptions) {
     }))
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const directory = projectDir(params.cwd)
-      ignoredMcp(params.mcpServers, opts.log)
       const api = clientOf(directory)
       try {
         const [modes, models] = await Promise.all([modesOf(api), modelsOf(api)])
         const session = await api.session.create({ permission: ACP_RULES })
+        await startSessionMcp(api, session.id, params.mcpServers, opts.log)
         const s = attach(session, api, modes.currentModeId, models)
         announceCommands(s)
         return { sessionId: session.id, modes, configOptions: modelOption(models, models.fallback) }
@@ -143,15 +145,16 @@ export function createAgent(opts: AgentOptions) {
       const s = sessionOf(params.sessionId)
       await s.cancel()
       sessions.delete(s.id)
+      await s.api.session.mcpClear(s.id).catch((e) => opts.log(`stopping the session's MCP servers failed: ${(e as Error).message}`))
       return {}
     })
     // session/fork: a copy of the whole conversation through the core's fork; the editor's model choice carries over.
     .onRequest(methods.agent.session.fork, async ({ params }) => {
       const directory = projectDir(params.cwd)
-      ignoredMcp(params.mcpServers, opts.log)
       const api = clientOf(directory)
       try {
         const forked = await withAcpRules(api, await api.session.fork(params.sessionId))
+        await startSessionMcp(api, forked.id, params.mcpServers, opts.log)
         return { sessionId: forked.id, ...(await join(forked, api, sessions.get(params.sessionId)?.model, false)) }
       } catch (e) {
         throw toRequestError(e)
@@ -242,10 +245,6 @@ async function modesOf(api: Client): Promise<SessionModeState> {
 function projectDir(cwd: string): string {
   if (!path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd: must be an absolute path, got "${cwd}"`)
   return path.resolve(cwd)
-}
-
-function ignoredMcp(servers: unknown[] | undefined, log: (m: string) => void) {
-  if (servers?.length) log(`ignoring ${servers.length} MCP server(s) sent by the editor: configure MCP servers in wright's config instead`)
 }
 
 /** Routes an event to the session it belongs to, or to the root of the subtask that raised it. */

@@ -270,6 +270,19 @@ export const McpStatus = z.discriminatedUnion("status", [
 ])
 export type McpStatus = z.infer<typeof McpStatus>
 
+/**
+ * MCP servers for one session only (an editor's, over ACP): a local server by its command, or a
+ * remote one by URL (Streamable HTTP, then SSE). They start with PUT /session/:id/mcp and stop
+ * with DELETE, or when the session is deleted.
+ */
+export const SessionMcpServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("local"), command: z.array(z.string()).min(1), environment: z.record(z.string(), z.string()).optional() }),
+  z.object({ type: z.literal("remote"), url: z.string().url(), headers: z.record(z.string(), z.string()).optional() }),
+])
+export type SessionMcpServer = z.infer<typeof SessionMcpServer>
+export const SessionMcpInput = z.object({ servers: z.record(z.string().min(1), SessionMcpServer) })
+export type SessionMcpInput = z.infer<typeof SessionMcpInput>
+
 /** A language server started for a root (OpenCode's LSPStatus; `error` says why when it failed). */
 export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.string(), status: z.enum(["connected", "error"]), error: z.string().optional() })
 export type LspStatus = z.infer<typeof LspStatus>

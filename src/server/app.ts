@@ -17,6 +17,7 @@ import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
 import { lspRoutes } from "./routes/lsp"
 import { mcpRoutes } from "./routes/mcp"
+import { sessionMcpRoutes } from "./routes/session-mcp"
 import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
@@ -100,6 +101,7 @@ export function createServer(opts: ServerOptions) {
     ...fileRoutes,
     ...toolRoutes,
     ...mcpRoutes,
+    ...sessionMcpRoutes,
     ...pluginRoutes,
     ...lspRoutes,
     ...trustRoutes,

@@ -93,6 +93,8 @@ test("sdk - one method per route: calling every method reaches every route of th
   await client.auth.set("fake", { type: "api", key: "sdk-test-key" })
   await client.auth.remove("fake")
   await client.session.shell(s.id, { command: "true" })
+  await client.session.mcpSet(s.id, { servers: {} })
+  await client.session.mcpClear(s.id)
   const forked = await client.session.fork(s.id)
   await client.session.revert(s.id, { messageID: answer.info.id })
   await client.session.unrevert(s.id)
