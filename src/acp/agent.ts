@@ -41,10 +41,14 @@ export function createAgent(opts: AgentOptions) {
     notify: (sessionId: string) => (update: acp.SessionUpdate) => connection!.notify(methods.client.session.update, { sessionId, update }),
     requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) =>
       connection!.request(methods.client.session.requestPermission, params, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+    readTextFile: (params: acp.ReadTextFileRequest) => connection!.request(methods.client.fs.readTextFile, params),
+    writeTextFile: (params: acp.WriteTextFileRequest) => connection!.request(methods.client.fs.writeTextFile, params),
   }
+  /** What the editor offered at initialize: with fs, the session's file tools use its buffers. */
+  let clientFs: acp.FileSystemCapabilities | undefined
 
   function attach(session: Session, api: Client, mode: string, models: Models) {
-    const s = new AcpSession(session.id, session.directory, api, { notify: io.notify(session.id), requestPermission: io.requestPermission, log: opts.log }, mode)
+    const s = new AcpSession(session.id, session.directory, api, { ...io, notify: io.notify(session.id), log: opts.log }, mode)
     s.context = models.context
     sessions.set(session.id, s)
     return s
@@ -58,11 +62,17 @@ export function createAgent(opts: AgentOptions) {
       const existing = sessions.get(params.sessionId)
       if (existing?.running) throw RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is running a prompt; cancel it before loading it again")
       const session = await withAcpRules(api, await api.session.get(params.sessionId))
-      await startSessionMcp(api, session.id, params.mcpServers, opts.log)
+      await prepare(api, session.id, params.mcpServers)
       return await join(session, api, existing?.model, replayHistory)
     } catch (e) {
       throw toRequestError(e)
     }
+  }
+
+  /** A session joins: the editor's MCP servers start for it, and its file tools use the editor's buffers when offered. */
+  async function prepare(api: Client, sessionID: string, mcpServers: acp.McpServer[] | undefined) {
+    await startSessionMcp(api, sessionID, mcpServers, opts.log)
+    if (clientFs?.readTextFile || clientFs?.writeTextFile) await api.session.editorSet(sessionID, { read: !!clientFs.readTextFile, write: !!clientFs.writeTextFile })
   }
 
   /** A stored session becomes an editor session: its last agent is the mode, its model (or `model`) the config option. */
@@ -114,7 +124,9 @@ export function createAgent(opts: AgentOptions) {
     .onConnect((conn) => {
       connection = conn.client
     })
-    .onRequest(methods.agent.initialize, () => ({
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientFs = params.clientCapabilities?.fs
+      return {
       protocolVersion: acp.PROTOCOL_VERSION,
       agentCapabilities: {
         loadSession: true,
@@ -124,14 +136,15 @@ export function createAgent(opts: AgentOptions) {
       },
       authMethods: [],
       agentInfo: { name: "wright", title: "wright", version: opts.version },
-    }))
+      }
+    })
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const directory = projectDir(params.cwd)
       const api = clientOf(directory)
       try {
         const [modes, models] = await Promise.all([modesOf(api), modelsOf(api)])
         const session = await api.session.create({ permission: ACP_RULES })
-        await startSessionMcp(api, session.id, params.mcpServers, opts.log)
+        await prepare(api, session.id, params.mcpServers)
         const s = attach(session, api, modes.currentModeId, models)
         announceCommands(s)
         return { sessionId: session.id, modes, configOptions: modelOption(models, models.fallback) }
@@ -146,6 +159,7 @@ export function createAgent(opts: AgentOptions) {
       await s.cancel()
       sessions.delete(s.id)
       await s.api.session.mcpClear(s.id).catch((e) => opts.log(`stopping the session's MCP servers failed: ${(e as Error).message}`))
+      if (clientFs?.readTextFile || clientFs?.writeTextFile) await s.api.session.editorSet(s.id, { read: false, write: false }).catch((e) => opts.log(`detaching the editor's buffers failed: ${(e as Error).message}`))
       return {}
     })
     // session/fork: a copy of the whole conversation through the core's fork; the editor's model choice carries over.
@@ -154,7 +168,7 @@ export function createAgent(opts: AgentOptions) {
       const api = clientOf(directory)
       try {
         const forked = await withAcpRules(api, await api.session.fork(params.sessionId))
-        await startSessionMcp(api, forked.id, params.mcpServers, opts.log)
+        await prepare(api, forked.id, params.mcpServers)
         return { sessionId: forked.id, ...(await join(forked, api, sessions.get(params.sessionId)?.model, false)) }
       } catch (e) {
         throw toRequestError(e)

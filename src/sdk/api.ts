@@ -26,6 +26,8 @@ import type {
   SessionCommandInput,
   SessionCreateInput,
   SessionMcpInput,
+  SessionEditorInput,
+  EditorFileReply,
   SessionRevertInput,
   SessionShellInput,
   SessionStatus,
@@ -91,6 +93,9 @@ export function createApi(t: Transport) {
       /** Starts MCP servers for this session only (replacing its set); resolves with each one's status. */
       mcpSet: (id: string, body: SessionMcpInput) => request<Record<string, McpStatus>>("PUT", `${s(id)}/mcp`, { body }),
       mcpClear: (id: string) => request<boolean>("DELETE", `${s(id)}/mcp`),
+      /** Routes the session's file reads and/or writes through its editor, which answers `editor.file.requested` with editorReply. */
+      editorSet: (id: string, body: SessionEditorInput) => request<boolean>("PUT", `${s(id)}/editor`, { body }),
+      editorReply: (id: string, requestID: string, body: EditorFileReply) => request<boolean>("POST", `${s(id)}/editor/${seg(requestID)}`, { body }),
       unrevert: (id: string, query: { force?: boolean } = {}) => request<Session>("POST", `${s(id)}/unrevert${query.force ? "?force=true" : ""}`),
     },
     permission: {

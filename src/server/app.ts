@@ -18,6 +18,7 @@ import { fileRoutes } from "./routes/file"
 import { lspRoutes } from "./routes/lsp"
 import { mcpRoutes } from "./routes/mcp"
 import { sessionMcpRoutes } from "./routes/session-mcp"
+import { sessionEditorRoutes } from "./routes/session-editor"
 import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
@@ -102,6 +103,7 @@ export function createServer(opts: ServerOptions) {
     ...toolRoutes,
     ...mcpRoutes,
     ...sessionMcpRoutes,
+    ...sessionEditorRoutes,
     ...pluginRoutes,
     ...lspRoutes,
     ...trustRoutes,

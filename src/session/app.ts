@@ -24,6 +24,7 @@ import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createCommandRunner, loadCommands, mcpPromptCommands } from "./command"
 import { createSessionMcp } from "./session-mcp"
+import { createEditorBridge } from "./editor-files"
 import { compactionHooks } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
 import type { ProcessorDeps } from "./processor"
@@ -188,7 +189,10 @@ export async function createApp(opts: AppOptions) {
   const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files) => snapshotStore.touch(files)]
-  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
+  // A session whose editor attached its buffers (ACP) reads and writes through it.
+  const editorFiles = createEditorBridge({ bus })
+  bus.subscribe("session.deleted", (e) => editorFiles.forget(e.properties.sessionID))
+  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite, editor: (sessionID) => editorFiles.files(sessionID) })
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
   afterWrite.push((paths) => written.add(paths))
@@ -400,6 +404,8 @@ export async function createApp(opts: AppOptions) {
     mcp,
     /** MCP servers of single sessions (an editor's), by session. */
     sessionMcp,
+    /** Editors' buffers for the file tools of the sessions that attached them. */
+    editorFiles,
     /** The tool-call pipeline every tool call runs through. */
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */

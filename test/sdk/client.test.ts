@@ -95,6 +95,8 @@ test("sdk - one method per route: calling every method reaches every route of th
   await client.session.shell(s.id, { command: "true" })
   await client.session.mcpSet(s.id, { servers: {} })
   await client.session.mcpClear(s.id)
+  await client.session.editorSet(s.id, { read: false, write: false })
+  expect(await client.session.editorReply(s.id, "edf_x", { error: "none pending" })).toBe(false)
   const forked = await client.session.fork(s.id)
   await client.session.revert(s.id, { messageID: answer.info.id })
   await client.session.unrevert(s.id)

@@ -1,0 +1,88 @@
+// The editor's buffers for the file tools of one session (ACP's fs capabilities): when a session
+// attached them (PUT /session/:id/editor), the file service asks here, which publishes
+// `editor.file.requested` and waits for the front end's answer (POST /session/:id/editor/:requestID).
+// It never touches the disk itself; an unanswered request fails the tool after a timeout.
+import { randomUUID } from "node:crypto"
+import type { Bus } from "../bus"
+import type { EditorFileReply, SessionEditorInput } from "../protocol"
+import type { EditorFiles } from "../tool"
+
+/** How long a tool waits for the editor to answer a read or a write. */
+export const EDITOR_TIMEOUT_MS = 30_000
+
+interface Pending {
+  sessionID: string
+  resolve(reply: EditorFileReply): void
+}
+
+export type EditorBridge = ReturnType<typeof createEditorBridge>
+
+export function createEditorBridge(deps: { bus: Bus; timeoutMs?: number }) {
+  const attached = new Map<string, SessionEditorInput>()
+  const pending = new Map<string, Pending>()
+  const timeout = deps.timeoutMs ?? EDITOR_TIMEOUT_MS
+
+  function ask(sessionID: string, operation: "read" | "write", file: string, content?: string): Promise<EditorFileReply> {
+    const requestID = `edf_${randomUUID()}`
+    return new Promise<EditorFileReply>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(requestID)
+        reject(new Error(`The editor did not answer the ${operation} of ${file} within ${timeout / 1000} s. Try again, or check the editor.`))
+      }, timeout)
+      pending.set(requestID, {
+        sessionID,
+        resolve: (reply) => {
+          clearTimeout(timer)
+          pending.delete(requestID)
+          resolve(reply)
+        },
+      })
+      deps.bus.publish("editor.file.requested", { sessionID, requestID, operation, path: file, ...(content !== undefined ? { content } : {}) })
+    })
+  }
+
+  const api = {
+    /** Routes the session's reads and/or writes through its editor (both false: back to the disk). */
+    attach(sessionID: string, input: SessionEditorInput) {
+      if (input.read || input.write) attached.set(sessionID, input)
+      else attached.delete(sessionID)
+    },
+    /** The file service's view of the session's editor; undefined when it attached nothing. */
+    files(sessionID: string): EditorFiles | undefined {
+      const a = attached.get(sessionID)
+      if (!a) return undefined
+      return {
+        ...(a.read
+          ? {
+              read: async (file: string) => {
+                const reply = await ask(sessionID, "read", file)
+                if (reply.error !== undefined || reply.content === undefined) throw new Error(`The editor could not read ${file}: ${reply.error ?? "it sent no content"}`)
+                return reply.content
+              },
+            }
+          : {}),
+        ...(a.write
+          ? {
+              write: async (file: string, content: string) => {
+                const reply = await ask(sessionID, "write", file, content)
+                if (reply.error !== undefined) throw new Error(`The editor could not write ${file}: ${reply.error}. Nothing was written.`)
+              },
+            }
+          : {}),
+      }
+    },
+    /** The front end's answer; false when no such request of that session is waiting (answered, timed out, unknown). */
+    reply(sessionID: string, requestID: string, reply: EditorFileReply): boolean {
+      const p = pending.get(requestID)
+      if (!p || p.sessionID !== sessionID) return false
+      p.resolve(reply)
+      return true
+    },
+    /** The session is gone: its requests fail at once. */
+    forget(sessionID: string) {
+      attached.delete(sessionID)
+      for (const p of [...pending.values()]) if (p.sessionID === sessionID) p.resolve({ error: "the session was deleted" })
+    },
+  }
+  return api
+}
