@@ -1,7 +1,9 @@
 // MCP servers an editor passes in session/new: the real @modelcontextprotocol/server-everything
 // over stdio, started for that session alone (its tools offered to that session's model only,
 // the editor's env reaching the server), called by the scripted model, stopped on session/close.
+import { spawn } from "node:child_process"
 import { readdirSync, readFileSync } from "node:fs"
+import net from "node:net"
 import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
 import * as acp from "@agentclientprotocol/sdk/unstable"
@@ -49,6 +51,15 @@ async function until(pred: () => boolean, what: string, ms = 20_000) {
   }
 }
 
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = net.createServer().listen(0, "127.0.0.1", () => {
+      const port = (s.address() as net.AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+}
+
 const toolNames = (i: number) => (llm.requests[i]!.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? []
 
 test("acp - an MCP server passed in session/new serves that session only, its tool is called, and it stops on session/close", async () => {
@@ -83,6 +94,39 @@ test("acp - an MCP server passed in session/new serves that session only, its to
 
   await editor.agent.request(m.agent.session.close, { sessionId: withServer.sessionId })
   await until(() => withMarker(marker).length === 0, "the session's MCP server to stop after session/close")
+})
+
+test("acp - an http MCP server passed in session/new (server-everything over Streamable HTTP) is started for the session and its tool is called", async () => {
+  const port = await freePort()
+  const server = spawn(process.execPath, [EVERYTHING, "streamableHttp"], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "ignore", "pipe"] })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let err = ""
+      server.stderr!.on("data", (d: Buffer) => {
+        err += d.toString()
+        if (err.includes("listening on port")) resolve()
+      })
+      server.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${err}`)))
+    })
+    const box = sandbox()
+    writeConfig(box.project, providerConfig(llm, "openai-chat"))
+    const editor = await startEditor(box)
+    open.push(editor)
+    await initialize(editor)
+    const { sessionId } = await editor.agent.request(m.agent.session.new, {
+      cwd: box.project,
+      mcpServers: [{ type: "http", name: "remote", url: `http://127.0.0.1:${port}/mcp`, headers: [{ name: "x-editor", value: "zed" }] }],
+    })
+    llm.script(toolCall("remote_echo", { message: "over http" }), text("Echoed."))
+    await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "echo over http" }] })
+    expect(toolNames(0)).toContain("remote_echo")
+    const [call] = ofKind(editor.updates, "tool_call")
+    const done = ofKind(editor.updates, "tool_call_update").filter((u) => u.toolCallId === call!.toolCallId).at(-1)!
+    expect(done.status).toBe("completed")
+    expect(JSON.stringify(done.content)).toContain("over http")
+  } finally {
+    server.kill()
+  }
 })
 
 test("acp - a server that cannot start is reported on stderr and the session still works", async () => {
