@@ -22,18 +22,28 @@ export function createEditorBridge(deps: { bus: Bus; timeoutMs?: number }) {
   const pending = new Map<string, Pending>()
   const timeout = deps.timeoutMs ?? EDITOR_TIMEOUT_MS
 
-  function ask(sessionID: string, operation: "read" | "write", file: string, content?: string): Promise<EditorFileReply> {
+  function ask(sessionID: string, operation: "read" | "write", file: string, content?: string, signal?: AbortSignal): Promise<EditorFileReply> {
     const requestID = `edf_${randomUUID()}`
     return new Promise<EditorFileReply>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      signal?.throwIfAborted()
+      const done = () => {
+        clearTimeout(timer)
+        signal?.removeEventListener("abort", onAbort)
         pending.delete(requestID)
+      }
+      const onAbort = () => {
+        done()
+        reject(signal!.reason)
+      }
+      const timer = setTimeout(() => {
+        done()
         reject(new Error(`The editor did not answer the ${operation} of ${file} within ${timeout / 1000} s. Try again, or check the editor.`))
       }, timeout)
+      signal?.addEventListener("abort", onAbort, { once: true })
       pending.set(requestID, {
         sessionID,
         resolve: (reply) => {
-          clearTimeout(timer)
-          pending.delete(requestID)
+          done()
           resolve(reply)
         },
       })
@@ -54,8 +64,8 @@ export function createEditorBridge(deps: { bus: Bus; timeoutMs?: number }) {
       return {
         ...(a.read
           ? {
-              read: async (file: string) => {
-                const reply = await ask(sessionID, "read", file)
+              read: async (file: string, signal?: AbortSignal) => {
+                const reply = await ask(sessionID, "read", file, undefined, signal)
                 if (reply.error !== undefined || reply.content === undefined) throw new Error(`The editor could not read ${file}: ${reply.error ?? "it sent no content"}`)
                 return reply.content
               },

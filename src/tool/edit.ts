@@ -51,7 +51,7 @@ export const editTool = defineTool({
       } else {
         if (info.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
         if (await isBinaryFile(file, info.size)) throw new Error(`Cannot edit binary file: ${file}`)
-        before = (await ctx.services.files.readText(file, ctx.sessionID)) ?? (await readFile(file, "utf8"))
+        before = (await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)) ?? (await readFile(file, "utf8"))
         if (args.oldString === "" && (before === "" || before === "\uFEFF")) {
           after = before + args.newString
         } else {

@@ -42,15 +42,15 @@ export interface FileService {
   /**
    * The text of `file` as the user sees it when `sessionID`'s editor attached its buffers (unsaved
    * changes included). Resolves undefined when it did not: the tool reads the disk. Rejects when
-   * the editor fails to answer.
+   * the editor fails to answer, or with the abort reason when `signal` aborts first.
    */
-  readText(file: string, sessionID: string): Promise<string | undefined>
+  readText(file: string, sessionID: string, signal?: AbortSignal): Promise<string | undefined>
 }
 
 /** A session's editor (ACP's fs/read_text_file, fs/write_text_file): either side may be missing. */
 export interface EditorFiles {
   /** Resolves with the buffer's text (or the file's, when no buffer is open); rejects with the editor's error. */
-  read?(file: string): Promise<string>
+  read?(file: string, signal?: AbortSignal): Promise<string>
   /** The editor writes the text to the file (its buffer and the disk); rejects with its error. */
   write?(file: string, content: string): Promise<void>
 }
@@ -90,9 +90,9 @@ export function createFileService(deps: FileServiceDeps): FileService {
       } else await writeFileContained(w)
       return written([w.file])
     },
-    async readText(file, sessionID) {
+    async readText(file, sessionID, signal) {
       const editor = deps.editor?.(sessionID)
-      return editor?.read ? editor.read(file) : undefined
+      return editor?.read ? editor.read(file, signal) : undefined
     },
     async commit(plan, roots) {
       return written(await commitPatch(plan, deps.io, roots))

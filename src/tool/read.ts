@@ -77,7 +77,7 @@ export const readTool = defineTool({
 
     const offset = args.offset ?? 1
     // An editor that attached its buffers has the text the user sees, unsaved changes included.
-    const buffer = await ctx.services.files.readText(file, ctx.sessionID)
+    const buffer = await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)
     const page = await readLines(buffer === undefined ? file : { text: buffer }, offset, args.limit ?? DEFAULT_LIMIT, ctx.abort)
     if (offset > page.count && !(page.count === 0 && offset === 1)) {
       throw new Error(`Offset ${offset} is out of range: ${file} has ${page.count} lines. Use an offset between 1 and ${page.count}.`)

@@ -31,7 +31,7 @@ export const writeTool = defineTool({
     return ctx.services.files.lock([target.real], async () => {
       const info = await statOrUndefined(file)
       if (info?.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
-      const before = info ? ((await ctx.services.files.readText(file, ctx.sessionID)) ?? (await readFile(file, "utf8"))) : null
+      const before = info ? ((await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)) ?? (await readFile(file, "utf8"))) : null
       const after = before === null ? args.content : keepFormat(before, args.content)
       const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
 
