@@ -173,7 +173,7 @@ export class AcpSession {
     })
   }
 
-  /** A tool reads or writes a file through the editor's buffer: ask the editor, answer the core. */
+  /** A tool of this session or of a subtask it started reads or writes a file through the editor's buffer: ask the editor, answer the core. */
   private async editorFile(req: Extract<BusEvent, { type: "editor.file.requested" }>["properties"]) {
     let reply: { content?: string; error?: string }
     try {
@@ -185,7 +185,8 @@ export class AcpSession {
     } catch (e) {
       reply = { error: (e as Error).message || String(e) }
     }
-    await this.api.session.editorReply(this.id, req.requestID, reply).catch((e) => this.io.log(`answering the ${req.operation} of ${req.path} failed: ${(e as Error).message}`))
+    // A subtask's request is answered under its own session id.
+    await this.api.session.editorReply(req.sessionID, req.requestID, reply).catch((e) => this.io.log(`answering the ${req.operation} of ${req.path} failed: ${(e as Error).message}`))
   }
 
   /** `/undo` or `/redo` alone, unless the project defines a command of that name. */

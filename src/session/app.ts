@@ -190,7 +190,7 @@ export async function createApp(opts: AppOptions) {
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files) => snapshotStore.touch(files)]
   // A session whose editor attached its buffers (ACP) reads and writes through it.
-  const editorFiles = createEditorBridge({ bus })
+  const editorFiles = createEditorBridge({ bus, parentOf: (id) => store.sessions.get(id)?.parentID })
   bus.subscribe("session.deleted", (e) => editorFiles.forget(e.properties.sessionID))
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite, editor: (sessionID) => editorFiles.files(sessionID) })
   // The bash gate asks before running a file a tool wrote.

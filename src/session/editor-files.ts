@@ -17,7 +17,14 @@ interface Pending {
 
 export type EditorBridge = ReturnType<typeof createEditorBridge>
 
-export function createEditorBridge(deps: { bus: Bus; timeoutMs?: number }) {
+export interface EditorBridgeDeps {
+  bus: Bus
+  /** A session's parent: a subtask uses the editor of the session that started it. Undefined: none. */
+  parentOf?(sessionID: string): string | undefined
+  timeoutMs?: number
+}
+
+export function createEditorBridge(deps: EditorBridgeDeps) {
   const attached = new Map<string, SessionEditorInput>()
   const pending = new Map<string, Pending>()
   const timeout = deps.timeoutMs ?? EDITOR_TIMEOUT_MS
@@ -57,9 +64,14 @@ export function createEditorBridge(deps: { bus: Bus; timeoutMs?: number }) {
       if (input.read || input.write) attached.set(sessionID, input)
       else attached.delete(sessionID)
     },
-    /** The file service's view of the session's editor; undefined when it attached nothing. */
+    /**
+     * The file service's view of the session's editor (or of the nearest ancestor's, for a
+     * subtask: its requests carry its own id); undefined when none attached one.
+     */
     files(sessionID: string): EditorFiles | undefined {
-      const a = attached.get(sessionID)
+      if (attached.size === 0) return undefined
+      let a = attached.get(sessionID)
+      for (let id = deps.parentOf?.(sessionID), depth = 0; !a && id && depth < 32; id = deps.parentOf?.(id), depth++) a = attached.get(id)
       if (!a) return undefined
       return {
         ...(a.read

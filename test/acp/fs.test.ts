@@ -90,3 +90,23 @@ test("acp - an editor that only offers reads: reads go through it, the edit is w
   // The edit applied to the buffer's text, and wright wrote it to disk itself.
   expect(readFileSync(file, "utf8")).toBe("export const answer = 8\n")
 })
+
+test("acp - a subtask's reads see the editor's buffer too, answered under the subtask's own session", async () => {
+  const box = project()
+  const file = path.join(box.project, "main.ts")
+  const editor = await startEditor(box)
+  open.push(editor)
+  await initialize(editor, { fs: { readTextFile: true, writeTextFile: true } })
+  editor.buffers.set(file, "export const answer = 99 // typed, not saved\n")
+  const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
+  llm.script(
+    toolCall("task", { description: "Read main", prompt: "What is the answer in main.ts?", subagent_type: "explore" }),
+    toolCall("read", { filePath: "main.ts" }),
+    text("It is 99."),
+    text("The subagent says 99."),
+  )
+  await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "ask a subagent" }] })
+  // requests: [0] parent calls task, [1] subtask calls read, [2] subtask sees the read's result.
+  expect(toolResultText(2)).toContain("1: export const answer = 99 // typed, not saved")
+  expect(editor.fsCalls).toEqual([{ method: "read", path: file }])
+})

@@ -7,12 +7,22 @@ import { createBus } from "../../src/bus"
 import type { BusEvent } from "../../src/protocol"
 import { createEditorBridge } from "../../src/session/editor-files"
 
-function setup(timeoutMs?: number) {
+function setup(timeoutMs?: number, parents: Record<string, string> = {}) {
   const bus = createBus()
   const requests: Extract<BusEvent, { type: "editor.file.requested" }>["properties"][] = []
   bus.subscribe("editor.file.requested", (e) => void requests.push(e.properties))
-  return { bridge: createEditorBridge({ bus, timeoutMs }), requests }
+  return { bridge: createEditorBridge({ bus, timeoutMs, parentOf: (id) => parents[id] }), requests }
 }
+
+test("editor bridge - a subtask uses the editor of the session that started it, under its own id", async () => {
+  const { bridge, requests } = setup(undefined, { ses_child: "ses_root", ses_grandchild: "ses_child" })
+  bridge.attach("ses_root", { read: true, write: false })
+  const read = bridge.files("ses_grandchild")!.read!("/p/a.ts")
+  expect(requests[0]).toMatchObject({ sessionID: "ses_grandchild", operation: "read" })
+  bridge.reply("ses_grandchild", requests[0]!.requestID, { content: "buffer" })
+  expect(await read).toBe("buffer")
+  expect(bridge.files("ses_unrelated")).toBeUndefined()
+})
 
 test("editor bridge - only sessions that attached an editor get one, with the sides they attached", () => {
   const { bridge } = setup()
