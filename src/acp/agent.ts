@@ -127,15 +127,15 @@ export function createAgent(opts: AgentOptions) {
     .onRequest(methods.agent.initialize, ({ params }) => {
       clientFs = params.clientCapabilities?.fs
       return {
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { embeddedContext: true, image: true },
-        mcpCapabilities: MCP_CAPABILITIES,
-        sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, delete: {}, title: {} },
-      },
-      authMethods: [],
-      agentInfo: { name: "wright", title: "wright", version: opts.version },
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { embeddedContext: true, image: true },
+          mcpCapabilities: MCP_CAPABILITIES,
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, delete: {}, title: {} },
+        },
+        authMethods: [],
+        agentInfo: { name: "wright", title: "wright", version: opts.version },
       }
     })
     .onRequest(methods.agent.session.new, async ({ params }) => {

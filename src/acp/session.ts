@@ -1,6 +1,7 @@
 // One editor session bound to one wright session: it streams that session's events to the
 // editor in order, runs prompt turns through the API and answers with a stop reason,
-// forwards permission asks, and cancels. It reaches the core only through the API client.
+// forwards permission asks and the file tools' reads and writes of the editor's buffers, and
+// cancels. It reaches the core only through the API client.
 import path from "node:path"
 import {
   RequestError,
