@@ -1,13 +1,14 @@
 // The ACP methods wright answers, each translated into calls of wright's HTTP API:
 // initialize, session/new|load|resume|close|list|prompt|set_mode|set_config_option (the
-// model), session/cancel. Sessions it created or
+// model), session/cancel, and the unstable session/fork|delete|set_title. Sessions it created or
 // loaded live in `sessions`; their events arrive through `route` (see index.ts).
 import path from "node:path"
-import * as acp from "@agentclientprotocol/sdk"
-import type { AgentContext, SessionMode, SessionModeState } from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
+import type { AgentContext, SessionMode, SessionModeState } from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent, Ruleset, Session } from "../protocol"
 import type { Client } from "../sdk"
 import { replay } from "./content"
+import { MCP_CAPABILITIES, startSessionMcp } from "./mcp"
 import { lastModel, MODEL_OPTION, modelOption, modelsOf, type Models } from "./models"
 import { AcpSession, toRequestError } from "./session"
 
@@ -40,38 +41,51 @@ export function createAgent(opts: AgentOptions) {
     notify: (sessionId: string) => (update: acp.SessionUpdate) => connection!.notify(methods.client.session.update, { sessionId, update }),
     requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) =>
       connection!.request(methods.client.session.requestPermission, params, { cancellationSignal: signal, stopWaitingOnCancel: true }),
+    readTextFile: (params: acp.ReadTextFileRequest) => connection!.request(methods.client.fs.readTextFile, params),
+    writeTextFile: (params: acp.WriteTextFileRequest) => connection!.request(methods.client.fs.writeTextFile, params),
   }
+  /** What the editor offered at initialize: with fs, the session's file tools use its buffers. */
+  let clientFs: acp.FileSystemCapabilities | undefined
 
   function attach(session: Session, api: Client, mode: string, models: Models) {
-    const s = new AcpSession(session.id, session.directory, api, { notify: io.notify(session.id), requestPermission: io.requestPermission, log: opts.log }, mode)
+    const s = new AcpSession(session.id, session.directory, api, { ...io, notify: io.notify(session.id), log: opts.log }, mode)
     s.context = models.context
     sessions.set(session.id, s)
     return s
   }
 
   /** session/load and session/resume: the stored session joins, with its last agent and model. */
-  async function rejoin(params: { sessionId: string; cwd: string; mcpServers?: unknown[] }, replayHistory: boolean) {
+  async function rejoin(params: { sessionId: string; cwd: string; mcpServers?: acp.McpServer[] }, replayHistory: boolean) {
     const directory = projectDir(params.cwd)
-    ignoredMcp(params.mcpServers, opts.log)
     const api = clientOf(directory)
     try {
-      let session = await api.session.get(params.sessionId)
-      if (!session.permission?.some((r) => r.permission === "question" && r.action === "deny"))
-        session = await api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
-      const [modes, messages, models] = await Promise.all([modesOf(api), api.session.messages(session.id), modelsOf(api)])
-      const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
-      if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
-      const existing = sessions.get(session.id)
-      if (existing?.running) throw RequestError.invalidRequest({ sessionId: session.id }, "this session is running a prompt; cancel it before loading it again")
-      const s = attach(session, api, modes.currentModeId, models)
-      if (existing?.model) s.model = existing.model
-      if (replayHistory) for (const update of replay(messages, session.directory)) s.send(update)
-      await s.flushed()
-      announceCommands(s)
-      return { modes, configOptions: modelOption(models, s.model ?? lastModel(messages) ?? models.fallback) }
+      const existing = sessions.get(params.sessionId)
+      if (existing?.running) throw RequestError.invalidRequest({ sessionId: params.sessionId }, "this session is running a prompt; cancel it before loading it again")
+      const session = await withAcpRules(api, await api.session.get(params.sessionId))
+      await prepare(api, session.id, params.mcpServers)
+      return await join(session, api, existing?.model, replayHistory)
     } catch (e) {
       throw toRequestError(e)
     }
+  }
+
+  /** A session joins: the editor's MCP servers start for it, and its file tools use the editor's buffers when offered. */
+  async function prepare(api: Client, sessionID: string, mcpServers: acp.McpServer[] | undefined) {
+    await startSessionMcp(api, sessionID, mcpServers, opts.log)
+    if (clientFs?.readTextFile || clientFs?.writeTextFile) await api.session.editorSet(sessionID, { read: !!clientFs.readTextFile, write: !!clientFs.writeTextFile })
+  }
+
+  /** A stored session becomes an editor session: its last agent is the mode, its model (or `model`) the config option. */
+  async function join(session: Session, api: Client, model: string | undefined, replayHistory: boolean) {
+    const [modes, messages, models] = await Promise.all([modesOf(api), api.session.messages(session.id), modelsOf(api)])
+    const lastAgent = messages.filter((m) => m.info.role === "user").at(-1)?.info.agent
+    if (lastAgent && modes.availableModes.some((m) => m.id === lastAgent)) modes.currentModeId = lastAgent
+    const s = attach(session, api, modes.currentModeId, models)
+    if (model) s.model = model
+    if (replayHistory) for (const update of replay(messages, session.directory)) s.send(update)
+    await s.flushed()
+    announceCommands(s)
+    return { modes, configOptions: modelOption(models, s.model ?? lastModel(messages) ?? models.fallback) }
   }
 
   function sessionOf(id: string): AcpSession {
@@ -110,23 +124,27 @@ export function createAgent(opts: AgentOptions) {
     .onConnect((conn) => {
       connection = conn.client
     })
-    .onRequest(methods.agent.initialize, () => ({
-      protocolVersion: acp.PROTOCOL_VERSION,
-      agentCapabilities: {
-        loadSession: true,
-        promptCapabilities: { embeddedContext: true, image: true },
-        sessionCapabilities: { list: {}, resume: {}, close: {} },
-      },
-      authMethods: [],
-      agentInfo: { name: "wright", title: "wright", version: opts.version },
-    }))
+    .onRequest(methods.agent.initialize, ({ params }) => {
+      clientFs = params.clientCapabilities?.fs
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentCapabilities: {
+          loadSession: true,
+          promptCapabilities: { embeddedContext: true, image: true },
+          mcpCapabilities: MCP_CAPABILITIES,
+          sessionCapabilities: { list: {}, resume: {}, close: {}, fork: {}, delete: {}, title: {} },
+        },
+        authMethods: [],
+        agentInfo: { name: "wright", title: "wright", version: opts.version },
+      }
+    })
     .onRequest(methods.agent.session.new, async ({ params }) => {
       const directory = projectDir(params.cwd)
-      ignoredMcp(params.mcpServers, opts.log)
       const api = clientOf(directory)
       try {
         const [modes, models] = await Promise.all([modesOf(api), modelsOf(api)])
         const session = await api.session.create({ permission: ACP_RULES })
+        await prepare(api, session.id, params.mcpServers)
         const s = attach(session, api, modes.currentModeId, models)
         announceCommands(s)
         return { sessionId: session.id, modes, configOptions: modelOption(models, models.fallback) }
@@ -140,7 +158,46 @@ export function createAgent(opts: AgentOptions) {
       const s = sessionOf(params.sessionId)
       await s.cancel()
       sessions.delete(s.id)
+      await s.api.session.mcpClear(s.id).catch((e) => opts.log(`stopping the session's MCP servers failed: ${(e as Error).message}`))
+      if (clientFs?.readTextFile || clientFs?.writeTextFile) await s.api.session.editorSet(s.id, { read: false, write: false }).catch((e) => opts.log(`detaching the editor's buffers failed: ${(e as Error).message}`))
       return {}
+    })
+    // session/fork: a copy of the whole conversation through the core's fork; the editor's model choice carries over.
+    .onRequest(methods.agent.session.fork, async ({ params }) => {
+      const directory = projectDir(params.cwd)
+      const api = clientOf(directory)
+      try {
+        const forked = await withAcpRules(api, await api.session.fork(params.sessionId))
+        await prepare(api, forked.id, params.mcpServers)
+        return { sessionId: forked.id, ...(await join(forked, api, sessions.get(params.sessionId)?.model, false)) }
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.delete, async ({ params }) => {
+      const s = sessions.get(params.sessionId)
+      const api = s?.api ?? opts.client
+      try {
+        if (s) {
+          await s.cancel()
+          sessions.delete(s.id)
+        }
+        await api.session.delete(params.sessionId)
+        return {}
+      } catch (e) {
+        throw toRequestError(e)
+      }
+    })
+    .onRequest(methods.agent.session.setTitle, async ({ params }) => {
+      const title = params.title.trim()
+      if (!title) throw RequestError.invalidParams({ title: params.title }, "title: must not be empty")
+      const api = sessions.get(params.sessionId)?.api ?? opts.client
+      try {
+        const updated = await api.session.update(params.sessionId, { title })
+        return { title: updated.title }
+      } catch (e) {
+        throw toRequestError(e)
+      }
     })
     .onRequest(methods.agent.session.setConfigOption, async ({ params }) => {
       const s = sessionOf(params.sessionId)
@@ -186,6 +243,12 @@ export function createAgent(opts: AgentOptions) {
   return { app, sessions }
 }
 
+/** Editor sessions deny the question tool (see ACP_RULES); a session made elsewhere gets that rule when it joins. */
+async function withAcpRules(api: Client, session: Session): Promise<Session> {
+  if (session.permission?.some((r) => r.permission === "question" && r.action === "deny")) return session
+  return api.session.update(session.id, { permission: [...(session.permission ?? []), ...ACP_RULES] })
+}
+
 /** The primary agents are the modes; the default agent comes first in the API's list. */
 async function modesOf(api: Client): Promise<SessionModeState> {
   const agents = (await api.agent.list()).filter((a) => a.mode !== "subagent" && !a.hidden)
@@ -196,10 +259,6 @@ async function modesOf(api: Client): Promise<SessionModeState> {
 function projectDir(cwd: string): string {
   if (!path.isAbsolute(cwd)) throw RequestError.invalidParams({ cwd }, `cwd: must be an absolute path, got "${cwd}"`)
   return path.resolve(cwd)
-}
-
-function ignoredMcp(servers: unknown[] | undefined, log: (m: string) => void) {
-  if (servers?.length) log(`ignoring ${servers.length} MCP server(s) sent by the editor: configure MCP servers in wright's config instead`)
 }
 
 /** Routes an event to the session it belongs to, or to the root of the subtask that raised it. */

@@ -2,7 +2,7 @@
 // parts of a wright prompt, and a stored session becomes the updates that replay it.
 import path from "node:path"
 import { fileURLToPath } from "node:url"
-import { RequestError, type ContentBlock, type SessionUpdate } from "@agentclientprotocol/sdk"
+import { RequestError, type ContentBlock, type SessionUpdate } from "@agentclientprotocol/sdk/unstable"
 import type { MessageWithParts, PartInput } from "../protocol"
 import { UpdateMapper } from "./updates"
 import { mimeOf } from "../util"

@@ -3,7 +3,7 @@
 // the core only through the API client it is handed, and it never writes to stdout except
 // through the protocol stream (logs go to `log`, stderr by default).
 import { Readable, Writable } from "node:stream"
-import * as acp from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent } from "../protocol"
 import type { Client } from "../sdk"
 import { createAgent, createRouter } from "./agent"

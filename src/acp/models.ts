@@ -1,6 +1,6 @@
 // The model an editor picks for a session: ACP's config option of category "model" (a select
 // of every usable provider/model), and each model's context size for usage updates.
-import type { SessionConfigOption, SessionConfigSelectOption } from "@agentclientprotocol/sdk"
+import type { SessionConfigOption, SessionConfigSelectOption } from "@agentclientprotocol/sdk/unstable"
 import type { MessageWithParts } from "../protocol"
 import type { Client } from "../sdk"
 

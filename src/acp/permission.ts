@@ -1,7 +1,7 @@
 // A permission ask of the core, as the editor's `session/request_permission`: the call it is
 // about (title, kind, files, the diff an edit would make) and three choices that map back to
 // wright's replies once / always / reject.
-import type { PermissionOption, RequestPermissionResponse, ToolCallUpdate, ToolKind } from "@agentclientprotocol/sdk"
+import type { PermissionOption, RequestPermissionResponse, ToolCallUpdate, ToolKind } from "@agentclientprotocol/sdk/unstable"
 import type { PermissionReply, PermissionRequest } from "../protocol"
 import { editDiffs, patchLocations } from "./tool"
 

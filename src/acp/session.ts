@@ -1,8 +1,19 @@
 // One editor session bound to one wright session: it streams that session's events to the
 // editor in order, runs prompt turns through the API and answers with a stop reason,
-// forwards permission asks, and cancels. It reaches the core only through the API client.
+// forwards permission asks and the file tools' reads and writes of the editor's buffers, and
+// cancels. It reaches the core only through the API client.
 import path from "node:path"
-import { RequestError, type ContentBlock, type RequestPermissionRequest, type RequestPermissionResponse, type SessionUpdate, type StopReason } from "@agentclientprotocol/sdk"
+import {
+  RequestError,
+  type ContentBlock,
+  type ReadTextFileRequest,
+  type ReadTextFileResponse,
+  type RequestPermissionRequest,
+  type RequestPermissionResponse,
+  type SessionUpdate,
+  type StopReason,
+  type WriteTextFileRequest,
+} from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent, Message, PartInput, PermissionRequest } from "../protocol"
 import { ApiError, type Client } from "../sdk"
 import { promptParts } from "./content"
@@ -12,6 +23,9 @@ import { UpdateMapper } from "./updates"
 export interface SessionIo {
   notify(update: SessionUpdate): Promise<void>
   requestPermission(params: RequestPermissionRequest, signal: AbortSignal): Promise<RequestPermissionResponse>
+  /** fs/read_text_file and fs/write_text_file of the editor; reject with its error. */
+  readTextFile(params: ReadTextFileRequest): Promise<ReadTextFileResponse>
+  writeTextFile(params: WriteTextFileRequest): Promise<unknown>
   log(message: string): void
 }
 
@@ -68,6 +82,7 @@ export class AcpSession {
   handle(e: BusEvent, child = false): void {
     if (e.type === "permission.asked") return this.ask(e.properties)
     if (e.type === "permission.replied") return void this.asks.get(e.properties.requestID)?.abort()
+    if (e.type === "editor.file.requested") return void this.editorFile(e.properties)
     // A subtask's tool calls show as calls of this session, so the editor sees the work it does.
     if (child) {
       for (const update of this.mapper.mapChild(e)) this.send(update)
@@ -157,6 +172,22 @@ export class AcpSession {
       if (controller.signal.aborted) return
       await this.api.permission.reply(req.id, replyOf(res)).catch((e) => this.io.log(`permission reply failed: ${(e as Error).message}`))
     })
+  }
+
+  /** A tool of this session or of a subtask it started reads or writes a file through the editor's buffer: ask the editor, answer the core. */
+  private async editorFile(req: Extract<BusEvent, { type: "editor.file.requested" }>["properties"]) {
+    let reply: { content?: string; error?: string }
+    try {
+      if (req.operation === "read") reply = { content: (await this.io.readTextFile({ sessionId: this.id, path: req.path })).content }
+      else {
+        await this.io.writeTextFile({ sessionId: this.id, path: req.path, content: req.content ?? "" })
+        reply = {}
+      }
+    } catch (e) {
+      reply = { error: (e as Error).message || String(e) }
+    }
+    // A subtask's request is answered under its own session id.
+    await this.api.session.editorReply(req.sessionID, req.requestID, reply).catch((e) => this.io.log(`answering the ${req.operation} of ${req.path} failed: ${(e as Error).message}`))
   }
 
   /** `/undo` or `/redo` alone, unless the project defines a command of that name. */

@@ -2,7 +2,7 @@
 // it touches, as absolute paths so the editor can follow along) and what it produced (text, or
 // a diff for edits).
 import path from "node:path"
-import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk"
+import type { ToolCallContent, ToolCallLocation, ToolKind } from "@agentclientprotocol/sdk/unstable"
 import { ToolSummary, type ToolPart } from "../protocol"
 
 type Input = Record<string, unknown>

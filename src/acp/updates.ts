@@ -2,7 +2,7 @@
 // reasoning as chunks, tool parts as `tool_call` / `tool_call_update`, todos as a plan.
 // It remembers what it already sent, so repeated part updates never repeat a chunk or a
 // status, and text that arrives without deltas is still sent once.
-import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk"
+import type { PlanEntry, SessionUpdate } from "@agentclientprotocol/sdk/unstable"
 import type { BusEvent, Message, Part, Todo, ToolPart } from "../protocol"
 import { textContent, toolContent, toolView } from "./tool"
 

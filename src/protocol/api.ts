@@ -270,6 +270,26 @@ export const McpStatus = z.discriminatedUnion("status", [
 ])
 export type McpStatus = z.infer<typeof McpStatus>
 
+/**
+ * MCP servers for one session only (an editor's, over ACP): a local server by its command, or a
+ * remote one by URL (Streamable HTTP, then SSE). They start with PUT /session/:id/mcp and stop
+ * with DELETE, or when the session is deleted.
+ */
+export const SessionMcpServer = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("local"), command: z.array(z.string()).min(1), environment: z.record(z.string(), z.string()).optional() }),
+  z.object({ type: z.literal("remote"), url: z.string().url(), headers: z.record(z.string(), z.string()).optional() }),
+])
+export type SessionMcpServer = z.infer<typeof SessionMcpServer>
+export const SessionMcpInput = z.object({ servers: z.record(z.string().min(1), SessionMcpServer) })
+export type SessionMcpInput = z.infer<typeof SessionMcpInput>
+
+/** Which of a session's file reads and writes go through its editor (ACP's fs capabilities), so unsaved buffers are seen. */
+export const SessionEditorInput = z.object({ read: z.boolean(), write: z.boolean() })
+export type SessionEditorInput = z.infer<typeof SessionEditorInput>
+/** The editor's answer to `editor.file.requested`: a read's text, `{}` for a write done, or why it failed. */
+export const EditorFileReply = z.object({ content: z.string().optional(), error: z.string().optional() })
+export type EditorFileReply = z.infer<typeof EditorFileReply>
+
 /** A language server started for a root (OpenCode's LSPStatus; `error` says why when it failed). */
 export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.string(), status: z.enum(["connected", "error"]), error: z.string().optional() })
 export type LspStatus = z.infer<typeof LspStatus>

@@ -49,6 +49,9 @@ export const Events = {
   "lsp.updated": z.object({}),
   // A file's diagnostics after a tool wrote it: its error and warning counts.
   "lsp.diagnostics": z.object({ file: z.string(), errors: z.number(), warnings: z.number() }),
+  // A tool of a session whose editor attached its buffers (PUT /session/:id/editor) reads or
+  // writes a file: the editor answers at POST /session/:id/editor/:requestID.
+  "editor.file.requested": z.object({ sessionID: z.string(), requestID: z.string(), operation: z.enum(["read", "write"]), path: z.string(), content: z.string().optional() }),
   // A remote MCP server needs an OAuth login (`wright mcp auth <server>`); front ends tell the user.
   "mcp.auth.required": z.object({ server: z.string(), message: z.string() }),
 } as const

@@ -25,6 +25,9 @@ import type {
   Session,
   SessionCommandInput,
   SessionCreateInput,
+  SessionMcpInput,
+  SessionEditorInput,
+  EditorFileReply,
   SessionRevertInput,
   SessionShellInput,
   SessionStatus,
@@ -87,6 +90,12 @@ export function createApi(t: Transport) {
       fork: (id: string, body: { messageID?: string } = {}) => request<Session>("POST", `${s(id)}/fork`, { body }),
       summarize: (id: string, body: SessionSummarizeInput = {}) => request<boolean>("POST", `${s(id)}/summarize`, { body }),
       revert: (id: string, body: SessionRevertInput) => request<Session>("POST", `${s(id)}/revert`, { body }),
+      /** Starts MCP servers for this session only (replacing its set); resolves with each one's status. */
+      mcpSet: (id: string, body: SessionMcpInput) => request<Record<string, McpStatus>>("PUT", `${s(id)}/mcp`, { body }),
+      mcpClear: (id: string) => request<boolean>("DELETE", `${s(id)}/mcp`),
+      /** Routes the session's file reads and/or writes through its editor, which answers `editor.file.requested` with editorReply. */
+      editorSet: (id: string, body: SessionEditorInput) => request<boolean>("PUT", `${s(id)}/editor`, { body }),
+      editorReply: (id: string, requestID: string, body: EditorFileReply) => request<boolean>("POST", `${s(id)}/editor/${seg(requestID)}`, { body }),
       unrevert: (id: string, query: { force?: boolean } = {}) => request<Session>("POST", `${s(id)}/unrevert${query.force ? "?force=true" : ""}`),
     },
     permission: {

@@ -17,6 +17,8 @@ import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
 import { lspRoutes } from "./routes/lsp"
 import { mcpRoutes } from "./routes/mcp"
+import { sessionMcpRoutes } from "./routes/session-mcp"
+import { sessionEditorRoutes } from "./routes/session-editor"
 import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
@@ -100,6 +102,8 @@ export function createServer(opts: ServerOptions) {
     ...fileRoutes,
     ...toolRoutes,
     ...mcpRoutes,
+    ...sessionMcpRoutes,
+    ...sessionEditorRoutes,
     ...pluginRoutes,
     ...lspRoutes,
     ...trustRoutes,

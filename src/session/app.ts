@@ -23,6 +23,8 @@ import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createCommandRunner, loadCommands, mcpPromptCommands } from "./command"
+import { createSessionMcp } from "./session-mcp"
+import { createEditorBridge } from "./editor-files"
 import { compactionHooks } from "./compaction"
 import { runLoop, type LoopDeps } from "./loop"
 import type { ProcessorDeps } from "./processor"
@@ -191,13 +193,27 @@ export async function createApp(opts: AppOptions) {
     onNeedsAuth: (server) => bus.publish("mcp.auth.required", { server, message: `Server ${server} requires authentication. Run: wright mcp auth ${server}` }),
   })
 
+  // An editor's MCP servers (ACP session/new) run per session, beside the config's.
+  const sessionMcp = createSessionMcp({
+    directory,
+    exec,
+    sandbox,
+    clientInfo: { name: "wright", version },
+    log: log.child({ service: "mcp" }),
+    onToolsChanged: (_sessionID, server) => bus.publish("mcp.tools.changed", { server }),
+  })
+  bus.subscribe("session.deleted", (e) => void sessionMcp.clear(e.properties.sessionID))
+
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
   // Its processes do not mark the worktree for snapshots: a formatter rewrites only the file just
   // written (which the writer announces after it), and language servers change no sources.
   const codeIntel = createCodeIntel({ config, exec: spawner, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
-  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
+  // A session whose editor attached its buffers (ACP) reads and writes through it.
+  const editorFiles = createEditorBridge({ bus, parentOf: (id) => store.sessions.get(id)?.parentID })
+  bus.subscribe("session.deleted", (e) => editorFiles.forget(e.properties.sessionID))
+  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite, editor: (sessionID) => editorFiles.files(sessionID) })
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
   afterWrite.push((paths) => written.add(paths))
@@ -265,6 +281,7 @@ export async function createApp(opts: AppOptions) {
   const loopDeps: LoopDeps = {
     ...processor,
     modelMessages: createModelMessageCache(versionOf),
+    sessionTools: (sessionID) => sessionMcp.tools(sessionID),
     store,
     agents,
     providers,
@@ -279,7 +296,7 @@ export async function createApp(opts: AppOptions) {
       selectTools: ({ model, tools, history: msgs }) =>
         void deferMcpTools({
           tools,
-          serverOf: (t) => mcp.serverOf(t),
+          serverOf: (t) => mcp.serverOf(t) ?? sessionMcp.serverOf(t),
           context: model.info.limit.context,
           share: typeof config.mcp?.max_tool_share === "number" ? config.mcp.max_tool_share : DEFAULT_MAX_TOOL_SHARE,
           loaded: loadedTools(msgs),
@@ -410,6 +427,10 @@ export async function createApp(opts: AppOptions) {
     sessions,
     commands,
     mcp,
+    /** MCP servers of single sessions (an editor's), by session. */
+    sessionMcp,
+    /** Editors' buffers for the file tools of the sessions that attached them. */
+    editorFiles,
     /** The tool-call pipeline every tool call runs through. */
     toolCalls,
     /** Its named points (before execute, after finalize); empty until plugins attach. */
@@ -435,7 +456,7 @@ export async function createApp(opts: AppOptions) {
       await runner.shutdown()
       history.flush()
       leases.dispose()
-      await mcp.close()
+      await Promise.all([mcp.close(), sessionMcp.close()])
       if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()
       await codeIntel.shutdown()
     },

@@ -128,6 +128,11 @@ export interface LoopDeps extends ProcessorDeps {
   hooks: LoopHooks
   /** History → model messages; the App passes a cached converter (see createModelMessageCache). */
   modelMessages?: typeof toModelMessages
+  /**
+   * Tools only this session is offered (its own MCP servers, see session-mcp.ts); filtered by the
+   * same rules as the registry's, never shadowing them. Must not throw. Undefined: none.
+   */
+  sessionTools?(sessionID: string): Tool[]
 }
 
 /** Finds the newest user message, assistant message, finished assistant, and queued tasks. */
@@ -224,7 +229,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
 
     const state: StepState = { number: step, run }
     const ruleset = merge(agent.permission, session.permission ?? [])
-    const tools = resolveTools(deps.registry, model.info.id, ruleset, user)
+    const tools = resolveTools(deps.registry, model.info.id, ruleset, user, deps.sessionTools?.(sessionID))
     hooks.selectTools?.({ session, model, tools, history: visible })
     if (hooks.toolDefinitions) await hooks.toolDefinitions(tools)
     for (const t of hooks.extraTools?.({ agent, session, user, step: state }) ?? []) tools.set(t.id, t)
@@ -269,8 +274,10 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
 }
 
 /** Registry tools for the model, minus those the rules deny outright or the prompt turned off. */
-export function resolveTools(registry: ToolRegistry, modelID: string, ruleset: ReturnType<typeof merge>, user: UserMessage): Map<string, Tool> {
-  const offered = registry.forModel(modelID)
+export function resolveTools(registry: ToolRegistry, modelID: string, ruleset: ReturnType<typeof merge>, user: UserMessage, own: Tool[] = []): Map<string, Tool> {
+  const shared = registry.forModel(modelID)
+  const taken = new Set(shared.map((t) => t.id))
+  const offered = [...shared, ...own.filter((t) => !taken.has(t.id))]
   const disabled = disabledTools(
     offered.map((t) => t.id),
     ruleset,

@@ -51,7 +51,7 @@ export const editTool = defineTool({
       } else {
         if (info.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
         if (await isBinaryFile(file, info.size)) throw new Error(`Cannot edit binary file: ${file}`)
-        before = await readFile(file, "utf8")
+        before = (await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)) ?? (await readFile(file, "utf8"))
         if (args.oldString === "" && (before === "" || before === "\uFEFF")) {
           after = before + args.newString
         } else {
@@ -65,7 +65,7 @@ export const editTool = defineTool({
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      const notes = await ctx.services.files.write({ roots, file, data: after })
+      const notes = await ctx.services.files.write({ roots, file, data: after }, ctx.sessionID)
 
       return {
         title: rel,

@@ -30,5 +30,5 @@ export { summarize, type SummaryProject } from "./summary"
 /** The helpers a tool defined outside `tool/` (task, StructuredOutput) uses in its `summary()`. */
 export * as Summary from "./summary"
 export { lspTool } from "./lsp"
-export { createFileService, type AfterWrite, type FileService, type FileServiceDeps } from "./file-service"
+export { createFileService, type AfterWrite, type FileService, type FileServiceDeps, type EditorFiles } from "./file-service"
 export { createWrittenFiles, type WrittenFiles } from "./written-files"

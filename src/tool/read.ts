@@ -2,6 +2,7 @@ import { createReadStream } from "node:fs"
 import { readdir, readFile, stat } from "node:fs/promises"
 import path from "node:path"
 import { createInterface } from "node:readline"
+import { Readable } from "node:stream"
 import { z } from "zod"
 import DESCRIPTION from "./read.txt"
 import {
@@ -75,7 +76,9 @@ export const readTool = defineTool({
     if (await isBinaryFile(file, info.size)) throw new Error(`Cannot read binary file: ${file}`)
 
     const offset = args.offset ?? 1
-    const page = await readLines(file, offset, args.limit ?? DEFAULT_LIMIT, ctx.abort)
+    // An editor that attached its buffers has the text the user sees, unsaved changes included.
+    const buffer = await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)
+    const page = await readLines(buffer === undefined ? file : { text: buffer }, offset, args.limit ?? DEFAULT_LIMIT, ctx.abort)
     if (offset > page.count && !(page.count === 0 && offset === 1)) {
       throw new Error(`Offset ${offset} is out of range: ${file} has ${page.count} lines. Use an offset between 1 and ${page.count}.`)
     }
@@ -137,8 +140,9 @@ interface Page {
   capped: boolean
 }
 
-async function readLines(file: string, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
-  const stream = createReadStream(file, { encoding: "utf8" })
+/** A page of a file on disk, or of a text already in hand (`{text}`), split into lines as readline does. */
+async function readLines(source: string | { text: string }, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
+  const stream = typeof source === "string" ? createReadStream(source, { encoding: "utf8" }) : Readable.from([source.text])
   const rl = createInterface({ input: stream, crlfDelay: Infinity })
   const page: Page = { lines: [], count: 0, more: false, capped: false }
   let bytes = 0

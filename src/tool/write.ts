@@ -31,13 +31,13 @@ export const writeTool = defineTool({
     return ctx.services.files.lock([target.real], async () => {
       const info = await statOrUndefined(file)
       if (info?.isDirectory()) throw new Error(`${file} is a directory. Give the path of a file inside it.`)
-      const before = info ? await readFile(file, "utf8") : null
+      const before = info ? ((await ctx.services.files.readText(file, ctx.sessionID, ctx.abort)) ?? (await readFile(file, "utf8"))) : null
       const after = before === null ? args.content : keepFormat(before, args.content)
       const { diff, additions, deletions } = fileDiff(file, before ?? "", after)
 
       await ctx.ask({ permission: "edit", patterns: rulePatterns(ctx, args.filePath), always: ["*"], metadata: { filepath: file, diff } })
       ctx.abort.throwIfAborted()
-      const notes = await ctx.services.files.write({ roots, file, data: after })
+      const notes = await ctx.services.files.write({ roots, file, data: after }, ctx.sessionID)
 
       return {
         title: rel,

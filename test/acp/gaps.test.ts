@@ -4,7 +4,7 @@
 // built `wright acp`.
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import * as acp from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"

@@ -1,8 +1,9 @@
 // An editor for tests: spawns the BUILT `wright acp` and talks to it over its stdio with the
 // ACP SDK's client, recording every session/update and permission request it receives.
 import { spawn } from "node:child_process"
+import { readFileSync, writeFileSync } from "node:fs"
 import { Readable, Writable } from "node:stream"
-import * as acp from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
 import { BIN, type Sandbox } from "../lib/e2e"
 
 /** "hold": no answer until the agent withdraws the request ($/cancel_request), then "cancelled". */
@@ -19,6 +20,10 @@ export interface Editor {
   withdrawn: number
   /** How the next permission requests are answered (default: allow once). */
   answer: PermissionAnswer
+  /** The editor's open buffers by absolute path: fs/read_text_file answers from them, else from disk. */
+  buffers: Map<string, string>
+  /** Every fs/read_text_file and fs/write_text_file the agent sent, in order. */
+  fsCalls: Array<{ method: "read" | "write"; path: string; content?: string }>
   stdout: () => string
   stderr: () => string
   /** Resolves once `pred` holds (checked on every update and permission request). */
@@ -44,6 +49,8 @@ export async function startEditor(box: Sandbox, args: string[] = []): Promise<Ed
     permissionAt: [],
     withdrawn: 0,
     answer: "once",
+    buffers: new Map(),
+    fsCalls: [],
     stdout: () => stdout,
     stderr: () => stderr,
     waitFor(pred, timeoutMs = 20_000) {
@@ -91,13 +98,25 @@ export async function startEditor(box: Sandbox, args: string[] = []): Promise<Ed
       if (editor.answer === "cancelled") return { outcome: { outcome: "cancelled" } }
       return { outcome: { outcome: "selected", optionId: params.options.find((o) => o.optionId === editor.answer)!.optionId } }
     })
+    // An editor saves what it is told to write: the buffer and the file on disk.
+    .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
+      editor.fsCalls.push({ method: "read", path: params.path })
+      const content = editor.buffers.get(params.path) ?? readFileSync(params.path, "utf8")
+      return { content }
+    })
+    .onRequest(acp.methods.client.fs.writeTextFile, ({ params }) => {
+      editor.fsCalls.push({ method: "write", path: params.path, content: params.content })
+      editor.buffers.set(params.path, params.content)
+      writeFileSync(params.path, params.content)
+      return {}
+    })
   const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>)
   editor.agent = app.connect(stream).agent
   return editor
 }
 
-export async function initialize(editor: Editor) {
-  return editor.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {}, clientInfo: { name: "test-editor", version: "1" } })
+export async function initialize(editor: Editor, clientCapabilities: acp.ClientCapabilities = {}) {
+  return editor.agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities, clientInfo: { name: "test-editor", version: "1" } })
 }
 
 /** The updates of one kind, in order. */

@@ -2,7 +2,7 @@
 // changed are put back on disk, and the editor is shown them as an edit's diffs.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import * as acp from "@agentclientprotocol/sdk"
+import * as acp from "@agentclientprotocol/sdk/unstable"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"

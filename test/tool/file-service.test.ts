@@ -7,7 +7,7 @@ import { expect, test } from "vitest"
 import type { BusEvent } from "../../src/protocol"
 import { createApp } from "../../src/session"
 import { openStore } from "../../src/storage"
-import { applyPatchTool, createFileService, editTool, runTool, writeTool, type FileService } from "../../src/tool"
+import { applyPatchTool, createFileService, editTool, readTool, runTool, writeTool, type FileService } from "../../src/tool"
 import type { PlannedChange } from "../../src/tool/patch/types"
 import { providerConfig, sandbox, writeConfig } from "../lib/e2e"
 import { startLLMServer, text, toolCall } from "../lib/llm-server"
@@ -30,6 +30,7 @@ function recordingFiles() {
       return ""
     },
     forSession: () => files,
+    readText: async () => undefined,
   }
   return { files, calls }
 }
@@ -93,6 +94,42 @@ test("file service - each write is announced: file.edited per file, afterWrite o
   expect(edited.slice(2).sort()).toEqual([a, added, b, moved].sort())
   expect(readFileSync(moved, "utf8")).toBe("moved\n")
   expect(existsSync(a) || existsSync(b)).toBe(false)
+})
+
+test("file service - a session whose editor attached its buffers: read and edit see the buffer, the edit goes to the editor, other sessions use the disk", async () => {
+  const dir = project()
+  const a = path.join(dir, "a.txt")
+  const buffers = new Map([[a, "alpha unsaved\nsecond line\n"]])
+  const editorWrites: { file: string; content: string }[] = []
+  const batches: string[][] = []
+  const files = createFileService({
+    edited: () => {},
+    afterWrite: [(fs) => void batches.push(fs)],
+    editor: (sessionID) =>
+      sessionID === "ses_test"
+        ? { read: async (file) => buffers.get(file) ?? readFileSync(file, "utf8"), write: async (file, content) => void editorWrites.push({ file, content }) }
+        : undefined,
+  })
+  const ctx = toolContext({ directory: dir, files })
+
+  const read = await runTool(readTool, { filePath: "a.txt" }, ctx)
+  expect(read.output).toContain("1: alpha unsaved\n2: second line")
+  expect(read.output).toContain("total 2 lines")
+  const edit = await runTool(editTool, { filePath: "a.txt", oldString: "unsaved", newString: "edited" }, ctx)
+  expect(edit.metadata.diff).toContain("-alpha unsaved")
+  expect(editorWrites).toEqual([{ file: a, content: "alpha edited\nsecond line\n" }])
+  expect(batches).toEqual([[a]])
+  expect(readFileSync(a, "utf8")).toBe("alpha\n")
+
+  // A write outside the project is refused before the editor hears of it.
+  await expect(files.write({ roots: [dir], file: path.join(tempDir(), "x.txt"), data: "x" }, "ses_test")).rejects.toThrow(/outside the project/)
+  expect(editorWrites).toHaveLength(1)
+
+  const other = { ...ctx, sessionID: "ses_other" }
+  expect((await runTool(readTool, { filePath: "a.txt" }, other)).output).toContain("1: alpha\n")
+  await runTool(editTool, { filePath: "a.txt", oldString: "alpha", newString: "disk" }, other)
+  expect(readFileSync(a, "utf8")).toBe("disk\n")
+  expect(editorWrites).toHaveLength(1)
 })
 
 test("file service - a write that fails announces nothing", async () => {
