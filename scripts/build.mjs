@@ -4,6 +4,7 @@
 import { build } from "esbuild"
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { startupPlugins } from "./startup-plugins.mjs"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
 // Build beside dist/ and swap it in at the end, so a wright started while the build runs
@@ -36,6 +37,7 @@ await build({
     js: "import { createRequire as __wrightRequire } from 'node:module'; const require = __wrightRequire(import.meta.url);",
   },
   logLevel: "warning",
+  plugins: startupPlugins,
 })
 
 // The scripted model server behind the offline demo and the benchmarks.

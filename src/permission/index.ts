@@ -6,5 +6,13 @@ export { evaluate, lastMatch, fromConfig, merge, defaults, disabledTools } from 
 export { namesHost } from "./url"
 export { createPermissions, judge, type AskInput, type Permissions, type Verdict } from "./service"
 export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, vcsConfigPatterns, type ExternalDirectoryAsk } from "./paths"
-export { analyzeBash, type BashCommand, type BashRequest } from "./bash-analyze"
 export { arityPrefix } from "./arity"
+export type { BashCommand, BashRequest } from "./bash-analyze"
+
+/**
+ * The bash analysis (its syntax walk and command tables, ~90 KB of the bundle) loads with the
+ * first bash call, not with every start: `wright run "hi"` never runs a command.
+ */
+export async function analyzeBash(...args: Parameters<typeof import("./bash-analyze").analyzeBash>): ReturnType<typeof import("./bash-analyze").analyzeBash> {
+  return (await import("./bash-analyze")).analyzeBash(...args)
+}

@@ -10,7 +10,7 @@
 // Preflights from allowed origins skip auth. In-process callers (run, the TUI's RPC, ACP)
 // reach the app's fetch directly and never pass here; what applies to them (directories,
 // content type, body limits) lives in the app.
-import { serve, type ServerType } from "@hono/node-server"
+import type { ServerType } from "@hono/node-server"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { AddressInfo, Socket } from "node:net"
 import { networkInterfaces } from "node:os"
@@ -211,6 +211,9 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   if (refused) throw new ListenError(refused)
   // The guard must know the port actually bound, which port 0 only tells once listening.
   let guarded: FetchHandler = async () => new Response(null, { status: 503 })
+  // Loaded here, not at import: an in-process run never opens a port, and the package brings
+  // node:http and node:http2 with it.
+  const { serve } = await import("@hono/node-server")
   const server: ServerType = serve({ fetch: (req: Request) => guarded(req), port: opts.port, hostname: opts.hostname })
   server.on("connection", lingerOnClose)
   await new Promise<void>((resolve, reject) => {

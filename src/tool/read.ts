@@ -1,7 +1,6 @@
 import { createReadStream } from "node:fs"
 import { readdir, readFile, stat } from "node:fs/promises"
 import path from "node:path"
-import { createInterface } from "node:readline"
 import { Readable } from "node:stream"
 import { z } from "zod"
 import DESCRIPTION from "./read.txt"
@@ -17,6 +16,10 @@ import {
 } from "./fs-util"
 import { lineNumber, projectPath, textOf } from "./summary"
 import { defineTool, type ToolContext, type ToolResult } from "./tool"
+import { lazyModule } from "../util"
+
+// Loaded with the first ranged read, not at start-up.
+const readline = lazyModule<typeof import("node:readline")>("node:readline")
 
 const DEFAULT_LIMIT = 2000
 const MAX_LINE = 2000
@@ -143,7 +146,7 @@ interface Page {
 /** A page of a file on disk, or of a text already in hand (`{text}`), split into lines as readline does. */
 async function readLines(source: string | { text: string }, offset: number, limit: number, signal: AbortSignal): Promise<Page> {
   const stream = typeof source === "string" ? createReadStream(source, { encoding: "utf8" }) : Readable.from([source.text])
-  const rl = createInterface({ input: stream, crlfDelay: Infinity })
+  const rl = readline().createInterface({ input: stream, crlfDelay: Infinity })
   const page: Page = { lines: [], count: 0, more: false, capped: false }
   let bytes = 0
   try {

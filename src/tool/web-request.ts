@@ -3,13 +3,17 @@
 // addresses (unless the caller says this host may have them), so a name that resolves to a
 // public address when checked and to 127.0.0.1 when connecting (DNS rebinding) is refused.
 // IP literals never reach a lookup; the caller judges those from the URL.
-import dns from "node:dns"
-import http from "node:http"
-import https from "node:https"
+import type http from "node:http"
 import type { LookupFunction } from "node:net"
 import type { Readable } from "node:stream"
-import zlib from "node:zlib"
+import { lazyModule } from "../util"
 import { type AddressKind, addressKind } from "./web-address"
+
+// Node's HTTP client, TLS, DNS and zlib load with the first webfetch, not with every start.
+const dns = lazyModule<typeof import("node:dns")>("node:dns")
+const nodeHttp = lazyModule<typeof import("node:http")>("node:http")
+const nodeHttps = lazyModule<typeof import("node:https")>("node:https")
+const zlib = lazyModule<typeof import("node:zlib")>("node:zlib")
 
 export interface Resolved {
   address: string
@@ -19,7 +23,7 @@ export interface Resolved {
 /** Resolves a host name to every address it has. */
 export type Lookup = (hostname: string) => Promise<Resolved[]>
 
-export const systemLookup: Lookup = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true })
+export const systemLookup: Lookup = (hostname) => dns().promises.lookup(hostname, { all: true, verbatim: true })
 
 /** A host resolved to an address webfetch does not reach without a rule naming the host. */
 export class AddressRefusedError extends Error {
@@ -69,7 +73,7 @@ export function get(
       (e: NodeJS.ErrnoException) => callback(e, "", 0),
     )
   }
-  const client = url.protocol === "https:" ? https : http
+  const client = url.protocol === "https:" ? nodeHttps() : nodeHttp()
   return new Promise((resolve, reject) => {
     const req = client.request(url, {
       method: "GET",
@@ -102,11 +106,11 @@ function decoded(res: http.IncomingMessage): Readable {
   const encoding = String(res.headers["content-encoding"] ?? "").trim().toLowerCase()
   const decoder =
     encoding === "gzip" || encoding === "x-gzip"
-      ? zlib.createGunzip()
+      ? zlib().createGunzip()
       : encoding === "br"
-        ? zlib.createBrotliDecompress()
+        ? zlib().createBrotliDecompress()
         : encoding === "deflate"
-          ? zlib.createInflate()
+          ? zlib().createInflate()
           : undefined
   if (!decoder) return res
   res.on("error", (e) => decoder.destroy(e))

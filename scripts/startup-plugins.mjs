@@ -1,0 +1,77 @@
+// esbuild plugins that keep work out of wright's start-up without changing what the bundled
+// packages do. Each one rewrites one known statement of one package; when a package update
+// changes that statement, the build fails here instead of silently losing the saving.
+import { readFile } from "node:fs/promises"
+import { createRequire } from "node:module"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+
+/** Replaces `from` with `to` in every module whose path matches `filter`; fails the build when `from` is missing. */
+function rewrite(name, filter, from, to) {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter }, async (args) => {
+        const source = await readFile(args.path, "utf8")
+        if (!source.includes(from)) throw new Error(`${name}: ${args.path} no longer contains ${JSON.stringify(from)}; update scripts/startup-plugins.mjs`)
+        return { contents: source.replace(from, to), loader: "js" }
+      })
+    },
+  }
+}
+
+/**
+ * zod's namespaces re-export all of its ~60 message locales (`z.locales`): 369 KB, half of
+ * zod's code, compiled on every start. wright only ever speaks English (zod configures `en`
+ * itself at import), so `z.locales` holds `en` alone in the bundle.
+ */
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]zod[\\/]v4[\\/](classic|core)$/.test(args.resolveDir)) return undefined
+      return { path: path.join(args.resolveDir, "../locales/en.js"), namespace: "zod-locales" }
+    })
+    build.onLoad({ filter: /.*/, namespace: "zod-locales" }, (args) => ({
+      contents: `export { default as en } from ${JSON.stringify(args.path)}\n`,
+      resolveDir: path.dirname(args.path),
+      loader: "js",
+    }))
+  },
+}
+
+/**
+ * The AI SDK's provider-utils imports zod 3 for one string enum (`ZodFirstPartyTypeKind`, to
+ * convert zod 3 schemas to JSON Schema), and with it the whole of zod 3: 116 KB compiled on
+ * every start. The enum is generated here from zod 3 itself (every value is its own name), so
+ * the conversion compares the very same strings.
+ */
+const zod3EnumOnly = {
+  name: "zod3-enum-only",
+  setup(build) {
+    build.onResolve({ filter: /^zod\/v3$/ }, (args) => {
+      if (!/[\\/]@ai-sdk[\\/]provider-utils[\\/]/.test(args.importer)) return undefined
+      return { path: args.importer, namespace: "zod3-enum" }
+    })
+    build.onLoad({ filter: /.*/, namespace: "zod3-enum" }, async (args) => {
+      const zod3 = await import(pathToFileURL(createRequire(args.path).resolve("zod/v3")).href)
+      const kinds = zod3.ZodFirstPartyTypeKind
+      if (!kinds || Object.entries(kinds).some(([k, v]) => k !== v)) throw new Error("zod3-enum-only: zod/v3's ZodFirstPartyTypeKind changed shape; update scripts/startup-plugins.mjs")
+      return { contents: `export const ZodFirstPartyTypeKind = ${JSON.stringify(kinds)}\n`, loader: "js" }
+    })
+  },
+}
+
+export const startupPlugins = [
+  zodEnglishOnly,
+  zod3EnumOnly,
+  // string-width (yargs' help layout, ink) creates an Intl.Segmenter at import: ICU's break
+  // iterator, 13–23 ms of CPU here, paid by every command although only help text and the TUI
+  // ever measure a non-ASCII string. Created on the first segment() call instead.
+  rewrite(
+    "lazy-segmenter",
+    /[\\/]string-width[\\/]index\.js$/,
+    "const segmenter = new Intl.Segmenter();",
+    "let segmenterInstance;\nconst segmenter = { segment: (text) => (segmenterInstance ??= new Intl.Segmenter()).segment(text) };",
+  ),
+]

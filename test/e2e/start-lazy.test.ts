@@ -1,0 +1,64 @@
+// `wright run "hi"` loads only what its one request needs (issue 16): code that a run without
+// tool calls never uses stays on disk. The built binary runs as a user runs it, with a module
+// hook that records every bundle file it loads and a preload that lists Node's built-ins.
+import { readFileSync, readdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import { pathToFileURL } from "node:url"
+import { afterAll, beforeAll, expect, test } from "vitest"
+import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { providerConfig, ROOT, sandbox, wright, writeConfig } from "../lib/e2e"
+import { tempDir } from "../lib/tool-context"
+
+let server: LLMServer
+beforeAll(async () => {
+  server = await startLLMServer()
+})
+afterAll(async () => {
+  await server.close()
+})
+
+/** The bundle files whose text contains `marker` (esbuild keeps each module's path as a comment). */
+function filesWith(marker: string): string[] {
+  const dir = path.join(ROOT, "dist")
+  return [...readdirSync(dir).map((f) => path.join(dir, f)), ...readdirSync(path.join(dir, "chunks")).map((f) => path.join(dir, "chunks", f))].filter(
+    (f) => f.endsWith(".mjs") && readFileSync(f, "utf8").includes(marker),
+  )
+}
+
+test('start - run "hi" answers without loading zod\'s locales, zod 3, the bash analysis, the port listener or webfetch\'s HTTP stack', async () => {
+  const hooks = tempDir("wright-start-hooks-")
+  const loadedLog = path.join(hooks, "loaded.txt")
+  const builtinLog = path.join(hooks, "builtins.txt")
+  writeFileSync(path.join(hooks, "hooks.mjs"), `import { appendFileSync } from "node:fs"\nlet out\nexport function initialize(data) { out = data }\nexport async function load(url, context, next) { if (url.startsWith("file:")) appendFileSync(out, url + "\\n"); return next(url, context) }\n`)
+  writeFileSync(path.join(hooks, "register.mjs"), `import { register } from "node:module"\nregister(${JSON.stringify(pathToFileURL(path.join(hooks, "hooks.mjs")).href)}, { data: ${JSON.stringify(loadedLog)} })\n`)
+  writeFileSync(
+    path.join(hooks, "builtins.cjs"),
+    `process.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(builtinLog)}, process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)).join("\\n")))\n`,
+  )
+  writeFileSync(loadedLog, "")
+  const box = sandbox()
+  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  server.script(text("Hello from the model"))
+  const env = { ...box.env, NODE_OPTIONS: `--import=${pathToFileURL(path.join(hooks, "register.mjs")).href} --require=${path.join(hooks, "builtins.cjs")}` }
+  const r = await wright(["run", "hi"], { cwd: box.project, env })
+  expect(r.code, r.stderr).toBe(0)
+  expect(r.stdout).toContain("Hello from the model")
+
+  const loaded = new Set(readFileSync(loadedLog, "utf8").split("\n").filter(Boolean).map((u) => new URL(u).pathname))
+  // The recorder works: the entry and the run command's module were seen.
+  expect([...loaded].some((f) => f.endsWith("/dist/wright.mjs"))).toBe(true)
+  const runChunks = filesWith("// src/cli/run/execute.ts")
+  expect(runChunks.some((f) => loaded.has(f))).toBe(true)
+
+  // Whatever holds these, it is not read for a run without tool calls (or not bundled at all).
+  for (const marker of ["zod/v4/locales/de.js", "zod/v3/types.js", "// src/permission/bash-analyze.ts", "@hono/node-server/dist"]) {
+    expect(filesWith(marker).filter((f) => loaded.has(f)), marker).toEqual([])
+  }
+  // zod's English messages are still there (zod configures them at import).
+  expect(filesWith("zod/v4/locales/en.js").some((f) => loaded.has(f))).toBe(true)
+
+  const builtins = new Set(readFileSync(builtinLog, "utf8").split("\n"))
+  expect(builtins.has("child_process"), "the recorder works").toBe(true)
+  // (Node's fetch itself loads http2, tls and zlib, the floor script too.)
+  for (const mod of ["https", "dns", "readline"]) expect(builtins.has(mod), mod).toBe(false)
+}, 120_000)
