@@ -333,10 +333,16 @@ export function createController(opts: ControllerOptions) {
     async sessions(search?: string) {
       return api.sessions(search ? { search } : {})
     },
-    async deleteSession(id: string) {
-      await api.deleteSession(id).catch(fail("Delete"))
+    /** Deletes through the API; false (with a notice) when the server refused. */
+    async deleteSession(id: string): Promise<boolean> {
+      const ok = await api.deleteSession(id).then(
+        () => true,
+        (e) => (fail("Delete")(e), false),
+      )
+      if (!ok) return false
       store.set({ sessions: store.getState().sessions.filter((x) => x.id !== id) })
       if (store.getState().session?.id === id) store.home()
+      return true
     },
     replyPermission(requestID: string, reply: PermissionReply, message?: string) {
       store.set({ permissions: store.getState().permissions.filter((p) => p.id !== requestID) })
