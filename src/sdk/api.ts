@@ -10,6 +10,7 @@ import type {
   FindMatch,
   GlobalEvent,
   HealthInfo,
+  HeapSnapshotInfo,
   McpStatus,
   LspStatus,
   FormatterStatus,
@@ -153,6 +154,10 @@ export function createApi(t: Transport) {
       get: () => request<TrustStatus>("GET", "/trust"),
       /** Trusts the folder as its config is now; the project reloads with it. */
       grant: () => request<TrustStatus>("POST", "/trust"),
+    },
+    debug: {
+      /** Writes a V8 heap snapshot of the core on the server's machine; answers where. */
+      heap: () => request<HeapSnapshotInfo>("POST", "/debug/heap"),
     },
     tool: {
       ids: () => request<string[]>("GET", "/experimental/tool/ids"),

@@ -164,6 +164,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.reviewTrust()
       case "status":
         return void controller.status()
+      case "heap":
+        return void controller.heapSnapshot()
       case "compact":
         return void controller.compact()
       case "export":

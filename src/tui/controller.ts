@@ -369,6 +369,15 @@ export function createController(opts: ControllerOptions) {
       const [plugins, mcp] = await Promise.all([api.plugins().catch(() => undefined), api.mcp().catch(() => undefined)])
       store.print({ kind: "notice", key: `status:${Date.now()}`, text: statusText(plugins, mcp), tone: "markdown" })
     },
+    /** `/heap`: a V8 heap snapshot of the core, written on its machine; prints where. */
+    async heapSnapshot() {
+      store.notify("Writing a heap snapshot of the core…")
+      const info = await api.heap().catch((e) => (fail("Heap snapshot")(e), undefined))
+      if (!info) return
+      const mb = (info.bytes / 1_048_576).toFixed(1)
+      store.print({ kind: "notice", key: `heap:${Date.now()}`, text: `Heap snapshot of the core (pid ${info.pid}, thread ${info.threadId}, ${mb} MB): ${info.path}`, tone: "info" })
+      store.notify("Heap snapshot written")
+    },
     /** `/trust`: shows the dialog again with what the config asks for now. */
     async reviewTrust() {
       const status = await api.trust().catch((e) => (fail("Trust")(e), undefined))

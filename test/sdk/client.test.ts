@@ -86,6 +86,7 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.plugin.list(),
       client.lsp.status(),
       client.formatter.status(),
+      client.debug.heap(),
     ].map(settle),
   )
   await client.config.update({})

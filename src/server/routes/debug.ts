@@ -1,0 +1,26 @@
+// Diagnostics of the core process itself. The snapshot is written where the server chooses
+// (its state directory), never to a path a client names: a client reads the path back.
+import { mkdirSync, statSync } from "node:fs"
+import path from "node:path"
+import { threadId } from "node:worker_threads"
+import { writeHeapSnapshot } from "node:v8"
+import { HeapSnapshotInfo } from "../../protocol"
+import { route } from "../route"
+
+export const debugRoutes = [
+  route({
+    method: "post",
+    path: "/debug/heap",
+    operationId: "debug.heap",
+    summary: "Write a V8 heap snapshot of the core (the TUI's worker, when the TUI hosts it) to the state directory; answers its path",
+    tags: ["debug"],
+    response: HeapSnapshotInfo,
+    handler: ({ app }) => {
+      const dir = path.join(app.paths.state, "heap")
+      mkdirSync(dir, { recursive: true })
+      const stamp = new Date().toISOString().replace(/[:.]/g, "-")
+      const file = writeHeapSnapshot(path.join(dir, `wright-${stamp}-${process.pid}-${threadId}.heapsnapshot`))
+      return { path: file, bytes: statSync(file).size, pid: process.pid, threadId }
+    },
+  }),
+]
