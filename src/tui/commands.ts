@@ -23,8 +23,8 @@ export const COMMANDS: SlashCommand[] = [
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
   { name: "status", description: "plugins, custom tools, command hooks and MCP servers: what loaded and what failed" },
-  { name: "heap", description: "write a V8 heap snapshot of the core (the worker) and print its path" },
   { name: "help", description: "keys and commands" },
+  { name: "heap", description: "write a V8 heap snapshot of the core (the worker) and print its path" },
   { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
 ]
 

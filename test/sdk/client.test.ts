@@ -91,6 +91,7 @@ test("sdk - one method per route: calling every method reaches every route of th
   )
   await client.config.update({})
   await client.trust.grant()
+  await client.instance.dispose()
   await client.auth.set("fake", { type: "api", key: "sdk-test-key" })
   await client.auth.remove("fake")
   await client.session.shell(s.id, { command: "true" })
