@@ -5,6 +5,7 @@ import { hideBin } from "yargs/helpers"
 import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
 import { authCommand } from "./cmd/auth"
+import { debugCommand } from "./cmd/debug"
 import { agentCommand, exportCommand, importCommand, modelsCommand, sessionCommand, statsCommand } from "./cmd/manage"
 import { mcpCommand } from "./cmd/mcp"
 import { runCommand } from "./cmd/run"
@@ -46,6 +47,7 @@ async function main() {
     .command(pluginCommand)
     .command(authCommand)
     .command(mcpCommand)
+    .command(debugCommand)
     // `wright completion >> ~/.bashrc` (or ~/.zshrc): bash and zsh completion of commands and flags.
     .completion("completion", "print a shell completion script (bash or zsh): wright completion >> ~/.bashrc", (_current: string, _argv: unknown, defaults: (cb: (err: Error | null, list?: string[]) => void) => void, done: (list: string[]) => void) =>
       // The default command's "$0" is not a word to type.

@@ -54,6 +54,8 @@ export const Events = {
   "editor.file.requested": z.object({ sessionID: z.string(), requestID: z.string(), operation: z.enum(["read", "write"]), path: z.string(), content: z.string().optional() }),
   // A remote MCP server needs an OAuth login (`wright mcp auth <server>`); front ends tell the user.
   "mcp.auth.required": z.object({ server: z.string(), message: z.string() }),
+  // A notice for the user (OpenCode's event), e.g. the TUI's config reload and its errors.
+  "tui.toast.show": z.object({ title: z.string().optional(), message: z.string(), variant: z.enum(["info", "success", "warning", "error"]) }),
 } as const
 
 export type EventType = keyof typeof Events

@@ -10,6 +10,7 @@ import type {
   FindMatch,
   GlobalEvent,
   HealthInfo,
+  HeapSnapshotInfo,
   McpStatus,
   LspStatus,
   FormatterStatus,
@@ -162,6 +163,14 @@ export function createApi(t: Transport) {
       get: () => request<TrustStatus>("GET", "/trust"),
       /** Trusts the folder as its config is now; the project reloads with it. */
       grant: () => request<TrustStatus>("POST", "/trust"),
+    },
+    instance: {
+      /** Drops the project's App (running steps end); the next request loads its config afresh. */
+      dispose: () => request<boolean>("POST", "/instance/dispose"),
+    },
+    debug: {
+      /** Writes a V8 heap snapshot of the core on the server's machine; answers where. */
+      heap: () => request<HeapSnapshotInfo>("POST", "/debug/heap"),
     },
     tool: {
       ids: () => request<string[]>("GET", "/experimental/tool/ids"),

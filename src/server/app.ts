@@ -13,6 +13,7 @@ import { errorResponse } from "./error"
 import { agentRoutes } from "./routes/agent"
 import { authRoutes } from "./routes/auth"
 import { configRoutes } from "./routes/config"
+import { debugRoutes } from "./routes/debug"
 import { eventRoutes } from "./routes/event"
 import { fileRoutes } from "./routes/file"
 import { lspRoutes } from "./routes/lsp"
@@ -108,6 +109,7 @@ export function createServer(opts: ServerOptions) {
     ...lspRoutes,
     ...trustRoutes,
     ...authRoutes,
+    ...debugRoutes,
   ]
   const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))
   const checkDirectory = directoryRule({ start: context.directory, allowed: opts.allowedDirectories, isKnownProject: opts.isKnownProject })

@@ -44,6 +44,8 @@ export function createApi(client: Client) {
     /** Plugins, custom tools and command hooks (GET /plugin; wright's own route). */
     plugins: () => client.plugin.list(),
     mcp: () => client.mcp.status(),
+    /** Writes a V8 heap snapshot of the core (POST /debug/heap). */
+    heap: () => client.debug.heap(),
     /** Records the trust and reloads the project's App with its full config. */
     grantTrust: () => client.trust.grant(),
   }

@@ -2,17 +2,20 @@
 // terminal's scrollback and selection); the dynamic region holds only the live tail: the
 // streaming message, running tools, dialogs, the prompt and the status line, kept shorter
 // than the screen so Ink never clears and redraws the whole terminal.
-import { Box, Static, Text, useStdout } from "ink"
+import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
 import type { Controller } from "./controller"
 import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectUi, type TrustUi } from "./dialog-keys"
 import * as E from "./editor"
+import { homeKey, homeMatches, type HomeUi } from "./home"
 import { decodeKeys, type Key } from "./keys"
 import type { Store } from "./store"
+import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
 import { BlockView, type BlockOptions } from "./view/block"
 import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
+import { Home } from "./view/home"
 import { PromptView, StatusLine, type Suggestion } from "./view/prompt"
 
 export interface AppProps {
@@ -36,9 +39,13 @@ interface Ui {
   sugSelected: number
   sugDismissed: boolean
   files: { query: string; items: string[] }
+  /** Set while the keys are in the home screen's session list. */
+  home?: HomeUi
+  /** The server's answer to the list's search (older sessions than those loaded). */
+  homeFound: { query: string; items: Session[] }
 }
 
-const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] } })
+const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] }, homeFound: { query: "", items: [] } })
 
 /** The `@word` or `/command` being typed at the cursor. */
 function completing(editor: E.EditorState): { kind: "command" | "mention"; word: string; start: number } | undefined {
@@ -91,6 +98,53 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     return () => clearTimeout(t)
   }, [target?.kind, target?.word])
 
+  // The home list: the loaded sessions that match, plus older ones the server's search found.
+  const homeFilter = ui.home?.filter ?? ""
+  const homeItems: Session[] = useMemo(() => {
+    const local = homeMatches(state.sessions, homeFilter)
+    if (!homeFilter || ui.homeFound.query !== homeFilter) return local
+    const seen = new Set(local.map((s) => s.id))
+    return [...local, ...ui.homeFound.items.filter((s) => !seen.has(s.id) && !s.parentID)].sort((a, b) => b.time.updated - a.time.updated)
+  }, [state.sessions, homeFilter, ui.homeFound])
+  const homeItemsRef = useRef(homeItems)
+  homeItemsRef.current = homeItems
+  // Leaving home (a session opened) leaves the list too: /new comes back to the prompt.
+  useEffect(() => {
+    if (state.route !== "home" && uiRef.current.home) setUi({ home: undefined })
+  }, [state.route])
+  useEffect(() => {
+    if (!homeFilter) return
+    const query = homeFilter
+    const t = setTimeout(() => {
+      controller.sessions(query).then(
+        (items) => setUi({ homeFound: { query, items } }),
+        () => {},
+      )
+    }, 150)
+    return () => clearTimeout(t)
+  }, [homeFilter])
+
+  const onHomeKey = (u: Ui, key: Key) => {
+    const items = homeItemsRef.current
+    const [next, action] = homeKey(u.home!, items, key)
+    setUi({ home: next })
+    if (action.type === "open") {
+      setUi({ home: undefined })
+      return void controller.openSession(action.id)
+    }
+    if (action.type === "delete") {
+      const gone = items.find((x) => x.id === action.id)
+      setUi({ homeFound: { ...uiRef.current.homeFound, items: uiRef.current.homeFound.items.filter((x) => x.id !== action.id) } })
+      return void controller.deleteSession(action.id).then((deleted) => {
+        if (!deleted) return
+        const h = uiRef.current.home
+        // The row below takes the deleted one's place; the last row's neighbour is above it.
+        if (h) setUi({ home: { ...h, selected: Math.max(0, Math.min(h.selected, items.length - 2)) } })
+        if (gone) store.notify(`Deleted “${gone.title}”`)
+      })
+    }
+  }
+
   const run = (name: string, args: string) => {
     const s = store.getState()
     switch (name) {
@@ -110,6 +164,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.reviewTrust()
       case "status":
         return void controller.status()
+      case "heap":
+        return void controller.heapSnapshot()
       case "compact":
         return void controller.compact()
       case "export":
@@ -235,6 +291,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       case "end":
         return edit(E.end(ed))
       case "up": {
+        // On the home screen the session list sits right above the empty prompt: ↑ moves into it.
+        if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && homeItemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
         const next = E.up(ed)
         return next ? edit(next) : historyStep(1)
       }
@@ -264,6 +322,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return edit(E.deleteToLineEnd(ed))
           case "w":
             return edit(E.deleteWord(ed))
+          // Readline's history keys, also where ↑ means something else (the home screen's list).
+          case "p":
+            return historyStep(1)
+          case "n":
+            return historyStep(-1)
           case "t":
             return void controller.cycleVariant()
           case "o": {
@@ -280,6 +343,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const onKey = (key: Key) => {
     const s = store.getState()
     const u = uiRef.current
+    const inHome = u.home !== undefined && s.route === "home" && !s.questions[0] && !s.permissions[0] && !s.trust && !u.secret && !u.select
+    if (inHome) return onHomeKey(u, key)
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
       if (u.secret) return setUi({ secret: undefined })
@@ -353,6 +418,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       // A pasted key joins the hidden field; it never reaches the editor.
       if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
       if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
+      if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
       setUi({ editor: E.paste(u.editor, text) })
     },
   )
@@ -364,6 +430,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const question = state.questions[0]
   const perm = state.permissions[0]
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
+  const homeOpen = ui.home !== undefined && state.route === "home"
   const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
@@ -377,7 +444,13 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   return (
     <Box flexDirection="column">
       <Static items={state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
-      {state.route === "home" && !dialogShown ? <Home sessions={state.sessions.slice(0, Math.max(0, Math.min(5, rows - fixed - 3)))} /> : null}
+      {state.route === "home" && !dialogShown ? (
+        homeOpen ? (
+          <Home sessions={homeItems} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={!!homeFilter && ui.homeFound.query !== homeFilter} />
+        ) : (
+          <Home sessions={state.sessions} rows={Math.max(0, Math.min(5, rows - fixed - 3))} />
+        )
+      ) : null}
       {state.live.map((b) => (
         <BlockView key={b.key} block={b} opts={liveOpts} />
       ))}
@@ -405,7 +478,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         maxLines={promptLines}
         suggestions={suggestions}
         selected={Math.min(ui.sugSelected, Math.max(0, suggestions.length - 1))}
-        focused={!dialogShown}
+        focused={!dialogShown && !homeOpen}
       />
       <StatusLine
         agent={state.agent}
@@ -423,26 +496,6 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         notice={state.notice}
         changes={state.changes}
       />
-    </Box>
-  )
-}
-
-function Home({ sessions }: { sessions: { id: string; title: string; time: { updated: number } }[] }) {
-  return (
-    <Box flexDirection="column" marginBottom={1}>
-      <Text>
-        <Text bold color="cyan">
-          wright
-        </Text>
-        <Text dimColor>{"  a terminal coding agent"}</Text>
-      </Text>
-      {sessions.length ? <Text dimColor>Recent sessions (/sessions to open one):</Text> : null}
-      {sessions.map((s) => (
-        <Text key={s.id} wrap="truncate-end">
-          {`  ${s.title}`}
-          <Text dimColor>{`  ${new Date(s.time.updated).toLocaleString()}`}</Text>
-        </Text>
-      ))}
     </Box>
   )
 }

@@ -24,6 +24,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
   { name: "status", description: "plugins, custom tools, command hooks and MCP servers: what loaded and what failed" },
   { name: "help", description: "keys and commands" },
+  { name: "heap", description: "write a V8 heap snapshot of the core (the worker) and print its path" },
   { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
 ]
 
@@ -40,7 +41,8 @@ export function matchCommands(prefix: string): SlashCommand[] {
 
 export const HELP = `## Keys
 - **enter** send · **shift+enter**, **ctrl+j**, **alt+enter** or a trailing \`\\\` newline
-- **↑/↓** prompt history (on the first/last line) · **tab** / **shift+tab** cycle agents (build/plan)
+- **↑/↓** prompt history (on the first/last line), **ctrl+p/ctrl+n** too · **tab** / **shift+tab** cycle agents (build/plan)
+- home screen: **↑** from the empty prompt moves into the session list: **↑/↓** move, type to search, **enter** open, **ctrl+d** delete (asks first), **esc** back
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command

@@ -36,7 +36,7 @@ export function createController(opts: ControllerOptions) {
       api.sessions().catch(() => [] as Session[]),
       api.commands().catch(() => []),
     ])
-    opts.client.config.get().then((c) => typeof c.model === "string" && store.set({ defaultModel: c.model }), () => {})
+    opts.client.config.get().then((c) => store.set({ defaultModel: typeof c.model === "string" ? c.model : undefined }), () => {})
     store.setStatuses(statuses)
     const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden)
     const s = store.getState()
@@ -143,6 +143,8 @@ export function createController(opts: ControllerOptions) {
     })
   }
 
+  // What the folder's config held back when last asked (JSON), so a reload asks only about something new.
+  let lastTrust: string | undefined
   // Resolves whoever waits for the launch's trust question (the first prompt) once it is answered.
   let trustAnswered: (() => void) | undefined
   const askedTrust = () => {
@@ -333,10 +335,16 @@ export function createController(opts: ControllerOptions) {
     async sessions(search?: string) {
       return api.sessions(search ? { search } : {})
     },
-    async deleteSession(id: string) {
-      await api.deleteSession(id).catch(fail("Delete"))
+    /** Deletes through the API; false (with a notice) when the server refused. */
+    async deleteSession(id: string): Promise<boolean> {
+      const ok = await api.deleteSession(id).then(
+        () => true,
+        (e) => (fail("Delete")(e), false),
+      )
+      if (!ok) return false
       store.set({ sessions: store.getState().sessions.filter((x) => x.id !== id) })
       if (store.getState().session?.id === id) store.home()
+      return true
     },
     replyPermission(requestID: string, reply: PermissionReply, message?: string) {
       store.set({ permissions: store.getState().permissions.filter((p) => p.id !== requestID) })
@@ -354,6 +362,7 @@ export function createController(opts: ControllerOptions) {
      */
     async askTrust(): Promise<void> {
       const status = await api.trust().catch(() => undefined)
+      lastTrust = JSON.stringify(status?.ignored ?? [])
       if (!status || !needsTrust(status)) return
       store.set({ trust: status })
       return new Promise<void>((resolve) => (trustAnswered = resolve))
@@ -362,6 +371,28 @@ export function createController(opts: ControllerOptions) {
     async status() {
       const [plugins, mcp] = await Promise.all([api.plugins().catch(() => undefined), api.mcp().catch(() => undefined)])
       store.print({ kind: "notice", key: `status:${Date.now()}`, text: statusText(plugins, mcp), tone: "markdown" })
+    },
+    /**
+     * The core dropped the project's App (a config reload, /trust, PATCH /config): the agents,
+     * commands and default model are read again, and a folder whose config now holds
+     * something else back than before is asked about again.
+     */
+    async reloaded() {
+      await loadBasics().catch(fail("Reloading"))
+      const status = await api.trust().catch(() => undefined)
+      if (!status) return
+      const before = lastTrust
+      lastTrust = JSON.stringify(status.ignored)
+      if (needsTrust(status) && lastTrust !== before && !store.getState().trust) store.set({ trust: status })
+    },
+    /** `/heap`: a V8 heap snapshot of the core, written on its machine; prints where. */
+    async heapSnapshot() {
+      store.notify("Writing a heap snapshot of the core…")
+      const info = await api.heap().catch((e) => (fail("Heap snapshot")(e), undefined))
+      if (!info) return
+      const mb = (info.bytes / 1_048_576).toFixed(1)
+      store.print({ kind: "notice", key: `heap:${Date.now()}`, text: `Heap snapshot of the core (pid ${info.pid}, thread ${info.threadId}, ${mb} MB): ${info.path}`, tone: "info" })
+      store.notify("Heap snapshot written")
     },
     /** `/trust`: shows the dialog again with what the config asks for now. */
     async reviewTrust() {

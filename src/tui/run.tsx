@@ -44,7 +44,10 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const store = createStore()
   store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.variant ? { variant: opts.variant } : {}) })
   const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
-  const unsubscribe = opts.events.subscribe(store.apply)
+  const unsubscribeApply = opts.events.subscribe(store.apply)
+  // A reloaded project (config files changed, /trust, PATCH /config) may bring other agents, commands and a default model.
+  const unsubscribeReload = opts.events.subscribe((e) => void (e.type === "server.instance.disposed" && controller.reloaded()))
+  const unsubscribe = () => (unsubscribeApply(), unsubscribeReload())
   const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
 

@@ -302,6 +302,13 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       case "question.rejected":
         patch.questions = (patch.questions ?? state.questions).filter((q) => q.id !== e.properties.requestID)
         break
+      case "tui.toast.show": {
+        const bad = e.properties.variant === "error" || e.properties.variant === "warning"
+        showNotice(e.properties.message.split("\n")[0]!, bad ? "error" : "info")
+        // An error stays readable in scrollback after the notice is gone.
+        if (bad) print({ kind: "notice", key: `toast:${++errorSeq}`, text: e.properties.message, tone: "error" })
+        return
+      }
       case "lsp.diagnostics": {
         const { [e.properties.file]: _, ...rest } = patch.lspErrors ?? state.lspErrors
         patch.lspErrors = e.properties.errors > 0 ? { ...rest, [e.properties.file]: e.properties.errors } : rest
@@ -310,6 +317,17 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       default:
         return
     }
+    schedule()
+  }
+
+  function showNotice(text: string, tone: Notice["tone"] = "info") {
+    if (noticeTimer) clearTimeout(noticeTimer)
+    noticeTimer = setTimeout(() => {
+      patch.notice = undefined
+      schedule()
+    }, 5000)
+    noticeTimer.unref?.()
+    patch.notice = { text, tone }
     schedule()
   }
 
@@ -333,16 +351,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       schedule()
     },
     print,
-    notify(text: string, tone: Notice["tone"] = "info") {
-      if (noticeTimer) clearTimeout(noticeTimer)
-      noticeTimer = setTimeout(() => {
-        patch.notice = undefined
-        schedule()
-      }, 5000)
-      noticeTimer.unref?.()
-      patch.notice = { text, tone }
-      schedule()
-    },
+    notify: showNotice,
     setStatuses(map: Record<string, SessionStatus>) {
       for (const [k, v] of Object.entries(map)) statuses.set(k, v)
       schedule()

@@ -86,10 +86,12 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.plugin.list(),
       client.lsp.status(),
       client.formatter.status(),
+      client.debug.heap(),
     ].map(settle),
   )
   await client.config.update({})
   await client.trust.grant()
+  await client.instance.dispose()
   await client.auth.set("fake", { type: "api", key: "sdk-test-key" })
   await client.auth.remove("fake")
   await client.session.shell(s.id, { command: "true" })

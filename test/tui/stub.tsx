@@ -62,6 +62,7 @@ export function stubServer(
       const list = before ? all.filter((x) => x.info.id < before) : all
       return json(list.slice(Math.max(0, list.length - limit)))
     }
+    if (m && !m[2] && req.method === "DELETE") return json(true)
     if (req.method === "POST") return json(true)
     return new Response(JSON.stringify({ name: "NotFoundError", data: { message: "no route" } }), { status: 404 })
   }

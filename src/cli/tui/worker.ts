@@ -10,6 +10,7 @@ import { advertise, listen, type Advertised, type Listening } from "../../server
 import { serveRpc, type Port } from "../../tui"
 import { startCore } from "../core"
 import { cliLogger, type LogArgs } from "../log"
+import { reloadOnConfigChange } from "./config-reload"
 
 export interface WorkerInit extends LogArgs {
   directory: string
@@ -41,6 +42,7 @@ let core: Core | undefined
 let listening: Listening | undefined
 let advertised: Advertised | undefined
 let unsubscribe: (() => void) | undefined
+let stopWatching: (() => void) | undefined
 
 // Its stderr goes to the main thread, which shows it only with --print-logs.
 const log = cliLogger(init)
@@ -64,6 +66,12 @@ booting.then(
   (c) => {
     core = c
     unsubscribe = forwardEvents(c, () => rpc.ready())
+    stopWatching = reloadOnConfigChange({
+      client: createClient({ baseUrl: "http://wright.internal", fetch: c.server.fetch }),
+      directory: c.app.directory,
+      env: process.env,
+      emit: (e) => rpc.emit(e),
+    })
   },
   (e) => rpc.fatal(e),
 )
@@ -106,6 +114,7 @@ async function startListening(req: ListenRequest): Promise<string> {
 /** Settles running sessions (aborted, their tools marked as errors), flushes history, closes. */
 async function shutdown(): Promise<boolean> {
   unsubscribe?.()
+  stopWatching?.()
   rpc.abortAll()
   await advertised?.stop().catch(() => {})
   void listening?.close()
