@@ -44,6 +44,10 @@ export interface LspManagerDeps {
 }
 
 export interface LspManager {
+  /** Whether config leaves any server at all. */
+  any(): boolean
+  /** Running servers that do not watch node_modules reload their projects (packages were installed). Never rejects. */
+  reload(): Promise<void>
   /** Whether any server handles this file's extension (no process started). */
   handles(file: string): boolean
   /**
@@ -51,6 +55,11 @@ export interface LspManager {
    * `deadline` aborts, for their report on this version. Never rejects.
    */
   touch(file: string, deadline: AbortSignal): Promise<TouchResult>
+  /**
+   * Starts the file's servers in the background and opens the file in them (a read of it), so
+   * that the first write finds them ready and the project loaded. Returns at once; never throws.
+   */
+  warm(file: string): void
   /** The running clients for a file, started if needed (for the lsp tool); rejects when none can start. */
   clientsFor(file: string, deadline: AbortSignal): Promise<LspClient[]>
   /** Every client started so far and alive. */
@@ -166,6 +175,10 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
 
   return {
     handles: (file) => defsFor(file).length > 0,
+    any: () => defs.length > 0,
+    async reload() {
+      await Promise.all([...slots.values()].map((s) => s.client?.reload()))
+    },
     async touch(file, deadline) {
       const result: TouchResult = { file, diagnostics: [], late: [], notices: [] }
       const work = defsFor(file).map(async (def) => {
@@ -184,6 +197,14 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       })
       await Promise.all(work)
       return result
+    },
+    warm(file) {
+      if (closed) return
+      for (const def of defsFor(file)) {
+        const slot = slotFor(def, file)
+        if (!slot || slot.state === "disabled") continue
+        void start(slot).then((client) => client?.open(file).catch(() => {}))
+      }
     },
     async clientsFor(file, deadline) {
       const found = defsFor(file)

@@ -26,6 +26,10 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
     command: ["typescript-language-server", "--stdio"],
     pull: "tsserver",
+    // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
+    // busy machine doubled a cold start); no typings downloads; node_modules is not watched (see
+    // client.ts: tsserver walked every folder under it before it answered).
+    initialization: { tsserver: { useSyntaxServer: "never" }, disableAutomaticTypingAcquisition: true },
   },
   {
     id: "pyright",

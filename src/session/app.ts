@@ -31,6 +31,7 @@ import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
+import { createCommandChanges } from "./command-changes"
 import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
@@ -196,7 +197,7 @@ export async function createApp(opts: AppOptions) {
     sandbox,
     files,
     written,
-    ...(config.lsp === false ? {} : { lsp: codeIntel.queries }),
+    ...(config.lsp === false ? {} : { lsp: codeIntel.queries, commandChanges: createCommandChanges({ store: snapshotStore, intel: codeIntel }) }),
   }
   // The lsp tool is off unless enabled, as in OpenCode (its experimental flag).
   if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
