@@ -31,6 +31,15 @@ export interface CodeIntelDeps {
   publish(event: { type: "lsp.diagnostics"; properties: { file: string; errors: number; warnings: number } } | { type: "lsp.updated"; properties: Record<string, never> }): void
   /** How long a server may take to answer initialize before it counts as hung (tests shorten it). */
   startTimeout?: number
+  /** wright's cache directory: npm-based servers found nowhere else are installed under it. Undefined: never installed. */
+  cacheDir?: string
+  /** Where install progress goes ("Installing the bash language server…"); must not throw. */
+  progress?(line: string): void
+}
+
+/** WRIGHT_DISABLE_LSP_DOWNLOAD (or OpenCode's OPENCODE_DISABLE_LSP_DOWNLOAD) set to 1 or true. */
+export function downloadsDisabled(env: NodeJS.ProcessEnv): boolean {
+  return [env.WRIGHT_DISABLE_LSP_DOWNLOAD, env.OPENCODE_DISABLE_LSP_DOWNLOAD].some((v) => v === "1" || v?.toLowerCase() === "true")
 }
 
 export function createCodeIntel(deps: CodeIntelDeps) {
@@ -44,6 +53,8 @@ export function createCodeIntel(deps: CodeIntelDeps) {
     env: deps.env,
     trusted: deps.trusted,
     startTimeout: deps.startTimeout,
+    ...(deps.cacheDir ? { download: { cacheDir: deps.cacheDir, enabled: !downloadsDisabled(deps.env) } } : {}),
+    progress: deps.progress,
     onStatus: () => deps.publish({ type: "lsp.updated", properties: {} }),
   })
   const formatters = createFormatters({ config: deps.config.formatter, exec: deps.exec, directory, env: deps.env, trusted: deps.trusted })

@@ -5,9 +5,9 @@
 import path from "node:path"
 import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
-import type { Exec } from "../process"
+import { isInstalled, npmInstall, type Exec } from "../process"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, languageId, serverDefs, type ServerDef } from "./servers"
+import { findBinary, findRoot, isFile, languageId, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -40,6 +40,13 @@ export interface LspManagerDeps {
   trusted: boolean
   /** How long a server may take to answer initialize before it counts as hung (ms). */
   startTimeout?: number
+  /**
+   * Where npm-based servers found nowhere else are installed (`<cache>/lsp/npm/<id>`), and
+   * whether they may be (WRIGHT_DISABLE_LSP_DOWNLOAD turns it off). Undefined: never.
+   */
+  download?: { cacheDir: string; enabled: boolean }
+  /** Told when an install starts and ends; must not throw. */
+  progress?(line: string): void
   onStatus?(): void
 }
 
@@ -73,12 +80,16 @@ export interface LspManager {
 interface Slot {
   def: ServerDef
   root: string
+  /** Where its packages go when they must be installed first; cleared once they are there. */
+  install?: string
   failures: number
   client?: LspClient
   starting?: Promise<LspClient | undefined>
   state: ServerState
   error?: string
   notified: boolean
+  /** The "being installed" notice was given. */
+  installNoted?: boolean
 }
 
 const START_TIMEOUT = 45_000
@@ -102,12 +113,19 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     let slot = slots.get(key)
     if (slot) return slot
     if (missing.has(key)) return undefined
-    const binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
+    let binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
+    let install: string | undefined
+    if (!binary && def.npm && deps.download) {
+      const where = path.join(deps.download.cacheDir, "lsp", "npm", def.id)
+      const cached = path.join(where, "node_modules", ".bin", def.command[0]!)
+      if (isInstalled(where) && isFile(cached)) binary = cached
+      else if (deps.download.enabled) [binary, install] = [cached, where]
+    }
     if (!binary) {
       missing.add(key)
       return undefined
     }
-    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, failures: 0, state: "starting", notified: false }
+    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, install, failures: 0, state: "starting", notified: false }
     slots.set(key, slot)
     return slot
   }
@@ -119,6 +137,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     slot.state = "starting"
     slot.starting = (async () => {
       try {
+        if (slot.install && !(await installed(slot))) return undefined
         const { startClient } = await import("./client")
         const client = await startClient(
           deps.exec,
@@ -150,6 +169,33 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return slot.starting
   }
 
+  /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
+  async function installed(slot: Slot): Promise<boolean> {
+    const packages = slot.def.npm ?? []
+    const label = `the ${slot.def.id} language server (${packages.join(", ")})`
+    try {
+      deps.progress?.(`Installing ${label} with npm into ${slot.install}…`)
+      const ms = await npmInstall({
+        root: slot.install!,
+        packages,
+        label,
+        hint: `Install ${packages[0]} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`,
+        exec: deps.exec,
+        cwd: slot.install!,
+        abort: kill.signal,
+      })
+      deps.progress?.(`Installed ${label}${ms === undefined ? "" : ` in ${(ms / 1000).toFixed(1)} s`}`)
+      slot.install = undefined
+      return !closed
+    } catch (e) {
+      slot.failures = 2
+      slot.state = "disabled"
+      slot.error = e instanceof Error ? e.message : String(e)
+      deps.progress?.(slot.error)
+      return false
+    }
+  }
+
   function failed(slot: Slot, why: string) {
     slot.failures++
     slot.error = why
@@ -168,8 +214,13 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   }
 
   function notice(slot: Slot): string[] {
+    if (slot.install && !slot.installNoted && slot.state !== "disabled") {
+      slot.installNoted = true
+      return [`The ${slot.def.id} language server was not found, so it is being installed with npm (${slot.def.npm?.join(", ")}) into wright's cache, once; its diagnostics start when it is ready. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`]
+    }
     if (slot.state !== "disabled" || slot.notified) return []
     slot.notified = true
+    if (slot.error?.startsWith("Could not install")) return [`${slot.error} No diagnostics from the ${slot.def.id} language server in this session.`]
     return [`The ${slot.def.id} language server failed twice (${slot.error}) and is disabled for this session; no diagnostics from it.`]
   }
 
@@ -187,7 +238,8 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
         const client = await ready(slot, deadline)
         result.notices.push(...notice(slot))
         if (!client) {
-          if (slot.state !== "disabled") result.late.push(def.id)
+          // Still installing: the notice said so; "did not report in time" would say less.
+          if (slot.state !== "disabled" && !slot.install) result.late.push(def.id)
           return
         }
         const got = await client.touch(file, deadline)

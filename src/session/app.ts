@@ -174,7 +174,17 @@ export async function createApp(opts: AppOptions) {
   })
 
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
-  const codeIntel = createCodeIntel({ config, exec, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
+  const codeIntel = createCodeIntel({
+    config,
+    exec,
+    directory,
+    env,
+    trusted: loaded.trust.trusted,
+    publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)),
+    // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
+    cacheDir: paths.cache,
+    progress: opts.progress ?? ((line) => log.child({ service: "lsp" }).info(line)),
+  })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files) => snapshotStore.touch(files)]
   const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite })
