@@ -30,7 +30,7 @@ function session(cacheDir: string, extraEnv: Record<string, string> = {}) {
   const started: string[] = []
   const exec: Exec = (argv, o) => (started.push(path.basename(argv[0]!)), spawner(argv, o))
   const progress: string[] = []
-  const intel = createCodeIntel({ config: { lsp: { timeout: 3000 }, formatter: false }, exec, directory: dir, env, trusted: true, publish: () => {}, cacheDir, progress: (l) => progress.push(l) })
+  const intel = createCodeIntel({ config: { lsp: { timeout: 3000 }, formatter: false } as Record<string, unknown>, exec, directory: dir, env, trusted: true, publish: () => {}, cacheDir, progress: (l) => progress.push(l) })
   open.push(intel)
   const ctx = toolContext({ directory: dir, files: createFileService({ edited: () => {}, afterWrite: [intel.afterWrite] }) })
   const edit = (from: string, to: string) => editTool.execute({ filePath: path.join(dir, "run.sh"), oldString: from, newString: to }, ctx)
