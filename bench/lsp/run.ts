@@ -15,12 +15,16 @@ const FILES = 200
 const COLD_RUNS = 3
 const WARM_RUNS = 10
 const HI_RUNS = 11
+/** A short model turn: the time between a read's result and the edit call that follows it. */
+const MODEL_TURN_MS = 3000
 
 export interface LspBench {
   files: number
   coldMs: number
   /** The first edit right after a read of the file (the read starts the server in the background), timed from the edit. */
   coldAfterReadMs: number
+  /** The same with a model turn (MODEL_TURN_MS) between the read and the edit, as in a session. */
+  coldAfterTurnMs: number
   warmMs: number
   /** Every edit that broke the types got the error in its result, and every fix came back clean. */
   diagnosticsRight: boolean
@@ -94,11 +98,13 @@ export async function runLspBench(): Promise<LspBench> {
   const loadBefore = os.loadavg()[0]!
   const cold: number[] = []
   const coldAfterRead: number[] = []
+  const coldAfterTurn: number[] = []
   for (let i = 0; i < COLD_RUNS; i++) {
-    for (const afterRead of [false, true]) {
+    for (const [gap, into] of [[-1, cold], [0, coldAfterRead], [MODEL_TURN_MS, coldAfterTurn]] as const) {
       const s = session()
-      if (afterRead) await s.read()
-      ;(afterRead ? coldAfterRead : cold).push(await s.edit())
+      if (gap >= 0) await s.read()
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap))
+      into.push(await s.edit())
       await s.restore()
       await s.intel.shutdown()
     }
@@ -111,7 +117,7 @@ export async function runLspBench(): Promise<LspBench> {
   await s.intel.shutdown()
 
   const load: [number, number] = [loadBefore, os.loadavg()[0]!]
-  const edits = { files: FILES, coldMs: median(cold), coldAfterReadMs: median(coldAfterRead), warmMs: median(warm), diagnosticsRight: right, load }
+  const edits = { files: FILES, coldMs: median(cold), coldAfterReadMs: median(coldAfterRead), coldAfterTurnMs: median(coldAfterTurn), warmMs: median(warm), diagnosticsRight: right, load }
   // WRIGHT_BENCH_LSP_EDITS_ONLY=1: the edit figures alone (run "hi" needs `npm run build`).
   if (process.env.WRIGHT_BENCH_LSP_EDITS_ONLY === "1") return edits
   const hi = await runHi()

@@ -105,7 +105,10 @@ export function createCodeIntel(deps: CodeIntelDeps) {
   async function commandEnded(stamp: InstallStamp, files: string[]): Promise<string> {
     if (lspConfig === false) return ""
     if (installStamp(directory) !== stamp || files.some((f) => MANIFESTS.has(path.basename(f)))) await manager.reload()
-    return diagnose(files.filter((f) => existsSync(f)))
+    const inside = files.filter((f) => !path.relative(directory, f).startsWith("..") && manager.handles(f) && existsSync(f))
+    // A command that rewrote a whole tree (a checkout, a code generator) is not checked file by file.
+    const more = inside.length > MAX_COMMAND_FILES ? `\n\n${inside.length - MAX_COMMAND_FILES} more changed files were not checked for errors.` : ""
+    return (await diagnose(inside.slice(0, MAX_COMMAND_FILES))) + more
   }
 
   const queries: LspQueries = createQueries(manager, timeout)
@@ -128,6 +131,9 @@ export function createCodeIntel(deps: CodeIntelDeps) {
 }
 
 export type CodeIntel = ReturnType<typeof createCodeIntel>
+
+/** How many of the files one command changed get checked. */
+const MAX_COMMAND_FILES = 10
 
 /** Files whose change means packages were (re)installed or the TypeScript setup changed. */
 const MANIFESTS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "tsconfig.json", "jsconfig.json"])

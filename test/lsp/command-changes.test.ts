@@ -73,6 +73,20 @@ test("bash - a command that changes no file with a server reports nothing and st
   }
 }, 120_000)
 
+test("bash - a command that changes many files has the first ten checked and says how many were not", async () => {
+  const core = await testCore({ llm, box: withServers(), config: SLOW, files: { "tsconfig.json": TSCONFIG } })
+  try {
+    const s = await core.client.session.create()
+    llm.script(toolCall("bash", { command: `for i in $(seq 10 21); do printf 'export const v: number = "s"\n' > f$i.ts; done`, description: "generate" }), text("ok"))
+    await core.client.session.prompt(s.id, prompt("generate"))
+    const [out] = toolOutputs(core, s.id, "bash")
+    expect(out!.match(/LSP errors detected in f\d+\.ts, please fix:/g)).toHaveLength(10)
+    expect(out).toMatch(/\n\n2 more changed files were not checked for errors\.$/)
+  } finally {
+    await core.close()
+  }
+}, 240_000)
+
 test("read - reading a TypeScript file starts its server in the background, before any edit", async () => {
   const core = await testCore({ llm, box: withServers(), config: SLOW, files: { "tsconfig.json": TSCONFIG, "a.ts": "export const n: number = 1\n" } })
   try {
