@@ -235,7 +235,13 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       const work = defsFor(file).map(async (def) => {
         const slot = slotFor(def, file)
         if (!slot) return
+        const installing = slot.install !== undefined
         const client = await ready(slot, deadline)
+        // An install that finished within the bound is still told, once.
+        if (installing && !slot.install && !slot.installNoted && slot.state !== "disabled") {
+          slot.installNoted = true
+          result.notices.push(`The ${def.id} language server was not found, so it was installed with npm (${def.npm?.join(", ")}) into wright's cache, once. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`)
+        }
         result.notices.push(...notice(slot))
         if (!client) {
           // Still installing: the notice said so; "did not report in time" would say less.
