@@ -2,6 +2,8 @@
 // language, restarted once after a crash or a hang, then disabled for the session with a
 // notice. Every wait a tool sees is bounded by the caller's deadline: a server still starting
 // when it passes keeps starting in the background for the next write. Shut down with the App.
+// An npm-based built-in found nowhere is installed into the cache first (process/npm.ts), once,
+// with a notice; a failed install disables it for the session, like a second crash.
 import path from "node:path"
 import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
