@@ -125,6 +125,9 @@ function editRows(r) {
 function lspRows(r) {
   return [
     row(`first edit, cold server, ${r.files} files`, ms(r.coldMs), check(r.coldMs <= 5000, "≤ 5 s")),
+    row("first edit right after a read of the file", ms(r.coldAfterReadMs)),
+    row("first edit after a read and a 3 s model turn", ms(r.coldAfterTurnMs)),
+    row("load average during the edits", r.load ? r.load.map((l) => l.toFixed(1)).join(" → ") : "?"),
     row(`edit to result, warm server, ${r.files} files`, ms(r.warmMs), check(r.warmMs <= 1000, "≤ 1 s")),
     row("errors reported, fixes clean", String(r.diagnosticsRight), check(r.diagnosticsRight, "true")),
     row('run "hi", LSP on (lazy)', ms(r.hiMs), { baseline: `${ms(r.hiBaselineMs)} (lsp: false)` }),

@@ -15,16 +15,24 @@ const FILES = 200
 const COLD_RUNS = 3
 const WARM_RUNS = 10
 const HI_RUNS = 11
+/** A short model turn: the time between a read's result and the edit call that follows it. */
+const MODEL_TURN_MS = 3000
 
 export interface LspBench {
   files: number
   coldMs: number
+  /** The first edit right after a read of the file (the read starts the server in the background), timed from the edit. */
+  coldAfterReadMs: number
+  /** The same with a model turn (MODEL_TURN_MS) between the read and the edit, as in a session. */
+  coldAfterTurnMs: number
   warmMs: number
   /** Every edit that broke the types got the error in its result, and every fix came back clean. */
   diagnosticsRight: boolean
-  hiMs: number
-  hiBaselineMs: number
-  hiRatio: number
+  hiMs?: number
+  hiBaselineMs?: number
+  hiRatio?: number
+  /** os.loadavg()[0] when the edits started and ended: the machine is shared. */
+  load: [number, number]
 }
 
 function median(xs: number[]): number {
@@ -59,7 +67,7 @@ export async function runLspBench(): Promise<LspBench> {
   register("../grep/txt-loader.mjs", import.meta.url)
   const { createCodeIntel } = await import("../../src/lsp")
   const { createExec } = await import("../../src/process")
-  const { createFileService, editTool } = await import("../../src/tool")
+  const { createFileService, editTool, readTool } = await import("../../src/tool")
   const { toolContext } = await import("../../test/lib/tool-context")
   const env = { PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`, HOME: os.homedir() }
   const dir = makeProject()
@@ -71,6 +79,7 @@ export async function runLspBench(): Promise<LspBench> {
     const config: Record<string, unknown> = { lsp: { timeout: 60_000 }, formatter: false }
     const intel = createCodeIntel({ config, exec: createExec({ env }), directory: dir, env, trusted: true, publish: () => {} })
     const ctx = toolContext({ directory: dir, files: createFileService({ edited: () => {}, afterWrite: [intel.afterWrite] }) })
+    ctx.services.lsp = intel.queries
     let broken = false
     const edit = async () => {
       const [from, to] = broken ? ['"broken"', `value${FILES - 2} + 1`] : [`value${FILES - 2} + 1`, '"broken"']
@@ -82,15 +91,23 @@ export async function runLspBench(): Promise<LspBench> {
       if (hasError !== broken) right = false
       return ms
     }
-    return { intel, edit, restore: async () => (broken ? edit() : 0) }
+    const read = () => readTool.execute({ filePath: file }, ctx)
+    return { intel, edit, read, restore: async () => (broken ? edit() : 0) }
   }
 
+  const loadBefore = os.loadavg()[0]!
   const cold: number[] = []
+  const coldAfterRead: number[] = []
+  const coldAfterTurn: number[] = []
   for (let i = 0; i < COLD_RUNS; i++) {
-    const s = session()
-    cold.push(await s.edit())
-    await s.restore()
-    await s.intel.shutdown()
+    for (const [gap, into] of [[-1, cold], [0, coldAfterRead], [MODEL_TURN_MS, coldAfterTurn]] as const) {
+      const s = session()
+      if (gap >= 0) await s.read()
+      if (gap > 0) await new Promise((r) => setTimeout(r, gap))
+      into.push(await s.edit())
+      await s.restore()
+      await s.intel.shutdown()
+    }
   }
   const s = session()
   await s.edit()
@@ -99,8 +116,12 @@ export async function runLspBench(): Promise<LspBench> {
   await s.restore()
   await s.intel.shutdown()
 
+  const load: [number, number] = [loadBefore, os.loadavg()[0]!]
+  const edits = { files: FILES, coldMs: median(cold), coldAfterReadMs: median(coldAfterRead), coldAfterTurnMs: median(coldAfterTurn), warmMs: median(warm), diagnosticsRight: right, load }
+  // WRIGHT_BENCH_LSP_EDITS_ONLY=1: the edit figures alone (run "hi" needs `npm run build`).
+  if (process.env.WRIGHT_BENCH_LSP_EDITS_ONLY === "1") return edits
   const hi = await runHi()
-  return { files: FILES, coldMs: median(cold), warmMs: median(warm), diagnosticsRight: right, hiMs: hi.subject, hiBaselineMs: hi.baseline, hiRatio: hi.subject / hi.baseline }
+  return { ...edits, hiMs: hi.subject, hiBaselineMs: hi.baseline, hiRatio: hi.subject / hi.baseline }
 }
 
 /** `wright run "hi"` with the default config (LSP on, lazy) against `lsp: false, formatter: false`. */

@@ -41,6 +41,8 @@ export interface LspClient {
   touch(file: string, signal: AbortSignal): Promise<Diagnostic[] | "timeout">
   /** A request to the server; rejects with the server's error, or when `timeout` ms pass. */
   request<T>(method: string, params: unknown, timeout: number): Promise<T>
+  /** Re-reads the project from disk where the server does not watch all of it (tsserver: node_modules). Never rejects. */
+  reload(): Promise<void>
   /** Opens `file` if it is not open yet (for queries); resolves at once when it is. */
   open(file: string): Promise<void>
   /** shutdown + exit, then kills the group; resolves within about a second. */
@@ -125,6 +127,16 @@ export async function startClient(exec: Exec, spec: ClientSpec, startTimeout: nu
     capabilities = init.capabilities ?? {}
     await conn.sendNotification("initialized", {})
     if (spec.initialization) await conn.sendNotification("workspace/didChangeConfiguration", { settings: spec.initialization })
+    // Before any file opens: tsserver would otherwise walk every folder under node_modules
+    // (the one its own lib files live in, whole seconds on a cold start) to watch it. What
+    // changes there reaches it through reload() after a command changed the manifests.
+    if (spec.pull === "tsserver")
+      await bounded(
+        conn.sendRequest("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: ["configure", { watchOptions: { excludeDirectories: ["/**/node_modules"] } }] }),
+        startTimeout,
+        `did not answer its first request within ${startTimeout} ms`,
+        exited,
+      )
   } catch (e) {
     kill()
     throw e
@@ -217,6 +229,11 @@ export async function startClient(exec: Exec, spec: ClientSpec, startTimeout: nu
       bounded(conn.sendRequest(method, params) as Promise<T>, timeout, `did not answer ${method} within ${timeout} ms`, exited),
     async open(file) {
       if (!versions.has(file)) await sync(file)
+    },
+    async reload() {
+      if (spec.pull !== "tsserver" || !alive) return
+      const ask = conn.sendRequest("workspace/executeCommand", { command: "typescript.tsserverRequest", arguments: ["reloadProjects", {}, { expectsResult: false }] })
+      await bounded(ask, 30_000, "", exited).catch(() => {})
     },
     async shutdown() {
       if (alive) {

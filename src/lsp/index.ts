@@ -3,7 +3,7 @@
 // tools themselves), published as `lsp.diagnostics`, and the `lsp` tool's queries. Servers
 // start lazily on the first file of their language: a session that writes no file loads no
 // JSON-RPC code and starts no process. Nothing here blocks a tool beyond `lsp.timeout`.
-import { existsSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import type { Config } from "../config"
 import type { Exec } from "../process"
@@ -31,6 +31,15 @@ export interface CodeIntelDeps {
   publish(event: { type: "lsp.diagnostics"; properties: { file: string; errors: number; warnings: number } } | { type: "lsp.updated"; properties: Record<string, never> }): void
   /** How long a server may take to answer initialize before it counts as hung (tests shorten it). */
   startTimeout?: number
+  /** wright's cache directory: npm-based servers found nowhere else are installed under it. Undefined: never installed. */
+  cacheDir?: string
+  /** Where install progress goes ("Installing the bash language server…"); must not throw. */
+  progress?(line: string): void
+}
+
+/** WRIGHT_DISABLE_LSP_DOWNLOAD (or OpenCode's OPENCODE_DISABLE_LSP_DOWNLOAD) set to 1 or true. */
+export function downloadsDisabled(env: NodeJS.ProcessEnv): boolean {
+  return [env.WRIGHT_DISABLE_LSP_DOWNLOAD, env.OPENCODE_DISABLE_LSP_DOWNLOAD].some((v) => v === "1" || v?.toLowerCase() === "true")
 }
 
 export function createCodeIntel(deps: CodeIntelDeps) {
@@ -44,6 +53,8 @@ export function createCodeIntel(deps: CodeIntelDeps) {
     env: deps.env,
     trusted: deps.trusted,
     startTimeout: deps.startTimeout,
+    ...(deps.cacheDir ? { download: { cacheDir: deps.cacheDir, enabled: !downloadsDisabled(deps.env) } } : {}),
+    progress: deps.progress,
     onStatus: () => deps.publish({ type: "lsp.updated", properties: {} }),
   })
   const formatters = createFormatters({ config: deps.config.formatter, exec: deps.exec, directory, env: deps.env, trusted: deps.trusted })
@@ -60,23 +71,53 @@ export function createCodeIntel(deps: CodeIntelDeps) {
         notes += formatNote(file, outcome.formatter, structuredPatch(file, file, outcome.before, outcome.after, "", "", { context: 0 }).hunks, directory)
       }
     }
-    const checked = present.filter((f) => manager.handles(f))
-    if (checked.length === 0) return notes
+    return notes + (await diagnose(present, files.length === 1 ? "this file" : undefined))
+  }
+
+  /** The errors of `files` that have a server, as a tool result's notes ("" for none); published on the bus too. Never throws. */
+  async function diagnose(files: string[], label?: string): Promise<string> {
+    const checked = files.filter((f) => manager.handles(f))
+    if (checked.length === 0) return ""
+    let notes = ""
     const deadline = AbortSignal.timeout(timeout)
     const results = await Promise.all(checked.map((f) => manager.touch(f, deadline)))
     for (const r of results) {
       const errors = r.diagnostics.filter((d) => (d.severity ?? 1) === 1).length
       deps.publish({ type: "lsp.diagnostics", properties: { file: r.file, errors, warnings: r.diagnostics.filter((d) => d.severity === 2).length } })
       for (const n of r.notices) notes += `\n\n${n}`
-      notes += errorBlock(r.file, r.diagnostics, files.length === 1 ? "this file" : path.relative(directory, r.file) || r.file)
+      notes += errorBlock(r.file, r.diagnostics, label ?? (path.relative(directory, r.file) || r.file))
       if (r.late.length > 0) notes += lateNote(r.file, r.late, timeout, directory)
     }
     return notes
   }
 
+  /** What a command's end is compared with: when the package managers' own records under node_modules last changed. */
+  function commandStarted(): InstallStamp {
+    return installStamp(directory)
+  }
+
+  /**
+   * A command ended, having changed `files` (absolute; from the snapshot store). When it
+   * installed packages (a manifest, lockfile or node_modules record changed), the servers that
+   * do not watch node_modules reload their projects first. Resolves with the errors of the
+   * changed files that have a server, like a write's ("" for none). Never throws.
+   */
+  async function commandEnded(stamp: InstallStamp, files: string[]): Promise<string> {
+    if (lspConfig === false) return ""
+    if (installStamp(directory) !== stamp || files.some((f) => MANIFESTS.has(path.basename(f)))) await manager.reload()
+    const inside = files.filter((f) => !path.relative(directory, f).startsWith("..") && manager.handles(f) && existsSync(f))
+    // A command that rewrote a whole tree (a checkout, a code generator) is not checked file by file.
+    const more = inside.length > MAX_COMMAND_FILES ? `\n\n${inside.length - MAX_COMMAND_FILES} more changed files were not checked for errors.` : ""
+    return (await diagnose(inside.slice(0, MAX_COMMAND_FILES))) + more
+  }
+
   const queries: LspQueries = createQueries(manager, timeout)
   return {
     afterWrite,
+    commandStarted,
+    commandEnded,
+    /** Whether any language server could report on files (config leaves one). */
+    enabled: () => lspConfig !== false && manager.any(),
     manager,
     formatters,
     queries,
@@ -90,3 +131,23 @@ export function createCodeIntel(deps: CodeIntelDeps) {
 }
 
 export type CodeIntel = ReturnType<typeof createCodeIntel>
+
+/** How many of the files one command changed get checked. */
+const MAX_COMMAND_FILES = 10
+
+/** Files whose change means packages were (re)installed or the TypeScript setup changed. */
+const MANIFESTS = new Set(["package.json", "package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock", "bun.lockb", "tsconfig.json", "jsconfig.json"])
+/** What npm, yarn, pnpm and bun rewrite in node_modules on every install. */
+const INSTALL_RECORDS = [".package-lock.json", ".yarn-integrity", ".modules.yaml", ".yarn-state.yml"]
+
+type InstallStamp = string
+
+function installStamp(directory: string): InstallStamp {
+  return INSTALL_RECORDS.map((name) => {
+    try {
+      return statSync(path.join(directory, "node_modules", name)).mtimeMs
+    } catch {
+      return 0
+    }
+  }).join(",")
+}

@@ -2,12 +2,14 @@
 // language, restarted once after a crash or a hang, then disabled for the session with a
 // notice. Every wait a tool sees is bounded by the caller's deadline: a server still starting
 // when it passes keeps starting in the background for the next write. Shut down with the App.
+// An npm-based built-in found nowhere is installed into the cache first (process/npm.ts), once,
+// with a notice; a failed install disables it for the session, like a second crash.
 import path from "node:path"
 import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
-import type { Exec } from "../process"
+import { isInstalled, npmInstall, type Exec } from "../process"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, languageId, serverDefs, type ServerDef } from "./servers"
+import { findBinary, findRoot, isFile, languageId, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -40,10 +42,21 @@ export interface LspManagerDeps {
   trusted: boolean
   /** How long a server may take to answer initialize before it counts as hung (ms). */
   startTimeout?: number
+  /**
+   * Where npm-based servers found nowhere else are installed (`<cache>/lsp/npm/<id>`), and
+   * whether they may be (WRIGHT_DISABLE_LSP_DOWNLOAD turns it off). Undefined: never.
+   */
+  download?: { cacheDir: string; enabled: boolean }
+  /** Told when an install starts and ends; must not throw. */
+  progress?(line: string): void
   onStatus?(): void
 }
 
 export interface LspManager {
+  /** Whether config leaves any server at all. */
+  any(): boolean
+  /** Running servers that do not watch node_modules reload their projects (packages were installed). Never rejects. */
+  reload(): Promise<void>
   /** Whether any server handles this file's extension (no process started). */
   handles(file: string): boolean
   /**
@@ -51,6 +64,11 @@ export interface LspManager {
    * `deadline` aborts, for their report on this version. Never rejects.
    */
   touch(file: string, deadline: AbortSignal): Promise<TouchResult>
+  /**
+   * Starts the file's servers in the background and opens the file in them (a read of it), so
+   * that the first write finds them ready and the project loaded. Returns at once; never throws.
+   */
+  warm(file: string): void
   /** The running clients for a file, started if needed (for the lsp tool); rejects when none can start. */
   clientsFor(file: string, deadline: AbortSignal): Promise<LspClient[]>
   /** Every client started so far and alive. */
@@ -64,12 +82,16 @@ export interface LspManager {
 interface Slot {
   def: ServerDef
   root: string
+  /** Where its packages go when they must be installed first; cleared once they are there. */
+  install?: string
   failures: number
   client?: LspClient
   starting?: Promise<LspClient | undefined>
   state: ServerState
   error?: string
   notified: boolean
+  /** The "being installed" notice was given. */
+  installNoted?: boolean
 }
 
 const START_TIMEOUT = 45_000
@@ -93,12 +115,19 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     let slot = slots.get(key)
     if (slot) return slot
     if (missing.has(key)) return undefined
-    const binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
+    let binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
+    let install: string | undefined
+    if (!binary && def.npm && deps.download) {
+      const where = path.join(deps.download.cacheDir, "lsp", "npm", def.id)
+      const cached = path.join(where, "node_modules", ".bin", def.command[0]!)
+      if (isInstalled(where) && isFile(cached)) binary = cached
+      else if (deps.download.enabled) [binary, install] = [cached, where]
+    }
     if (!binary) {
       missing.add(key)
       return undefined
     }
-    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, failures: 0, state: "starting", notified: false }
+    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, install, failures: 0, state: "starting", notified: false }
     slots.set(key, slot)
     return slot
   }
@@ -110,6 +139,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     slot.state = "starting"
     slot.starting = (async () => {
       try {
+        if (slot.install && !(await installed(slot))) return undefined
         const { startClient } = await import("./client")
         const client = await startClient(
           deps.exec,
@@ -141,6 +171,33 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return slot.starting
   }
 
+  /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
+  async function installed(slot: Slot): Promise<boolean> {
+    const packages = slot.def.npm ?? []
+    const label = `the ${slot.def.id} language server (${packages.join(", ")})`
+    try {
+      deps.progress?.(`Installing ${label} with npm into ${slot.install}…`)
+      const ms = await npmInstall({
+        root: slot.install!,
+        packages,
+        label,
+        hint: `Install ${packages[0]} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`,
+        exec: deps.exec,
+        cwd: slot.install!,
+        abort: kill.signal,
+      })
+      deps.progress?.(`Installed ${label}${ms === undefined ? "" : ` in ${(ms / 1000).toFixed(1)} s`}`)
+      slot.install = undefined
+      return !closed
+    } catch (e) {
+      slot.failures = 2
+      slot.state = "disabled"
+      slot.error = e instanceof Error ? e.message : String(e)
+      deps.progress?.(slot.error)
+      return false
+    }
+  }
+
   function failed(slot: Slot, why: string) {
     slot.failures++
     slot.error = why
@@ -159,22 +216,38 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   }
 
   function notice(slot: Slot): string[] {
+    if (slot.install && !slot.installNoted && slot.state !== "disabled") {
+      slot.installNoted = true
+      return [`The ${slot.def.id} language server was not found, so it is being installed with npm (${slot.def.npm?.join(", ")}) into wright's cache, once; its diagnostics start when it is ready. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`]
+    }
     if (slot.state !== "disabled" || slot.notified) return []
     slot.notified = true
+    if (slot.error?.startsWith("Could not install")) return [`${slot.error} No diagnostics from the ${slot.def.id} language server in this session.`]
     return [`The ${slot.def.id} language server failed twice (${slot.error}) and is disabled for this session; no diagnostics from it.`]
   }
 
   return {
     handles: (file) => defsFor(file).length > 0,
+    any: () => defs.length > 0,
+    async reload() {
+      await Promise.all([...slots.values()].map((s) => s.client?.reload()))
+    },
     async touch(file, deadline) {
       const result: TouchResult = { file, diagnostics: [], late: [], notices: [] }
       const work = defsFor(file).map(async (def) => {
         const slot = slotFor(def, file)
         if (!slot) return
+        const installing = slot.install !== undefined
         const client = await ready(slot, deadline)
+        // An install that finished within the bound is still told, once.
+        if (installing && !slot.install && !slot.installNoted && slot.state !== "disabled") {
+          slot.installNoted = true
+          result.notices.push(`The ${def.id} language server was not found, so it was installed with npm (${def.npm?.join(", ")}) into wright's cache, once. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`)
+        }
         result.notices.push(...notice(slot))
         if (!client) {
-          if (slot.state !== "disabled") result.late.push(def.id)
+          // Still installing: the notice said so; "did not report in time" would say less.
+          if (slot.state !== "disabled" && !slot.install) result.late.push(def.id)
           return
         }
         const got = await client.touch(file, deadline)
@@ -184,6 +257,14 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       })
       await Promise.all(work)
       return result
+    },
+    warm(file) {
+      if (closed) return
+      for (const def of defsFor(file)) {
+        const slot = slotFor(def, file)
+        if (!slot || slot.state === "disabled") continue
+        void start(slot).then((client) => client?.open(file).catch(() => {}))
+      }
     },
     async clientsFor(file, deadline) {
       const found = defsFor(file)

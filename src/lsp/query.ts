@@ -10,6 +10,8 @@ export type LspOperation = "goToDefinition" | "findReferences" | "hover" | "docu
 export interface LspQueries {
   /** Runs one operation against the file's servers; resolves with their answers (empty when none found). Rejects with a readable error. */
   query(input: { operation: LspOperation; file: string; line?: number; character?: number; query?: string }, signal: AbortSignal): Promise<unknown[]>
+  /** A tool read `file`: its servers start (and open it) in the background. Returns at once; never throws. */
+  warm(file: string): void
 }
 
 /** A query may wait for a cold server to load the project; the user can still cancel the call. */
@@ -25,6 +27,7 @@ const METHOD: Record<LspOperation, string> = {
 
 export function createQueries(manager: LspManager, timeout: number): LspQueries {
   return {
+    warm: (file) => manager.warm(file),
     async query(input, signal) {
       const startBound = AbortSignal.any([signal, AbortSignal.timeout(Math.max(timeout, QUERY_TIMEOUT))])
       const clients = await manager.clientsFor(input.file, startBound)

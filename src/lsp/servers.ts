@@ -14,6 +14,11 @@ export interface ServerDef {
   command: string[]
   env?: Record<string, string>
   initialization?: Record<string, unknown>
+  /**
+   * npm packages that provide `command[0]` as a bin, installed into the cache when the binary
+   * is found nowhere else (built-ins only; see manager.ts).
+   */
+  npm?: string[]
   /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
   pull?: "tsserver"
   builtin: boolean
@@ -25,13 +30,19 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
     markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
     command: ["typescript-language-server", "--stdio"],
+    npm: ["typescript-language-server", "typescript"],
     pull: "tsserver",
+    // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
+    // busy machine doubled a cold start); no typings downloads; node_modules is not watched (see
+    // client.ts: tsserver walked every folder under it before it answered).
+    initialization: { tsserver: { useSyntaxServer: "never" }, disableAutomaticTypingAcquisition: true },
   },
   {
     id: "pyright",
     extensions: [".py", ".pyi"],
     markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
     command: ["pyright-langserver", "--stdio"],
+    npm: ["pyright"],
   },
   { id: "gopls", extensions: [".go"], markers: ["go.work", "go.mod", "go.sum"], command: ["gopls"] },
   { id: "rust", extensions: [".rs"], markers: ["Cargo.toml", "Cargo.lock"], command: ["rust-analyzer"] },
@@ -41,7 +52,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"],
     command: ["clangd", "--background-index", "--clang-tidy"],
   },
-  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"] },
+  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server"] },
 ]
 
 const LANGUAGE: Record<string, string> = {
@@ -83,6 +94,7 @@ export function serverDefs(config: LspConfig | undefined): ServerDef[] {
         env: entry.env,
         initialization: entry.initialization ?? base?.initialization,
         ...(base?.pull && !entry.command ? { pull: base.pull } : {}),
+        ...(base?.npm && !entry.command ? { npm: base.npm } : {}),
         builtin: false,
       })
     }
@@ -129,7 +141,7 @@ export function findBinary(name: string, opts: { root: string; top: string; path
   return undefined
 }
 
-function isFile(p: string): boolean {
+export function isFile(p: string): boolean {
   try {
     return statSync(p).isFile()
   } catch {

@@ -33,6 +33,7 @@ import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
+import { createCommandChanges } from "./command-changes"
 import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
 import { createModelMessageCache } from "./to-model"
@@ -207,7 +208,17 @@ export async function createApp(opts: AppOptions) {
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
   // Its processes do not mark the worktree for snapshots: a formatter rewrites only the file just
   // written (which the writer announces after it), and language servers change no sources.
-  const codeIntel = createCodeIntel({ config, exec: spawner, directory, env, trusted: loaded.trust.trusted, publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)) })
+  const codeIntel = createCodeIntel({
+    config,
+    exec: spawner,
+    directory,
+    env,
+    trusted: loaded.trust.trusted,
+    publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)),
+    // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
+    cacheDir: paths.cache,
+    progress: opts.progress ?? ((line) => log.child({ service: "lsp" }).info(line)),
+  })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
   // A session whose editor attached its buffers (ACP) reads and writes through it.
@@ -233,7 +244,7 @@ export async function createApp(opts: AppOptions) {
     sandbox,
     files,
     written,
-    ...(config.lsp === false ? {} : { lsp: codeIntel.queries }),
+    ...(config.lsp === false ? {} : { lsp: codeIntel.queries, commandChanges: createCommandChanges({ store: snapshotStore, intel: codeIntel }) }),
   }
   // The lsp tool is off unless enabled, as in OpenCode (its experimental flag).
   if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)

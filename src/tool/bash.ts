@@ -113,6 +113,8 @@ export const bash = defineTool({
         },
       }).finally(() => clearTimeout(timer))
 
+    // The files the command changes get diagnostics, like a write's (the snapshot store names them).
+    const changes = await ctx.services.commandChanges?.begin(ctx.sessionID)
     let run = await runIn(ctx.services.sandbox)
     const escape = await sandboxEscape(args.command, run, ctx)
     if (escape?.rerun) {
@@ -120,9 +122,10 @@ export const bash = defineTool({
       run = await runIn("off")
     }
     const shaped = shapeShellOutput(run, ctx, timeout, escape?.note)
+    const diagnostics = (await changes?.end()) ?? ""
     return {
       title,
-      output: shaped.output,
+      output: shaped.output + diagnostics,
       metadata: {
         output: preview,
         exit: run.exit,

@@ -94,6 +94,8 @@ export const readTool = defineTool({
     const numbered = page.lines.map((line, i) => `${offset + i}: ${line}`).join("\n")
     let output = `<path>${file}</path>\n<type>file</type>\n<content>\n${numbered}${numbered ? "\n\n" : ""}${footer}\n</content>`
 
+    // The file's language servers start now, while the model reads: its first edit finds them ready.
+    ctx.services.lsp?.warm?.(file)
     const loaded = await nestedInstructions(ctx, file)
     for (const item of loaded) output += `\n\n<system-reminder>Instructions from: ${item.path}\n${item.content}</system-reminder>`
 

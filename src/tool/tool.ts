@@ -71,6 +71,13 @@ export interface ToolServices {
    */
   written?: WrittenFiles
   /**
+   * What a command changed on disk, for diagnostics: the bash tool calls `begin` just before its
+   * command starts, and the `end` it got once the command exited. `end` resolves with the errors
+   * of the changed files that have a language server, to append to the output ("" for none).
+   * Neither rejects. Undefined: commands' changes are not reported.
+   */
+  commandChanges?: { begin(sessionID: string): Promise<{ end(): Promise<string> }> }
+  /**
    * The language servers' answers for the lsp tool (operation on a file, positions 1-based).
    * Resolves with their results ([] when none); rejects with a readable error when no server
    * for the file can answer. Undefined: code intelligence is off (`lsp: false`).
@@ -80,6 +87,12 @@ export interface ToolServices {
       input: { operation: "goToDefinition" | "findReferences" | "hover" | "documentSymbol" | "workspaceSymbol"; file: string; line?: number; character?: number; query?: string },
       signal: AbortSignal,
     ): Promise<unknown[]>
+    /**
+     * Called by the read tool after it read a text file: starts that file's language servers
+     * in the background, so the first edit finds them ready. Returns at once; never throws.
+     * Undefined: nothing is warmed.
+     */
+    warm?(file: string): void
   }
 }
 

@@ -36,6 +36,8 @@ export function sandbox(): Sandbox {
     // project's own config, as a user who trusts their folder would. The trust tests
     // (test/config/trust.test.ts, test/e2e/trust.test.ts) delete this to play a cloned repository.
     WRIGHT_TRUST: "1",
+    // A test that writes a .sh or .py file must not install a language server from npm.
+    WRIGHT_DISABLE_LSP_DOWNLOAD: "1",
   }
   return { home, project, env, dbPath }
 }

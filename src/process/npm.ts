@@ -1,0 +1,88 @@
+// Installing npm packages into a folder of wright's cache (plugins, language servers): npm
+// through the spawner, once; a later call finds the folder's `.installed` mark and runs no npm
+// at all. Calls for the same folder in one process share one install. A failed install
+// (offline, unknown package, npm missing) leaves nothing behind and rejects with an error
+// that names what was being installed and why.
+import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import path from "node:path"
+import type { Exec } from "./exec"
+
+export interface NpmInstall {
+  /** The folder npm installs into (`<root>/node_modules/…`). */
+  root: string
+  /** npm specs: `pkg`, `pkg@1.2`, `@scope/pkg@^1`. */
+  packages: string[]
+  /** What the messages call it: "plugin x@1", "the bash language server (bash-language-server)". */
+  label: string
+  /** The sentence after "npm did not start (…)": what the user can do instead. */
+  hint: string
+  exec: Exec
+  /** Where npm runs from. */
+  cwd: string
+  /** npm's own timeout, milliseconds (default 5 minutes). */
+  timeout?: number
+  /** Aborting kills npm (the App shutting down). */
+  abort?: AbortSignal
+}
+
+const running = new Map<string, Promise<number | undefined>>()
+
+/** Whether `root` holds a finished install. */
+export function isInstalled(root: string): boolean {
+  return existsSync(path.join(root, ".installed"))
+}
+
+/**
+ * Installs the packages into `root` unless a finished install is there. Resolves with how long
+ * npm took (ms), or undefined when nothing had to be installed. Rejects with a readable error.
+ */
+export function npmInstall(job: NpmInstall): Promise<number | undefined> {
+  if (isInstalled(job.root)) return Promise.resolve(undefined)
+  const key = path.resolve(job.root)
+  let p = running.get(key)
+  if (!p) {
+    p = install(job).finally(() => running.delete(key))
+    running.set(key, p)
+  }
+  return p
+}
+
+async function install(job: NpmInstall): Promise<number> {
+  mkdirSync(job.root, { recursive: true })
+  const started = Date.now()
+  const argv = ["npm", "install", "--prefix", job.root, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...job.packages]
+  let child
+  try {
+    child = await job.exec(argv, { cwd: job.cwd, timeout: job.timeout ?? 300_000, abort: job.abort, env: { npm_config_update_notifier: "false" } })
+  } catch (e) {
+    rmSync(job.root, { recursive: true, force: true })
+    throw new Error(`Could not install ${job.label}: npm did not start (${(e as Error).message}). ${job.hint}`)
+  }
+  let stderr = ""
+  child.stdout.resume()
+  child.stderr.on("data", (d: Buffer) => (stderr += d.toString()))
+  const exit = await child.done
+  const missing = job.packages.find((spec) => !existsSync(path.join(job.root, "node_modules", ...specName(spec).split("/"), "package.json")))
+  if (exit.code !== 0 || missing) {
+    rmSync(job.root, { recursive: true, force: true })
+    const why = exit.timedOut ? "npm timed out" : job.abort?.aborted ? "it was cancelled" : npmError(stderr) || `npm exited with ${exit.code ?? exit.signal}`
+    const offline = /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ETIMEDOUT|network/i.test(stderr) ? " The registry could not be reached: are you offline?" : ""
+    throw new Error(`Could not install ${job.label} with npm: ${why}.${offline}`)
+  }
+  writeFileSync(path.join(job.root, ".installed"), `${new Date().toISOString()}\n`)
+  return Date.now() - started
+}
+
+/** The package name of an npm spec (`@scope/pkg@^1` → `@scope/pkg`). */
+export function specName(spec: string): string {
+  const at = spec.indexOf("@", spec.startsWith("@") ? 1 : 0)
+  return at === -1 ? spec : spec.slice(0, at)
+}
+
+/** What went wrong, from npm's stderr: its error code and first line that says something. */
+function npmError(text: string): string {
+  const lines = text.split("\n").map((l) => l.replace(/^npm (error|ERR!)\s*/, "").trim())
+  const code = /^code (\S+)/m.exec(lines.join("\n"))?.[1]
+  const said = lines.find((l) => l.length > 3 && !/^(code|errno|syscall|A complete log|\{|\}|at )/.test(l) && !/^\w+: '/.test(l))?.replace(/^\w*Error: /, "")
+  return [code, said].filter(Boolean).join(": ")
+}
