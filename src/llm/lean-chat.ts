@@ -59,19 +59,21 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
   const stream = new ReadableStream<LanguageModelV3StreamPart>({
     start: (controller) => state.start(controller),
     async pull(controller) {
-      // One network chunk per pull: its events become parts in order, many per read.
+      // Reads until a part is out (the stream calls pull again only after one): a network chunk's
+      // events become parts in order, many per read.
+      const before = state.emitted
       while (true) {
         const next = await reader.read().catch((e) => Promise.reject(failed(e)))
         parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }))
         const batch = events
         events = []
-        for (const data of batch) state.chunk(controller, parse(data) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
+        for (const data of batch) state.chunk(state.out, parse(data) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
         if (next.done) {
-          state.flush(controller)
+          state.flush(state.out)
           controller.close()
           return
         }
-        if (batch.length > 0) return
+        if (state.emitted !== before) return
       }
     },
     cancel: (reason) => reader.cancel(reason),
@@ -115,6 +117,8 @@ function networkCause(error: unknown): boolean {
 
 /** What the package's stream transform keeps between chunks, and its handling of each. */
 class ChatStreamState {
+  /** Parts enqueued so far (the tool-call tracker's included). */
+  emitted = 0
   private tracker!: StreamingToolCallTracker
   private pending = new Map<number, { id: string | null; args: string; extra: unknown }>()
   private forwarded = new Set<number>()
@@ -136,7 +140,16 @@ class ChatStreamState {
     this.extractor = m.config.metadataExtractor?.createStreamExtractor()
   }
 
-  start(controller: Controller) {
+  /** The controller, counting what goes through it. */
+  counted(controller: Controller): Controller {
+    return { enqueue: (part: LanguageModelV3StreamPart) => (this.emitted++, controller.enqueue(part)), close: () => controller.close(), error: (e: unknown) => controller.error(e), get desiredSize() { return controller.desiredSize } } as Controller
+  }
+
+  /** The stream's controller, counted; set by start. */
+  out!: Controller
+
+  start(raw: Controller) {
+    const controller = (this.out = this.counted(raw))
     const key = this.key
     this.tracker = new StreamingToolCallTracker(controller as Any, {
       generateId,

@@ -75,6 +75,7 @@ const SCRIPTED: Array<[string, Reply]> = [
   ["text and two tool calls", { text: "Looking.", toolCalls: [{ name: "read", input: { filePath: "a.ts" } }, { name: "read", input: { filePath: "b.ts" } }] }],
   ["malformed tool arguments", { toolCalls: [{ name: "read", raw: '{"filePath": ' }] }],
   ["a length finish", { text: "cut", finish: "length" }],
+  ["a slow stream", { text: ["a ", "b ", "c"], delayMs: 40 }],
   ["a stream cut mid-way", { text: Array.from({ length: 20 }, (_, i) => `c${i}`), cutAfter: 8 }],
   ["an HTTP 429", { error: { status: 429, body: { error: { message: "slow down" } }, headers: { "retry-after": "1" } } }],
 ]
