@@ -38,7 +38,7 @@ interface Box {
 }
 
 /** Writes a session of `count` messages into the box's database; returns its size on disk (bytes, with the WAL). */
-export function seedLongSession(box: Box, count: number): number {
+export function seedLongSession(box: { project: string; env: NodeJS.ProcessEnv }, count: number): number {
   const store = openStore(databasePath(box.env))
   const sessionID = Id.descending("ses")
   const t0 = Date.now() - count * 1000
