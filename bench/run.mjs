@@ -34,6 +34,7 @@ const BENCHES = [
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
+  { name: "long-session", file: "bench/session/long.ts", fn: "runLongSessionBench", rows: longSessionRows },
   { name: "cache", file: "bench/cache/prefix.ts", fn: "runPrefixBench", rows: cacheRows },
   { name: "sandbox", file: "bench/sandbox/run.ts", fn: "runSandboxBench", rows: sandboxRows },
   { name: "lease", file: "bench/lease/heartbeat.ts", fn: "runLeaseBench", rows: leaseRows },
@@ -193,6 +194,18 @@ function sessionRows(r) {
   return [
     row("step N+1 start, 2,000 messages", ms(r.largeMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
     row("2,000 / 20 messages", times(r.ratio), check(r.ratio <= 2, "≤ 2×")),
+  ]
+}
+
+/** The 10,000-message session: run -c to the first request, its peak RSS, wright -c to prompt-ready. */
+function longSessionRows(r) {
+  const rss = r.rss.measured
+    ? row("run -c peak RSS", `${r.rss.longMB.toFixed(0)} MB`, { baseline: `${r.rss.boundMB.toFixed(0)} MB (2.5 × ${r.dbMB.toFixed(0)} MB on disk + ${r.rss.helloMB.toFixed(0)} MB hello)`, ...check(r.rss.longMB <= r.rss.boundMB, "≤ 2.5× disk + hello") })
+    : row("run -c peak RSS", "n/a")
+  return [
+    row(`run -c to first request, ${r.messages} messages`, ms(r.runContinue.longMs), { baseline: `${ms(r.runContinue.shortMs)} (20 messages)`, ...check(r.runContinue.longMs <= 1000, "≤ 1 s") }),
+    rss,
+    row("wright -c to prompt-ready", ms(r.tui.longMs), { baseline: `${ms(r.tui.shortMs)} (20 messages)`, ...check(r.tui.longMs <= 1000, "≤ 1 s") }),
   ]
 }
 

@@ -110,7 +110,12 @@ export async function createApp(opts: AppOptions) {
   const skills = discoverSkills(configDirs)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
-  const history = createHistory({ store, bus, claim: (id, settle) => leases.claim(id, settle) })
+  const history = createHistory({
+    store,
+    bus,
+    claim: (id, settle) => leases.claim(id, settle),
+    dataVersion: () => store.db.pragma("data_version", { simple: true }) as number,
+  })
   const status = createStatus(bus)
   const leases = createSessionLeases({
     db: store.db,

@@ -28,10 +28,17 @@ export function createHistory(deps: {
    * settle at once (a single process owns the database).
    */
   claim?: (sessionID: string, settle: () => void) => void
+  /**
+   * Contract: SQLite's `data_version` of the store's connection (it changes only when another
+   * connection commits); must not throw. With it, `sync` skips a session nobody else wrote
+   * since it was read. Undefined: every `sync` re-reads.
+   */
+  dataVersion?: () => number
 }) {
   const { store, bus } = deps
   const now = deps.now ?? Date.now
-  const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts> }>()
+  // `readAt`: the data_version when the list was last read from disk.
+  const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts>; readAt?: number }>()
   const dirty = new Map<string, Part>()
   // Each entry carries a version, bumped whenever the message or one of its parts changes, so
   // conversions of unchanged messages can be reused safely (a symbol: never serialised).
@@ -43,8 +50,9 @@ export function createHistory(deps: {
   function load(sessionID: string) {
     let entry = cache.get(sessionID)
     if (!entry) {
+      const readAt = deps.dataVersion?.()
       const list = store.messages.list(sessionID)
-      entry = { list, byId: new Map(list.map((m) => [m.info.id, m])) }
+      entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), readAt }
       cache.set(sessionID, entry)
       const open = list.some((m) => m.info.role === "assistant" && !m.info.time.completed)
       if (open && deps.claim) deps.claim(sessionID, () => settleInterrupted(list))
@@ -90,6 +98,10 @@ export function createHistory(deps: {
   function sync(sessionID: string) {
     const entry = cache.get(sessionID)
     if (!entry) return void load(sessionID)
+    // Re-reading a long session costs a full parse and compare: only when another process wrote.
+    const readAt = deps.dataVersion?.()
+    if (readAt !== undefined && readAt === entry.readAt) return
+    entry.readAt = readAt
     const fresh = store.messages.list(sessionID)
     const keep = new Set(fresh.map((m) => m.info.id))
     for (const old of entry.list.filter((m) => !keep.has(m.info.id))) {

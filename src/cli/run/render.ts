@@ -52,7 +52,7 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
       else if (part.type === "step-finish") once("step_finish", () => ({ session: add(part.sessionID, part.cost, part.tokens) }))
       else if (part.type === "text" && part.time?.end !== undefined && !part.synthetic) once("text")
       else if (part.type === "reasoning" && part.time?.end !== undefined && opts.thinking) once("reasoning")
-      else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error")) once("tool_use")
+      else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error") && !pruned(part)) once("tool_use")
     },
     error(sessionID, error) {
       line("error", sessionID, { error })
@@ -125,6 +125,7 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
   function toolLine(part: ToolPart) {
     const status = part.state.status
     if (status !== "completed" && status !== "error") return
+    if (pruned(part)) return
     if (shown.has(part.id)) return
     shown.add(part.id)
     const child = part.sessionID !== opts.root ? dim("  ↳") : ""
@@ -132,6 +133,14 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
     else stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
   }
+}
+
+/**
+ * An old call whose output pruning just cleared (after a run, in the same session): an update of
+ * history, never a call of this run.
+ */
+function pruned(part: ToolPart): boolean {
+  return part.state.status === "completed" && part.state.time.compacted !== undefined
 }
 
 /**
