@@ -19,5 +19,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    // No test may install a language server by accident; the download test passes its own env.
+    env: { WRIGHT_DISABLE_LSP_DOWNLOAD: "1" },
   },
 })
