@@ -3,33 +3,23 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { expect, test } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { chunks, initialize, ofKind, protocolOnly, startEditor, toolCallShown, type Editor } from "./harness"
+import { text, toolCall } from "../lib/llm-server"
+import { acpSuite, chunks, initialize, ofKind, protocolOnly, startEditor, toolCallShown, type Editor } from "./harness"
 
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 function project(permission?: Record<string, unknown>, extra: Record<string, unknown> = {}): Sandbox {
   const box = sandbox()
-  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), ...(permission ? { permission } : {}), ...extra })
+  writeConfig(box.project, { ...providerConfig(suite.llm, "openai-chat"), ...(permission ? { permission } : {}), ...extra })
   return box
 }
 
 async function editorFor(box: Sandbox) {
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor)
   return editor
 }
@@ -44,7 +34,7 @@ const prompt = (editor: Editor, sessionId: string, content: acp.ContentBlock[] |
 test("acp - initialize names wright and its capabilities; session/new offers the primary agents as modes", async () => {
   const box = project()
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   const init = await initialize(editor)
   expect(init.protocolVersion).toBe(1)
   expect(init.agentInfo).toMatchObject({ name: "wright", version: expect.stringMatching(/^\d+\.\d+\.\d+/) })
@@ -66,7 +56,7 @@ test("acp - a prompt streams text, reasoning, a read and a bash call that asks p
   writeFileSync(path.join(box.project, "notes.txt"), "hello from the notes\n")
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script(
+  suite.llm.script(
     toolCall("read", { filePath: "notes.txt" }, { text: "Let me read the notes." }),
     toolCall("bash", { command: "echo ran > out.txt && cat out.txt", description: "Write out.txt" }),
     text("All done: notes read, out.txt written.", { reasoning: "The user wants the notes." }),
@@ -108,7 +98,7 @@ test("acp - a prompt streams text, reasoning, a read and a bash call that asks p
   expect(bashShownAt).toBeLessThan(editor.permissionAt[0]!)
 
   // Nobody can answer the question tool in an editor: the model is not offered it.
-  const tools = (llm.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name)
+  const tools = (suite.llm.requests[0]!.body.tools as { function: { name: string } }[]).map((t) => t.function.name)
   expect(tools).toContain("read")
   expect(tools).not.toContain("question")
 })
@@ -119,7 +109,7 @@ test("acp - an edit is asked with its diff; rejecting it leaves the file alone a
   writeFileSync(file, "const a = 1\nconst b = 2\n")
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const b = 2", newString: "const b = 3" }), text("Fine, I left it."))
+  suite.llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const b = 2", newString: "const b = 3" }), text("Fine, I left it."))
   editor.answer = "reject"
 
   const result = await prompt(editor, sessionId, "bump b")
@@ -142,7 +132,7 @@ test("acp - an allowed edit ends as a diff of the file", async () => {
   writeFileSync(file, "const a = 1\nconst b = 2\n")
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const b = 2", newString: "const b = 3" }), text("Bumped."))
+  suite.llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const b = 2", newString: "const b = 3" }), text("Bumped."))
 
   expect((await prompt(editor, sessionId, "bump b")).stopReason).toBe("end_turn")
   expect(readFileSync(file, "utf8")).toBe("const a = 1\nconst b = 3\n")
@@ -160,17 +150,17 @@ test("acp - session/cancel mid-stream ends the turn as cancelled, and the sessio
   const box = project()
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script({ text: ["Working on it", " slowly"], hang: 3 })
+  suite.llm.script({ text: ["Working on it", " slowly"], hang: 3 })
 
   const turn = prompt(editor, sessionId, "take your time")
   await editor.waitFor((u) => chunks(u, "agent_message_chunk").includes("Working on it"))
   await editor.agent.notify(m.agent.session.cancel, { sessionId })
   expect((await turn).stopReason).toBe("cancelled")
   // The model request was aborted, not left hanging.
-  for (let i = 0; i < 200 && llm.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 10))
-  expect(llm.inFlight()).toBe(0)
+  for (let i = 0; i < 200 && suite.llm.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 10))
+  expect(suite.llm.inFlight()).toBe(0)
 
-  llm.script(text("Back again."))
+  suite.llm.script(text("Back again."))
   expect((await prompt(editor, sessionId, "again")).stopReason).toBe("end_turn")
   expect(chunks(editor.updates, "agent_message_chunk")).toContain("Back again.")
 })
@@ -179,7 +169,7 @@ test("acp - session/cancel while a permission dialog is open withdraws it and do
   const box = project({ bash: "ask" })
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script(toolCall("bash", { command: "echo no > never.txt", description: "Should not run" }))
+  suite.llm.script(toolCall("bash", { command: "echo no > never.txt", description: "Should not run" }))
   editor.answer = "hold"
 
   const turn = prompt(editor, sessionId, "run it")
@@ -197,10 +187,10 @@ test("acp - session/load replays a stored session; session/list finds it", async
   writeFileSync(path.join(box.project, "notes.txt"), "stored notes\n")
   const first = await editorFor(box)
   const { sessionId } = await newSession(first, box)
-  llm.script(toolCall("read", { filePath: "notes.txt" }), text("The notes say: stored notes."))
+  suite.llm.script(toolCall("read", { filePath: "notes.txt" }), text("The notes say: stored notes."))
   expect((await prompt(first, sessionId, "what do the notes say?")).stopReason).toBe("end_turn")
   expect(await first.close()).toBe(0)
-  open.splice(open.indexOf(first), 1)
+  suite.untrack(first)
 
   const second = await editorFor(box)
   const listed = await second.agent.request(m.agent.session.list, { cwd: box.project })
@@ -218,9 +208,9 @@ test("acp - session/load replays a stored session; session/list finds it", async
   expect(order.indexOf("user_message_chunk")).toBeLessThan(order.indexOf("tool_call"))
 
   // The loaded session goes on where it stopped.
-  llm.script(text("Still here."))
+  suite.llm.script(text("Still here."))
   expect((await prompt(second, sessionId, "and now?")).stopReason).toBe("end_turn")
-  expect(JSON.stringify(llm.requests.at(-1)!.body.messages)).toContain("stored notes")
+  expect(JSON.stringify(suite.llm.requests.at(-1)!.body.messages)).toContain("stored notes")
 
   await expect(second.agent.request(m.agent.session.load, { sessionId: "ses_missing", cwd: box.project, mcpServers: [] })).rejects.toThrow(/NotFoundError/)
 })
@@ -230,11 +220,11 @@ test("acp - session/set_mode switches the primary agent of the next prompt; an u
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
   await editor.agent.request(m.agent.session.setMode, { sessionId, modeId: "plan" })
-  llm.script(text("Here is the plan."))
+  suite.llm.script(text("Here is the plan."))
   expect((await prompt(editor, sessionId, "plan it")).stopReason).toBe("end_turn")
   await expect(editor.agent.request(m.agent.session.setMode, { sessionId, modeId: "nope" })).rejects.toThrow(/modeId: no primary agent named "nope". Available: build, plan/)
   expect(await editor.close()).toBe(0)
-  open.splice(open.indexOf(editor), 1)
+  suite.untrack(editor)
 
   const db = new Database(box.dbPath, { readonly: true })
   const agents = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((r) => JSON.parse(r.data).agent)
@@ -247,14 +237,14 @@ test("acp - resource links and embedded resources reach the model as file conten
   writeFileSync(path.join(box.project, "linked.md"), "# linked file body\n")
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script(text("Seen both."))
+  suite.llm.script(text("Seen both."))
   const result = await prompt(editor, sessionId, [
     { type: "text", text: "compare these" },
     { type: "resource_link", uri: pathToFileURL(path.join(box.project, "linked.md")).href, name: "linked.md" },
     { type: "resource", resource: { uri: "file:///elsewhere/embedded.txt", text: "embedded body text", mimeType: "text/plain" } },
   ])
   expect(result.stopReason).toBe("end_turn")
-  const sent = JSON.stringify(llm.requests[0]!.body.messages)
+  const sent = JSON.stringify(suite.llm.requests[0]!.body.messages)
   expect(sent).toContain("compare these")
   expect(sent).toContain("# linked file body")
   expect(sent).toContain("embedded body text")
@@ -269,9 +259,9 @@ test("acp - the project's slash commands are offered, and /name runs the command
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
   // Typed at once, before the command list has been announced.
-  llm.script(text("Hello, Ada!"))
+  suite.llm.script(text("Hello, Ada!"))
   expect((await prompt(editor, sessionId, "/greet Ada")).stopReason).toBe("end_turn")
-  expect(JSON.stringify(llm.requests[0]!.body.messages)).toContain("Say a warm hello to Ada.")
+  expect(JSON.stringify(suite.llm.requests[0]!.body.messages)).toContain("Say a warm hello to Ada.")
   const offered = ofKind(editor.updates, "available_commands_update")[0]!.availableCommands
   expect(offered).toContainEqual({ name: "greet", description: "greet someone", input: { hint: "$ARGUMENTS" } })
   expect(chunks(editor.updates, "agent_message_chunk")).toBe("Hello, Ada!")
@@ -281,7 +271,7 @@ test("acp - a provider failure answers the prompt with a JSON-RPC error that nam
   const box = project()
   const editor = await editorFor(box)
   const { sessionId } = await newSession(editor, box)
-  llm.script({ error: { status: 401, body: { error: { message: "invalid api key", type: "invalid_request_error" } } } })
+  suite.llm.script({ error: { status: 401, body: { error: { message: "invalid api key", type: "invalid_request_error" } } } })
   const failure = await prompt(editor, sessionId, "hi").then(
     () => undefined,
     (e: acp.RequestError) => e,
@@ -290,6 +280,6 @@ test("acp - a provider failure answers the prompt with a JSON-RPC error that nam
   expect(failure?.message).toMatch(/^ProviderAuthError: invalid api key/)
   expect(failure?.data).toMatchObject({ name: "ProviderAuthError" })
   // The session is usable again right away.
-  llm.script(text("Recovered."))
+  suite.llm.script(text("Recovered."))
   expect((await prompt(editor, sessionId, "again")).stopReason).toBe("end_turn")
 })

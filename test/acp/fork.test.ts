@@ -2,29 +2,19 @@
 // session/set_title and session/delete. Driven by the ACP SDK's own client against the built
 // `wright acp`.
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { expect, test, vi } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { chunks, initialize, startEditor, type Editor } from "./harness"
+import { text } from "../lib/llm-server"
+import { acpSuite, chunks, initialize, startEditor, type Editor } from "./harness"
 
 vi.setConfig({ testTimeout: 120_000 })
 
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 function project(): Sandbox {
   const box = sandbox()
-  const config = providerConfig(llm, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
+  const config = providerConfig(suite.llm, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
   config.provider.fake.models["second-model"] = { name: "Second", limit: { context: 64_000, output: 4_000 } }
   writeConfig(box.project, config)
   return box
@@ -32,7 +22,7 @@ function project(): Sandbox {
 
 async function editorFor(box: Sandbox) {
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   return { editor, init: await initialize(editor) }
 }
 
@@ -48,7 +38,7 @@ test("acp - session/fork copies the conversation into a new session that goes it
   expect(init.agentCapabilities?.sessionCapabilities).toMatchObject({ fork: {}, delete: {}, title: {} })
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
   await editor.agent.request(m.agent.session.setConfigOption, { sessionId, configId: "model", value: "fake/second-model" })
-  llm.script(text("noted: blue"))
+  suite.llm.script(text("noted: blue"))
   await prompt(editor, sessionId, "my colour is blue")
 
   const fork = await editor.agent.request(m.agent.session.fork, { sessionId, cwd: box.project, mcpServers: [] })
@@ -57,17 +47,17 @@ test("acp - session/fork copies the conversation into a new session that goes it
   expect(fork.modes?.currentModeId).toBe("build")
   expect(fork.configOptions?.[0]).toMatchObject({ currentValue: "fake/second-model" })
 
-  llm.script(text("the fork remembers blue"))
+  suite.llm.script(text("the fork remembers blue"))
   await prompt(editor, fork.sessionId, "what colour in the fork?")
-  const forkRequest = llm.requests.at(-1)!.body as { model: string }
+  const forkRequest = suite.llm.requests.at(-1)!.body as { model: string }
   expect(forkRequest.model).toBe("second-model")
   expect(userTexts(forkRequest)).toEqual(["my colour is blue", "what colour in the fork?"])
   expect(editor.updates.filter((u) => u.sessionId === fork.sessionId).map((u) => u.update.sessionUpdate)).toContain("agent_message_chunk")
 
   // The original does not see what happened in the fork.
-  llm.script(text("still blue"))
+  suite.llm.script(text("still blue"))
   await prompt(editor, sessionId, "and in the original?")
-  expect(userTexts(llm.requests.at(-1)!.body)).toEqual(["my colour is blue", "and in the original?"])
+  expect(userTexts(suite.llm.requests.at(-1)!.body)).toEqual(["my colour is blue", "and in the original?"])
 
   const list = await editor.agent.request(m.agent.session.list, { cwd: box.project })
   expect(list.sessions.map((s) => s.sessionId).sort()).toEqual([sessionId, fork.sessionId].sort())

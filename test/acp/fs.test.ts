@@ -5,36 +5,26 @@
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { expect, test, vi } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { initialize, startEditor, type Editor } from "./harness"
+import { text, toolCall } from "../lib/llm-server"
+import { acpSuite, initialize, startEditor } from "./harness"
 
 vi.setConfig({ testTimeout: 120_000 })
 
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 function project(): Sandbox {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  writeConfig(box.project, providerConfig(suite.llm, "openai-chat"))
   writeFileSync(path.join(box.project, "main.ts"), "export const answer = 1\n")
   return box
 }
 
 /** The text of the tool result the model was sent for a call, from the request after it. */
 function toolResultText(i: number): string {
-  const messages = (llm.requests[i]!.body as { messages: Array<{ role: string; content: unknown }> }).messages
+  const messages = (suite.llm.requests[i]!.body as { messages: Array<{ role: string; content: unknown }> }).messages
   const tool = messages.filter((x) => x.role === "tool").at(-1)!
   return typeof tool.content === "string" ? tool.content : JSON.stringify(tool.content)
 }
@@ -43,13 +33,13 @@ test("acp - with the editor's fs capabilities, read sees the unsaved buffer and 
   const box = project()
   const file = path.join(box.project, "main.ts")
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor, { fs: { readTextFile: true, writeTextFile: true } })
   // The user typed in the editor without saving.
   editor.buffers.set(file, "export const answer = 42 // unsaved\n")
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
 
-  llm.script(toolCall("read", { filePath: "main.ts" }), toolCall("edit", { filePath: "main.ts", oldString: "42 // unsaved", newString: "43" }), text("Bumped it."))
+  suite.llm.script(toolCall("read", { filePath: "main.ts" }), toolCall("edit", { filePath: "main.ts", oldString: "42 // unsaved", newString: "43" }), text("Bumped it."))
   const result = await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "bump the answer" }] })
   expect(result.stopReason).toBe("end_turn")
 
@@ -65,11 +55,11 @@ test("acp - an editor that offers no fs capabilities is never asked: the tools r
   const box = project()
   const file = path.join(box.project, "main.ts")
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor)
   editor.buffers.set(file, "export const answer = 42 // unsaved\n")
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(toolCall("read", { filePath: "main.ts" }), toolCall("edit", { filePath: "main.ts", oldString: "= 1", newString: "= 2" }), text("Done."))
+  suite.llm.script(toolCall("read", { filePath: "main.ts" }), toolCall("edit", { filePath: "main.ts", oldString: "= 1", newString: "= 2" }), text("Done."))
   await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "bump" }] })
   expect(toolResultText(1)).toContain("1: export const answer = 1")
   expect(editor.fsCalls).toEqual([])
@@ -80,11 +70,11 @@ test("acp - an editor that only offers reads: reads go through it, the edit is w
   const box = project()
   const file = path.join(box.project, "main.ts")
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor, { fs: { readTextFile: true, writeTextFile: false } })
   editor.buffers.set(file, "export const answer = 7\n")
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(toolCall("edit", { filePath: "main.ts", oldString: "= 7", newString: "= 8" }), text("Done."))
+  suite.llm.script(toolCall("edit", { filePath: "main.ts", oldString: "= 7", newString: "= 8" }), text("Done."))
   await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "bump" }] })
   expect(editor.fsCalls.map((c) => c.method)).toEqual(["read"])
   // The edit applied to the buffer's text, and wright wrote it to disk itself.
@@ -95,11 +85,11 @@ test("acp - a subtask's reads see the editor's buffer too, answered under the su
   const box = project()
   const file = path.join(box.project, "main.ts")
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor, { fs: { readTextFile: true, writeTextFile: true } })
   editor.buffers.set(file, "export const answer = 99 // typed, not saved\n")
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(
+  suite.llm.script(
     toolCall("task", { description: "Read main", prompt: "What is the answer in main.ts?", subagent_type: "explore" }),
     toolCall("read", { filePath: "main.ts" }),
     text("It is 99."),

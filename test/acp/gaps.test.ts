@@ -5,30 +5,20 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { expect, test, vi } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { chunks, initialize, ofKind, startEditor, toolCallShown, type Editor } from "./harness"
+import { text, toolCall } from "../lib/llm-server"
+import { acpSuite, chunks, initialize, ofKind, startEditor, toolCallShown, type Editor } from "./harness"
 
 vi.setConfig({ testTimeout: 120_000 })
 
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 /** A project whose provider offers two models. */
 function project(): Sandbox {
   const box = sandbox()
-  const config = providerConfig(llm, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
+  const config = providerConfig(suite.llm, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
   config.provider.fake.models["second-model"] = { name: "Second", limit: { context: 64_000, output: 4_000 } }
   writeConfig(box.project, config)
   return box
@@ -36,7 +26,7 @@ function project(): Sandbox {
 
 async function editorFor(box: Sandbox) {
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   const init = await initialize(editor)
   return { editor, init }
 }
@@ -52,15 +42,15 @@ test("acp - the model is a config option: the editor sees the usable models and 
   expect(option).toMatchObject({ id: "model", category: "model", type: "select", currentValue: "fake/chat-model" })
   expect((option as { options: Array<{ value: string }> }).options.map((o) => o.value).sort()).toEqual(["fake/chat-model", "fake/second-model"])
 
-  llm.script(text("from the first"))
+  suite.llm.script(text("from the first"))
   await prompt(editor, session.sessionId, "one")
-  expect((llm.requests.at(-1)!.body as { model: string }).model).toBe("chat-model")
+  expect((suite.llm.requests.at(-1)!.body as { model: string }).model).toBe("chat-model")
 
   const set = await editor.agent.request(m.agent.session.setConfigOption, { sessionId: session.sessionId, configId: "model", value: "fake/second-model" })
   expect(set.configOptions[0]).toMatchObject({ currentValue: "fake/second-model" })
-  llm.script(text("from the second"))
+  suite.llm.script(text("from the second"))
   await prompt(editor, session.sessionId, "two")
-  expect((llm.requests.at(-1)!.body as { model: string }).model).toBe("second-model")
+  expect((suite.llm.requests.at(-1)!.body as { model: string }).model).toBe("second-model")
 
   await expect(editor.agent.request(m.agent.session.setConfigOption, { sessionId: session.sessionId, configId: "model", value: "fake/nope" })).rejects.toThrow(/value: no usable model "fake\/nope". Available: fake\/chat-model, fake\/second-model/)
   await expect(editor.agent.request(m.agent.session.setConfigOption, { sessionId: session.sessionId, configId: "speed", value: "x" })).rejects.toThrow(/configId: wright has no option "speed"/)
@@ -70,7 +60,7 @@ test("acp - each step sends a usage update: context used against the model's win
   const box = project()
   const { editor } = await editorFor(box)
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(text("hello there", { usage: { input: 1200, output: 30 } }))
+  suite.llm.script(text("hello there", { usage: { input: 1200, output: 30 } }))
   await prompt(editor, sessionId, "hi")
   await editor.waitFor((u) => ofKind(u, "usage_update").length > 0)
   const usage = ofKind(editor.updates, "usage_update").at(-1)!
@@ -83,10 +73,10 @@ test("acp - session/resume rejoins a stored session without replaying it; sessio
   const box = project()
   const first = await editorFor(box)
   const { sessionId } = await first.editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(text("remember the number 41"))
+  suite.llm.script(text("remember the number 41"))
   await prompt(first.editor, sessionId, "the number is 41")
   await first.editor.close()
-  open.splice(open.indexOf(first.editor), 1)
+  suite.untrack(first.editor)
 
   const { editor } = await editorFor(box)
   const resumed = await editor.agent.request(m.agent.session.resume, { sessionId, cwd: box.project, mcpServers: [] })
@@ -94,9 +84,9 @@ test("acp - session/resume rejoins a stored session without replaying it; sessio
   expect(resumed.configOptions?.[0]).toMatchObject({ currentValue: "fake/chat-model" })
   expect(chunks(editor.updates, "user_message_chunk")).toBe("")
   expect(chunks(editor.updates, "agent_message_chunk")).toBe("")
-  llm.script(text("it was 41"))
+  suite.llm.script(text("it was 41"))
   await prompt(editor, sessionId, "what was it?")
-  expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain("the number is 41")
+  expect(JSON.stringify(suite.llm.requests.at(-1)!.body)).toContain("the number is 41")
   expect(chunks(editor.updates, "agent_message_chunk")).toBe("it was 41")
 
   await editor.agent.request(m.agent.session.close, { sessionId })
@@ -110,7 +100,7 @@ test("acp - a subtask's tool calls are streamed to the editor as tool calls", as
   writeFileSync(path.join(box.project, "src/auth.ts"), "export const secret = 1\n")
   const { editor } = await editorFor(box)
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(
+  suite.llm.script(
     toolCall("task", { description: "Find the auth code", prompt: "Where is auth defined?", subagent_type: "explore" }),
     toolCall("read", { filePath: "src/auth.ts" }),
     text("Auth lives in src/auth.ts."),

@@ -4,7 +4,9 @@ import { spawn } from "node:child_process"
 import { readFileSync, writeFileSync } from "node:fs"
 import { Readable, Writable } from "node:stream"
 import * as acp from "@agentclientprotocol/sdk/unstable"
+import { afterAll, afterEach, beforeAll, expect } from "vitest"
 import { BIN, type Sandbox } from "../lib/e2e"
+import { startLLMServer, type LLMServer } from "../lib/llm-server"
 
 /** "hold": no answer until the agent withdraws the request ($/cancel_request), then "cancelled". */
 export type PermissionAnswer = "once" | "always" | "reject" | "cancelled" | "hold"
@@ -158,4 +160,31 @@ export function protocolOnly(stdout: string): boolean {
         return false
       }
     })
+}
+
+/**
+ * A test file's scripted model, started once and reset after each test (which must leave it no
+ * failures), and the editors a test started, closed after it unless the test closed one itself
+ * (`untrack`).
+ */
+export function acpSuite(): { readonly llm: LLMServer; track(editor: Editor): Editor; untrack(editor: Editor): void } {
+  let llm: LLMServer | undefined
+  const open: Editor[] = []
+  beforeAll(async () => {
+    llm = await startLLMServer()
+  })
+  afterEach(async () => {
+    for (const e of open.splice(0)) await e.close()
+    expect(llm?.failures).toEqual([])
+    llm?.reset()
+  })
+  afterAll(() => llm?.close())
+  return {
+    get llm() {
+      if (!llm) throw new Error("acpSuite: the model server starts in beforeAll")
+      return llm
+    },
+    track: (editor) => (open.push(editor), editor),
+    untrack: (editor) => void open.splice(open.indexOf(editor), 1),
+  }
 }

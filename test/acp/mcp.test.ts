@@ -7,27 +7,17 @@ import net from "node:net"
 import { randomUUID } from "node:crypto"
 import { createRequire } from "node:module"
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { expect, test, vi } from "vitest"
 import { providerConfig, sandbox, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { initialize, ofKind, startEditor, type Editor } from "./harness"
+import { text, toolCall } from "../lib/llm-server"
+import { acpSuite, initialize, ofKind, startEditor } from "./harness"
 
 vi.setConfig({ testTimeout: 180_000 })
 
 const require = createRequire(import.meta.url)
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js")
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 /** Processes whose environment carries `marker` (the server the editor asked for, by the env it was given). */
 function withMarker(marker: string): number[] {
@@ -60,13 +50,13 @@ function freePort(): Promise<number> {
   })
 }
 
-const toolNames = (i: number) => (llm.requests[i]!.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? []
+const toolNames = (i: number) => (suite.llm.requests[i]!.body as { tools?: Array<{ function: { name: string } }> }).tools?.map((t) => t.function.name) ?? []
 
 test("acp - an MCP server passed in session/new serves that session only, its tool is called, and it stops on session/close", async () => {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  writeConfig(box.project, providerConfig(suite.llm, "openai-chat"))
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   const init = await initialize(editor)
   expect(init.agentCapabilities?.mcpCapabilities).toMatchObject({ http: true, sse: true })
 
@@ -76,7 +66,7 @@ test("acp - an MCP server passed in session/new serves that session only, its to
   expect(withMarker(marker)).toHaveLength(1)
   const without = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
 
-  llm.script(toolCall("everything_echo", { message: "ping from the editor's server" }), text("It echoed."))
+  suite.llm.script(toolCall("everything_echo", { message: "ping from the editor's server" }), text("It echoed."))
   const result = await editor.agent.request(m.agent.session.prompt, { sessionId: withServer.sessionId, prompt: [{ type: "text", text: "echo something" }] })
   expect(result.stopReason).toBe("end_turn")
   expect(toolNames(0)).toContain("everything_echo")
@@ -87,7 +77,7 @@ test("acp - an MCP server passed in session/new serves that session only, its to
   expect(JSON.stringify(done.content)).toContain("ping from the editor's server")
 
   // The other session is not offered the server's tools.
-  llm.script(text("no tools here"))
+  suite.llm.script(text("no tools here"))
   await editor.agent.request(m.agent.session.prompt, { sessionId: without.sessionId, prompt: [{ type: "text", text: "hello" }] })
   expect(toolNames(2)).not.toContain("everything_echo")
   expect(toolNames(2)).toContain("read")
@@ -109,15 +99,15 @@ test("acp - an http MCP server passed in session/new (server-everything over Str
       server.once("exit", (code) => reject(new Error(`server-everything exited (${code}): ${err}`)))
     })
     const box = sandbox()
-    writeConfig(box.project, providerConfig(llm, "openai-chat"))
+    writeConfig(box.project, providerConfig(suite.llm, "openai-chat"))
     const editor = await startEditor(box)
-    open.push(editor)
+    suite.track(editor)
     await initialize(editor)
     const { sessionId } = await editor.agent.request(m.agent.session.new, {
       cwd: box.project,
       mcpServers: [{ type: "http", name: "remote", url: `http://127.0.0.1:${port}/mcp`, headers: [{ name: "x-editor", value: "zed" }] }],
     })
-    llm.script(toolCall("remote_echo", { message: "over http" }), text("Echoed."))
+    suite.llm.script(toolCall("remote_echo", { message: "over http" }), text("Echoed."))
     await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "echo over http" }] })
     expect(toolNames(0)).toContain("remote_echo")
     const [call] = ofKind(editor.updates, "tool_call")
@@ -131,16 +121,16 @@ test("acp - an http MCP server passed in session/new (server-everything over Str
 
 test("acp - a server that cannot start is reported on stderr and the session still works", async () => {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(llm, "openai-chat"))
+  writeConfig(box.project, providerConfig(suite.llm, "openai-chat"))
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor)
   const { sessionId } = await editor.agent.request(m.agent.session.new, {
     cwd: box.project,
     mcpServers: [{ name: "broken", command: "/nonexistent/mcp-server", args: [], env: [] }],
   })
   expect(editor.stderr()).toMatch(/MCP server "broken" did not start/)
-  llm.script(text("fine"))
+  suite.llm.script(text("fine"))
   const result = await editor.agent.request(m.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "hi" }] })
   expect(result.stopReason).toBe("end_turn")
 })

@@ -3,27 +3,17 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import * as acp from "@agentclientprotocol/sdk/unstable"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { expect, test } from "vitest"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { chunks, initialize, ofKind, startEditor, type Editor } from "./harness"
+import { text, toolCall } from "../lib/llm-server"
+import { acpSuite, chunks, initialize, ofKind, startEditor, type Editor } from "./harness"
 
 const m = acp.methods
-let llm: LLMServer
-const open: Editor[] = []
-beforeAll(async () => {
-  llm = await startLLMServer()
-})
-afterEach(async () => {
-  for (const e of open.splice(0)) await e.close()
-  expect(llm.failures).toEqual([])
-  llm.reset()
-})
-afterAll(() => llm.close())
+const suite = acpSuite()
 
 function project(): Sandbox {
   const box = sandbox()
-  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), permission: { edit: "allow", bash: "allow" } })
+  writeConfig(box.project, { ...providerConfig(suite.llm, "openai-chat"), permission: { edit: "allow", bash: "allow" } })
   return box
 }
 
@@ -34,10 +24,10 @@ test("acp undo - /undo restores the turn's files and shows them as diffs; /redo 
   const file = path.join(box.project, "app.ts")
   writeFileSync(file, "const a = 1\n")
   const editor = await startEditor(box)
-  open.push(editor)
+  suite.track(editor)
   await initialize(editor)
   const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
-  llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const a = 1", newString: "const a = 2" }), toolCall("bash", { command: "echo hi > extra.txt", description: "extra" }), text("Done."))
+  suite.llm.script(toolCall("edit", { filePath: "app.ts", oldString: "const a = 1", newString: "const a = 2" }), toolCall("bash", { command: "echo hi > extra.txt", description: "extra" }), text("Done."))
   expect((await prompt(editor, sessionId, "bump a")).stopReason).toBe("end_turn")
   expect(readFileSync(file, "utf8")).toBe("const a = 2\n")
 
