@@ -3,13 +3,19 @@ import { BusyError, type SessionStatus } from "../protocol"
 
 /**
  * Session status: absent means idle. Every change is published; idle also as `session.idle`.
- * A session another process runs (it holds the lease) shows as busy with its `holder`, unless
- * this process has a status of its own for it.
+ * A session another process runs (it holds the lease) shows as busy with its `holder`; when this
+ * process has a status of its own for it (a prompt waiting for that lease), its own status wins,
+ * still naming the holder while it is busy.
  */
 export function createStatus(bus: Bus) {
   const map = new Map<string, SessionStatus>()
   const elsewhere = new Map<string, SessionStatus>()
-  const get = (sessionID: string): SessionStatus => map.get(sessionID) ?? elsewhere.get(sessionID) ?? { type: "idle" }
+  const get = (sessionID: string): SessionStatus => {
+    const own = map.get(sessionID)
+    const other = elsewhere.get(sessionID)
+    if (own?.type === "busy" && other?.type === "busy" && other.holder) return { ...own, holder: other.holder }
+    return own ?? other ?? { type: "idle" }
+  }
   const publish = (sessionID: string, status: SessionStatus) => {
     bus.publish("session.status", { sessionID, status })
     if (status.type === "idle") bus.publish("session.idle", { sessionID })
@@ -24,9 +30,11 @@ export function createStatus(bus: Bus) {
     },
     /** Another process started (`holder`) or stopped (undefined) running the session. */
     setElsewhere(sessionID: string, holder: { pid: number; hostname: string } | undefined) {
+      const own = map.get(sessionID)
       if (holder) elsewhere.set(sessionID, { type: "busy", holder })
       else elsewhere.delete(sessionID)
-      if (!map.has(sessionID)) publish(sessionID, get(sessionID))
+      // Clients hear of it unless this process's own status hides it entirely (retry, idle…).
+      if (!own || own.type === "busy") publish(sessionID, get(sessionID))
     },
   }
 }
