@@ -53,8 +53,11 @@ test("tui snapshot - the changed files show with counts; /diff lists them; /undo
   expect(readFileSync(path.join(box.project, "notes.md"), "utf8")).toBe("alpha\nbeta\n")
   expect(existsSync(path.join(box.project, "made-by-bash.txt"))).toBe(false)
 
-  // The prompt holds the undone text; clear it before typing the next command.
+  // The prompt gets the undone text back (after the restore is shown); clear it once it is
+  // there, before typing the next command.
+  await pane.waitFor(/│ change the notes\s+│/)
   pane.keys("C-u")
+  await pane.waitFor(/│ Ask anything/)
   pane.type("/redo")
   pane.keys("Enter")
   await pane.waitFor(/redone\s+back: /)
