@@ -1,4 +1,4 @@
-import { existsSync } from "node:fs"
+import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test } from "vitest"
 import { heapHas, heapMeta } from "../lib/heap"
@@ -23,4 +23,13 @@ test("debug heap - POST /debug/heap writes a V8 heap snapshot of the core into t
   expect(meta.edge_fields).toEqual(expect.arrayContaining(["type", "name_or_index", "to_node"]))
   expect(nodeCount).toBeGreaterThan(1000)
   expect(heapHas(info.path, "heap marker 7f3a9c")).toBe(true)
+}, 120_000)
+
+test("debug heap - the snapshot holds the core's secrets, so only its owner may read it: file 0600, folder 0700", async () => {
+  // Mode bits, not access checks: the tests run as root, who reads anything, but another
+  // user's read is decided by exactly these bits.
+  h = await startServer()
+  const info = await h.client.debug.heap()
+  expect(statSync(info.path).mode & 0o777).toBe(0o600)
+  expect(statSync(path.dirname(info.path)).mode & 0o777).toBe(0o700)
 }, 120_000)

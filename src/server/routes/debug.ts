@@ -2,7 +2,7 @@
 // is dropped (running steps end) and the next request loads its config afresh.
 // Diagnostics of the core process itself. The snapshot is written where the server chooses
 // (its state directory), never to a path a client names: a client reads the path back.
-import { mkdirSync, statSync } from "node:fs"
+import { chmodSync, mkdirSync, statSync } from "node:fs"
 import path from "node:path"
 import { threadId } from "node:worker_threads"
 import { writeHeapSnapshot } from "node:v8"
@@ -20,9 +20,12 @@ export const debugRoutes = [
     response: HeapSnapshotInfo,
     handler: ({ app }) => {
       const dir = path.join(app.paths.state, "heap")
-      mkdirSync(dir, { recursive: true })
+      // A snapshot holds every secret the core does (keys, the server password): its owner's alone.
+      mkdirSync(dir, { recursive: true, mode: 0o700 })
+      chmodSync(dir, 0o700)
       const stamp = new Date().toISOString().replace(/[:.]/g, "-")
       const file = writeHeapSnapshot(path.join(dir, `wright-${stamp}-${process.pid}-${threadId}.heapsnapshot`))
+      chmodSync(file, 0o600)
       return { path: file, bytes: statSync(file).size, pid: process.pid, threadId }
     },
   }),
