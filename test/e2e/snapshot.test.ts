@@ -2,14 +2,14 @@
 // (and reports them at the end), then the official OpenCode SDK against the built
 // `wright serve` reverts and unreverts them, in a git repository whose .git stays untouched.
 import { execFileSync } from "node:child_process"
-import { createHash } from "node:crypto"
-import { existsSync, lstatSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { createOpencodeClient } from "@opencode-ai/sdk"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { startServe, stopServe, type Served } from "./serve-helpers"
+import { fingerprint } from "../lib/fingerprint"
 
 let llm: LLMServer
 let served: Served | undefined
@@ -24,19 +24,6 @@ afterEach(async () => {
 })
 afterAll(() => llm.close())
 
-function tree(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = path.join(d, name)
-      const st = lstatSync(p)
-      if (st.isDirectory()) walk(p)
-      else out[path.relative(dir, p)] = `${st.mtimeMs}:${st.mode}:${createHash("sha1").update(readFileSync(p)).digest("hex")}`
-    }
-  }
-  walk(dir)
-  return out
-}
 
 function data<T>(r: { data?: unknown; error?: unknown }): T {
   if (r.error) throw new Error(JSON.stringify(r.error))
@@ -58,7 +45,7 @@ for (const kind of ["git repository", "plain directory"] as const) {
       execFileSync("git", ["add", "-A"], { cwd: dir, env: gitEnv })
       execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "files"], { cwd: dir, env: gitEnv })
     }
-    const dotGit = kind === "git repository" ? tree(path.join(dir, ".git")) : undefined
+    const dotGit = kind === "git repository" ? fingerprint(path.join(dir, ".git")) : undefined
 
     llm.script(
       toolCalls([
@@ -101,6 +88,6 @@ for (const kind of ["git repository", "plain directory"] as const) {
     expect(readFileSync(path.join(dir, "app.py"), "utf8")).toBe("print('v2')\n")
     expect(existsSync(path.join(dir, "old.txt"))).toBe(false)
     expect(readFileSync(path.join(dir, "pkg/sub/mod.py"), "utf8")).toBe("x = 1\n")
-    if (dotGit) expect(tree(path.join(dir, ".git"))).toEqual(dotGit)
+    if (dotGit) expect(fingerprint(path.join(dir, ".git"))).toEqual(dotGit)
   })
 }

@@ -2,8 +2,7 @@
 // wire: each step's changes (edit, write, bash) are recorded in patch parts, revert puts the
 // files back as they were before the reverted steps, unrevert brings the changes back.
 import { execFileSync } from "node:child_process"
-import { createHash } from "node:crypto"
-import { readdirSync, existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
+import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
@@ -13,6 +12,7 @@ import { createClient } from "../../src/sdk"
 import { createServer } from "../../src/server"
 import { createApp } from "../../src/session"
 import { openStore } from "../../src/storage"
+import { fingerprint } from "../lib/fingerprint"
 
 let llm: LLMServer
 beforeAll(async () => {
@@ -84,20 +84,6 @@ test("undo - revert restores files every step after the point changed (edit, wri
   await core.close()
 })
 
-/** Every file under `dir` with its bytes and mtime, to show nothing in it changed. */
-function fingerprint(dir: string): Record<string, string> {
-  const out: Record<string, string> = {}
-  const walk = (d: string) => {
-    for (const name of readdirSync(d)) {
-      const p = path.join(d, name)
-      const st = lstatSync(p)
-      if (st.isDirectory()) walk(p)
-      else out[path.relative(dir, p)] = `${st.mtimeMs}:${st.mode}:${createHash("sha1").update(readFileSync(p)).digest("hex")}`
-    }
-  }
-  walk(dir)
-  return out
-}
 
 function git(cwd: string, ...args: string[]) {
   return execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd, encoding: "utf8", env: { PATH: process.env.PATH, HOME: cwd } })
