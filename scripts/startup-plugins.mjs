@@ -74,4 +74,9 @@ export const startupPlugins = [
     "const segmenter = new Intl.Segmenter();",
     "let segmenterInstance;\nconst segmenter = { segment: (text) => (segmenterInstance ??= new Intl.Segmenter()).segment(text) };",
   ),
+  // Every yargs instance guesses a default version as it is made: it lists each folder from
+  // the working directory up to / looking for a package.json (the user's project's, since a
+  // bundle has no node_modules path to start from) and parses it. wright always sets its own
+  // version, so the guess is skipped: `--version` is the explicit one either way.
+  rewrite("yargs-no-version-guess", /[\\/]yargs[\\/]build[\\/]lib[\\/]yargs-factory\.js$/, "yargs.version();", "yargs.version(false);"),
 ]
