@@ -1,10 +1,13 @@
 // The session's changes per file (OpenCode's FileDiff): for each file the counted steps
 // changed, its content before the first of them and after the last, with line counts.
 import path from "node:path"
-import { diffLines, createTwoFilesPatch } from "diff"
 import type { FileDiff } from "../protocol"
+import { lazyModule } from "../util"
 import { statesAt, filesFrom, type State, type StepPatch } from "./restore"
 import type { SnapshotStore } from "./store"
+
+// Loaded with the first diff, not with every start (55 KB that `run "hi"` never calls).
+const jsdiff = lazyModule<typeof import("diff")>("diff")
 
 /** Text larger than this is not compared line by line (its counts are 0). */
 const MAX_DIFF_BYTES = 1024 * 1024
@@ -28,14 +31,14 @@ export async function fileDiffs(store: SnapshotStore, steps: StepPatch[]): Promi
 
 /** A unified diff of the files in `diffs` (Session.revert.diff). */
 export function unifiedDiff(diffs: FileDiff[]): string {
-  return diffs.map((d) => createTwoFilesPatch(`a/${d.file}`, `b/${d.file}`, d.before, d.after, "", "", { context: 3 })).join("")
+  return diffs.map((d) => jsdiff().createTwoFilesPatch(`a/${d.file}`, `b/${d.file}`, d.before, d.after, "", "", { context: 3 })).join("")
 }
 
 function lineCounts(a: string, b: string) {
   if (a.length + b.length > MAX_DIFF_BYTES) return { additions: 0, deletions: 0 }
   let additions = 0
   let deletions = 0
-  for (const change of diffLines(a, b)) {
+  for (const change of jsdiff().diffLines(a, b)) {
     if (change.added) additions += change.count ?? 0
     else if (change.removed) deletions += change.count ?? 0
   }
