@@ -3,7 +3,7 @@ import path from "node:path"
 import { AgentConfig, ConfigError, type Config, type RestrictedPermissions } from "../config"
 import { defaults, fromConfig, merge } from "../permission"
 import { AgentNotFoundError, parseModelRef, type Ruleset } from "../protocol"
-import { markdownFiles, parseFrontmatter } from "../util"
+import { compareNames, markdownFiles, parseFrontmatter } from "../util"
 import compactionPrompt from "./prompt/compaction.txt"
 import explorePrompt from "./prompt/explore.txt"
 import summaryPrompt from "./prompt/summary.txt"
@@ -168,7 +168,7 @@ export function createAgents(input: AgentsInput): Agents {
     held,
     list() {
       const def = api.defaultAgent().name
-      return [...agents.values()].sort((a, b) => (a.name === def ? -1 : b.name === def ? 1 : a.name.localeCompare(b.name)))
+      return [...agents.values()].sort((a, b) => (a.name === def ? -1 : b.name === def ? 1 : compareNames(a.name, b.name)))
     },
     get: (name) => agents.get(name),
     require(name) {

@@ -11,7 +11,7 @@ import type { Bus } from "../bus"
 import { CommandConfig, ConfigError, type Config } from "../config"
 import { BadRequestError, parseModelRef, type MessageWithParts, type PromptInput, type SessionCommandInput } from "../protocol"
 import type { Exec, Sandbox } from "../process"
-import { markdownFiles, parseFrontmatter } from "../util"
+import { compareNames, markdownFiles, parseFrontmatter } from "../util"
 import { expandCommand, splitArguments } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
 import type { SessionService } from "./service"
@@ -36,7 +36,7 @@ export function loadCommands(input: { config: Config; dirs: string[] }): Command
     checkModel(cfg.model, undefined, `command.${name}.model`)
     byName.set(name, info(name, cfg, "config"))
   }
-  return [...byName.values()].sort((a, b) => a.name.localeCompare(b.name))
+  return [...byName.values()].sort((a, b) => compareNames(a.name, b.name))
 }
 
 function info(name: string, cfg: CommandConfig, source: CommandInfo["source"]): CommandInfo {
