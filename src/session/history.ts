@@ -1,6 +1,6 @@
 import type { Bus } from "../bus"
 import type { Message, MessageWithParts, Part, Session } from "../protocol"
-import type { Store } from "../storage"
+import { outputOnDisk, type Store } from "../storage"
 import * as ToolState from "./tool-state"
 
 /** Version of a history entry: bumped by every change to the message or its parts. */
@@ -127,9 +127,9 @@ export function createHistory(deps: {
         changed = true
         bus.publish("message.updated", { sessionID, info: m.info })
       }
-      const before = new Map(old.parts.map((p) => [p.id, JSON.stringify(p)]))
+      const before = new Map(old.parts.map((p) => [p.id, fingerprint(p)]))
       for (const part of m.parts) {
-        if (before.get(part.id) === JSON.stringify(part)) continue
+        if (before.get(part.id) === fingerprint(part)) continue
         changed = true
         bus.publish("message.part.updated", { sessionID, part, time })
       }
@@ -262,6 +262,14 @@ export function createHistory(deps: {
     loaded: () => [...cache.keys()],
     flush,
   }
+}
+
+/** A part as JSON for comparing, without reading a tool output left on disk. */
+function fingerprint(p: Part): string {
+  if (p.type !== "tool" || !outputOnDisk(p)) return JSON.stringify(p)
+  const state: Record<string, unknown> = {}
+  for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(p.state))) state[k] = d.get ? "\u0000on disk" : d.value
+  return JSON.stringify({ ...p, state })
 }
 
 export type History = ReturnType<typeof createHistory>

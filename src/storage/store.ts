@@ -17,6 +17,27 @@ export interface SessionQuery {
  * columns we filter and sort on. Every write is its own statement (or transaction), so
  * whatever returned before a crash is on disk.
  */
+/**
+ * Gives a tool state an `output` read from disk each time it is read (not kept in memory).
+ * JSON.stringify, spread and structuredClone all read it, so callers see a plain string;
+ * assigning replaces it with a plain value.
+ */
+function lazyOutput(state: object, read: () => string) {
+  Object.defineProperty(state, "output", {
+    enumerable: true,
+    configurable: true,
+    get: read,
+    set(value: string) {
+      Object.defineProperty(state, "output", { value, enumerable: true, configurable: true, writable: true })
+    },
+  })
+}
+
+/** True when a part's tool output was left on disk at load (it is cleared for the model). */
+export function outputOnDisk(part: Part): boolean {
+  return part.type === "tool" && typeof Object.getOwnPropertyDescriptor(part.state, "output")?.get === "function"
+}
+
 export function createStore(db: DB) {
   const q = {
     sessionUpsert: db.prepare(
@@ -36,17 +57,29 @@ export function createStore(db: DB) {
     messageDelete: db.prepare(`DELETE FROM message WHERE id = ?`),
     messagesOf: db.prepare(`SELECT data FROM message WHERE session_id = ? ORDER BY id`),
     partUpsert: db.prepare(
-      `INSERT INTO part (id, message_id, session_id, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET data=excluded.data`,
+      `INSERT INTO part (id, message_id, session_id, data, compacted, output) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET data=excluded.data, compacted=excluded.compacted, output=excluded.output`,
     ),
     partDelete: db.prepare(`DELETE FROM part WHERE id = ?`),
-    partsOfSession: db.prepare(`SELECT data FROM part WHERE session_id = ? ORDER BY message_id, id`),
-    partsOfMessage: db.prepare(`SELECT data FROM part WHERE message_id = ? ORDER BY id`),
+    // A cleared (compacted) output is not read: the part gets a getter that reads it on demand.
+    partsOfSession: db.prepare(`SELECT data, CASE WHEN compacted IS NULL THEN output END AS output FROM part WHERE session_id = ? ORDER BY message_id, id`),
+    partsOfMessage: db.prepare(`SELECT data, output FROM part WHERE message_id = ? ORDER BY id`),
+    partOutput: db.prepare(`SELECT output FROM part WHERE id = ?`).pluck(),
     todoDelete: db.prepare(`DELETE FROM todo WHERE session_id = ?`),
     todoInsert: db.prepare(`INSERT INTO todo (session_id, position, data) VALUES (?, ?, ?)`),
     todoGet: db.prepare(`SELECT data FROM todo WHERE session_id = ? ORDER BY position`),
   }
   const parse = <T>(row: unknown): T => JSON.parse((row as { data: string }).data) as T
+  const readOutput = (id: string) => (q.partOutput.get(id) as string | null | undefined) ?? ""
+  const parsePart = (row: unknown): Part => {
+    const part = parse<Part>(row)
+    const output = (row as { output: string | null }).output
+    if (part.type === "tool" && (part.state as { output?: unknown }).output === null) {
+      if (output !== null) (part.state as { output: string }).output = output
+      else lazyOutput(part.state, () => readOutput(part.id))
+    }
+    return part
+  }
 
   const sessions = {
     put(s: Session) {
@@ -110,7 +143,7 @@ export function createStore(db: DB) {
     list(sessionID: string): MessageWithParts[] {
       const byMessage = new Map<string, Part[]>()
       for (const row of q.partsOfSession.all(sessionID)) {
-        const part = parse<Part>(row)
+        const part = parsePart(row)
         let list = byMessage.get(part.messageID)
         if (!list) byMessage.set(part.messageID, (list = []))
         list.push(part)
@@ -123,14 +156,21 @@ export function createStore(db: DB) {
   }
 
   const parts = {
+    /** A tool part's output goes to its own column (`data` keeps a null in its place). */
     put(p: Part) {
-      q.partUpsert.run(p.id, p.messageID, p.sessionID, JSON.stringify(p))
+      const state = p.type === "tool" ? (p.state as { output?: unknown; time?: { compacted?: number } }) : undefined
+      if (!state || typeof state.output !== "string") return void q.partUpsert.run(p.id, p.messageID, p.sessionID, JSON.stringify(p), null, null)
+      const output = state.output
+      const data = JSON.stringify(p, function (this: unknown, key: string, value: unknown) {
+        return key === "output" && this === state ? null : value
+      })
+      q.partUpsert.run(p.id, p.messageID, p.sessionID, data, state.time?.compacted ?? null, output)
     },
     remove(id: string) {
       q.partDelete.run(id)
     },
     ofMessage(messageID: string): Part[] {
-      return q.partsOfMessage.all(messageID).map((r) => parse<Part>(r))
+      return q.partsOfMessage.all(messageID).map(parsePart)
     },
   }
 
