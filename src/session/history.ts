@@ -169,6 +169,35 @@ export function createHistory(deps: {
     messages(sessionID: string): MessageWithParts[] {
       return load(sessionID).list
     },
+    /**
+     * The newest `limit` messages (before the id `before`), oldest first, for clients. A
+     * session not held in memory is read page by page from disk instead of loaded whole,
+     * unless a step of it is open (loading settles what a dead process left open).
+     */
+    page(sessionID: string, opts: { limit: number; before?: string }): MessageWithParts[] {
+      if (!cache.has(sessionID) && !store.messages.hasOpenStep(sessionID)) return store.messages.page(sessionID, opts)
+      let list = load(sessionID).list
+      if (opts.before) list = list.filter((m) => m.info.id < opts.before!)
+      return list.slice(Math.max(0, list.length - opts.limit))
+    },
+    /**
+     * The session's messages that have parts of `type`, with only those parts, oldest first.
+     * A session not held in memory is not loaded whole for it: its parts are read from disk.
+     */
+    withParts(sessionID: string, type: Part["type"]): MessageWithParts[] {
+      const entry = cache.get(sessionID)
+      if (entry) return entry.list.flatMap((m) => (m.parts.some((p) => p.type === type) ? [{ info: m.info, parts: m.parts.filter((p) => p.type === type) }] : []))
+      const out: MessageWithParts[] = []
+      for (const part of store.parts.ofType(sessionID, type)) {
+        const last = out[out.length - 1]
+        if (last?.info.id === part.messageID) last.parts.push(part)
+        else {
+          const info = store.messages.get(part.messageID)
+          if (info) out.push({ info, parts: [part] })
+        }
+      }
+      return out
+    },
     message(sessionID: string, messageID: string): MessageWithParts | undefined {
       return load(sessionID).byId.get(messageID)
     },

@@ -56,6 +56,15 @@ export function createStore(db: DB) {
     messageGet: db.prepare(`SELECT data FROM message WHERE id = ?`),
     messageDelete: db.prepare(`DELETE FROM message WHERE id = ?`),
     messagesOf: db.prepare(`SELECT data FROM message WHERE session_id = ? ORDER BY id`),
+    messagesNewest: db.prepare(`SELECT data FROM message WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
+    // instr() first: only rows that look like an open assistant message are parsed as JSON.
+    openStep: db.prepare(
+      `SELECT 1 FROM message WHERE session_id = ? AND instr(data, '"role":"assistant"') > 0 AND instr(data, '"completed":') = 0
+         AND json_extract(data, '$.role') = 'assistant' AND json_extract(data, '$.time.completed') IS NULL LIMIT 1`,
+    ),
+    partsOfType: db.prepare(
+      `SELECT data, output FROM part WHERE session_id = ? AND instr(data, '"type":"' || ? || '"') > 0 AND json_extract(data, '$.type') = ? ORDER BY message_id, id`,
+    ),
     partUpsert: db.prepare(
       `INSERT INTO part (id, message_id, session_id, data, compacted, output) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT(id) DO UPDATE SET data=excluded.data, compacted=excluded.compacted, output=excluded.output`,
@@ -139,6 +148,18 @@ export function createStore(db: DB) {
     remove(id: string) {
       q.messageDelete.run(id)
     },
+    /** The newest `limit` messages before the message id `before` (all when absent), oldest first, parts with their outputs. */
+    page(sessionID: string, opts: { limit: number; before?: string }): MessageWithParts[] {
+      const rows = q.messagesNewest.all(sessionID, opts.before ?? "\uffff", Math.max(0, Math.floor(opts.limit)))
+      return rows.reverse().map((row) => {
+        const info = parse<Message>(row)
+        return { info, parts: q.partsOfMessage.all(info.id).map(parsePart) }
+      })
+    },
+    /** True when an assistant message of the session has no completion time (a step cut off, or running). */
+    hasOpenStep(sessionID: string): boolean {
+      return q.openStep.get(sessionID) !== undefined
+    },
     /** All messages of a session with their parts, oldest first. */
     list(sessionID: string): MessageWithParts[] {
       const byMessage = new Map<string, Part[]>()
@@ -168,6 +189,10 @@ export function createStore(db: DB) {
     },
     remove(id: string) {
       q.partDelete.run(id)
+    },
+    /** A session's parts of one type, in message order. */
+    ofType(sessionID: string, type: Part["type"]): Part[] {
+      return q.partsOfType.all(sessionID, type, type).map(parsePart)
     },
     ofMessage(messageID: string): Part[] {
       return q.partsOfMessage.all(messageID).map(parsePart)

@@ -7,7 +7,7 @@ import { seedLongSession } from "../../bench/session/long"
 import { databasePath, outputOnDisk } from "../../src/storage"
 import { CLEARED_TOOL_OUTPUT } from "../../src/session/to-model"
 import type { ToolPart } from "../../src/protocol"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore } from "../lib/core"
 import { sandbox } from "../lib/e2e"
 
@@ -122,6 +122,8 @@ test("long history - clients page back to the oldest messages and get every clea
     seen.unshift(...page)
   }
   expect(seen.length).toBe(302)
+  // Pages were read from disk: the session is not held in memory for it.
+  expect(core.app.history.loaded()).not.toContain(sessionID)
   const shown = seen.flatMap((m) => m.parts).find((p): p is ToolPart => p.type === "tool" && p.callID === oldest.callID)!
   expect(shown.state.status === "completed" && shown.state.output).toBe(oldest.output)
   expect(shown.state.status === "completed" && shown.state.time.compacted).toBe(oldest.compacted)
@@ -135,4 +137,44 @@ test("long history - clients page back to the oldest messages and get every clea
   expect(JSON.parse(after.data).metadata).toEqual({ note: "touched" })
   expect(after.output).toBe(oldest.output)
   expect(after.compacted).toBe(oldest.compacted)
+}, 120_000)
+
+test("long history - the newest page of a session a dead process left mid-step shows that step closed as interrupted", async () => {
+  const box = sandbox()
+  const file = databasePath(box.env)
+  seedLongSession(box, 30)
+  const raw = new Database(file)
+  const sessionID = (raw.prepare("SELECT id FROM session").get() as { id: string }).id
+  const last = raw.prepare("SELECT id, data FROM message WHERE session_id = ? ORDER BY id DESC LIMIT 1").get(sessionID) as { id: string; data: string }
+  const info = JSON.parse(last.data)
+  delete info.time.completed
+  delete info.finish
+  raw.prepare("UPDATE message SET data = ? WHERE id = ?").run(JSON.stringify(info), last.id)
+  raw.close()
+
+  const core = await testCore({ llm, box, dbFile: file })
+  const page = await core.client.session.messages(sessionID, { limit: 5 })
+  expect(page.length).toBe(5)
+  const tail = page[page.length - 1]!.info
+  expect(tail.id).toBe(last.id)
+  expect(tail.role === "assistant" && tail.time.completed).toBeGreaterThan(0)
+  expect(tail.role === "assistant" && tail.error?.name).toBe("MessageAbortedError")
+  await core.close()
+}, 120_000)
+
+test("long history - a fresh process answers a session's diff from its patch parts without loading the session", async () => {
+  const box = sandbox()
+  const file = databasePath(box.env)
+  const first = await testCore({ llm, box, dbFile: file, files: { "a.txt": "one\n" } })
+  const session = await first.client.session.create()
+  llm.script(toolCall("write", { filePath: "a.txt", content: "two\n" }), text("Wrote it."))
+  await first.client.session.prompt(session.id, prompt("change a.txt"))
+  const before = await first.client.session.diff(session.id)
+  await first.close()
+  expect(before.map((d) => d.file)).toEqual(["a.txt"])
+
+  const core = await testCore({ llm, box, dbFile: file })
+  expect(await core.client.session.diff(session.id)).toEqual(before)
+  expect(core.app.history.loaded()).not.toContain(session.id)
+  await core.close()
 }, 120_000)
