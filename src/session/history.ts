@@ -248,6 +248,8 @@ export function createHistory(deps: {
       } else {
         dirty.delete(part.id)
         store.parts.put(part)
+        // A cleared output (pruning) is not kept in memory once it is on disk.
+        store.parts.releaseOutput(part)
       }
       bus.publish("message.part.updated", { sessionID: part.sessionID, part, time: now() })
     },

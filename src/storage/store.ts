@@ -190,6 +190,15 @@ export function createStore(db: DB) {
     remove(id: string) {
       q.partDelete.run(id)
     },
+    /**
+     * Lets a stored tool part whose output was cleared (compacted) read the output from disk
+     * from now on instead of holding it; a no-op for any other part.
+     */
+    releaseOutput(p: Part) {
+      const state = p.type === "tool" ? (p.state as { output?: unknown; time?: { compacted?: number } }) : undefined
+      if (!state?.time?.compacted || typeof Object.getOwnPropertyDescriptor(state, "output")?.value !== "string") return
+      lazyOutput(state, () => readOutput(p.id))
+    },
     /** A session's parts of one type, in message order. */
     ofType(sessionID: string, type: Part["type"]): Part[] {
       return q.partsOfType.all(sessionID, type, type).map(parsePart)

@@ -74,6 +74,12 @@ test("long history - a fresh process sends the model the same history, cleared o
   const first = await testCore({ llm, box, dbFile: file })
   llm.script(text("First answer."))
   await first.client.session.prompt(sessionID, prompt("first question"))
+  // What pruning cleared is no longer held in memory, yet clients still get it.
+  const pruned = first.app.history.messages(sessionID).flatMap((m) => m.parts).filter((p): p is ToolPart => p.type === "tool" && p.state.status === "completed" && !!p.state.time.compacted)
+  expect(pruned.length).toBeGreaterThan(50)
+  expect(pruned.every(outputOnDisk)).toBe(true)
+  const listed = (await first.client.session.messages(sessionID)).flatMap((m) => m.parts).find((p) => p.id === pruned[0]!.id) as ToolPart
+  expect(listed.state.status === "completed" && listed.state.output).toMatch(/^ {4}1: export function step1_0/)
   await first.close()
   llm.reset()
   const before = rawHistory(file, sessionID)
