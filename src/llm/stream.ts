@@ -134,21 +134,48 @@ type Convertible = ModelMessage & { [CONVERTED]?: { members: ModelMessage[]; out
 async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMessage[]): Promise<ProviderPrompt> {
   const convert = (msgs: ModelMessage[]) => convertToLanguageModelPrompt({ prompt: { messages: msgs }, supportedUrls: {}, download: undefined })
   const out: ProviderPrompt = system.map((m) => ({ role: "system", content: m.content, providerOptions: m.providerOptions }))
+  // Groups not converted yet are converted together, one SDK call per run of them (the first
+  // step of a long session is one call, not one per message), then split back into groups.
+  let pending: { first: Convertible; members: ModelMessage[] }[] = []
+  const convertPending = async () => {
+    if (!pending.length) return
+    const groups = pending
+    pending = []
+    const fresh = groups.length > 1 ? splitGroups(await convert(groups.flatMap((g) => g.members)).catch(() => undefined), groups.length) : undefined
+    for (let g = 0; g < groups.length; g++) {
+      const converted = fresh?.[g] ?? (await convert(groups[g]!.members))
+      groups[g]!.first[CONVERTED] = { members: groups[g]!.members, out: converted }
+      for (const m of converted) out.push(m)
+    }
+  }
   for (let i = 0; i < messages.length; ) {
     let j = i + 1
     if (messages[i]!.role === "assistant") while (j < messages.length && messages[j]!.role === "tool") j++
     const first = messages[i] as Convertible
     const hit = first[CONVERTED]
-    if (hit && sameRun(hit.members, messages, i, j)) for (const m of hit.out) out.push(m)
-    else {
-      const group = messages.slice(i, j)
-      const fresh = await convert(group)
-      first[CONVERTED] = { members: group, out: fresh }
-      for (const m of fresh) out.push(m)
-    }
+    if (hit && sameRun(hit.members, messages, i, j)) {
+      await convertPending()
+      for (const m of hit.out) out.push(m)
+    } else pending.push({ first, members: messages.slice(i, j) })
     i = j
   }
+  await convertPending()
   return out
+}
+
+/**
+ * The converted prompt of several groups, cut where each group starts: a group's first
+ * message becomes one non-tool message and its tool messages one tool message after it.
+ * Undefined when the count does not match (then each group is converted on its own).
+ */
+function splitGroups(prompt: ProviderPrompt | undefined, count: number): ProviderPrompt[] | undefined {
+  if (!prompt) return undefined
+  const groups: ProviderPrompt[] = []
+  for (const m of prompt) {
+    if (m.role !== "tool" || !groups.length) groups.push([m])
+    else groups[groups.length - 1]!.push(m)
+  }
+  return groups.length === count ? groups : undefined
 }
 
 function sameRun(members: ModelMessage[], messages: ModelMessage[], from: number, to: number) {

@@ -1,6 +1,6 @@
 import type { Bus } from "../bus"
 import type { Message, MessageWithParts, Part, Session } from "../protocol"
-import type { Store } from "../storage"
+import { outputOnDisk, type Store } from "../storage"
 import * as ToolState from "./tool-state"
 
 /** Version of a history entry: bumped by every change to the message or its parts. */
@@ -127,9 +127,9 @@ export function createHistory(deps: {
         changed = true
         bus.publish("message.updated", { sessionID, info: m.info })
       }
-      const before = new Map(old.parts.map((p) => [p.id, JSON.stringify(p)]))
+      const before = new Map(old.parts.map((p) => [p.id, fingerprint(p)]))
       for (const part of m.parts) {
-        if (before.get(part.id) === JSON.stringify(part)) continue
+        if (before.get(part.id) === fingerprint(part)) continue
         changed = true
         bus.publish("message.part.updated", { sessionID, part, time })
       }
@@ -168,6 +168,35 @@ export function createHistory(deps: {
     /** Messages of a session with their parts, oldest first. Do not mutate the result. */
     messages(sessionID: string): MessageWithParts[] {
       return load(sessionID).list
+    },
+    /**
+     * The newest `limit` messages (before the id `before`), oldest first, for clients. A
+     * session not held in memory is read page by page from disk instead of loaded whole,
+     * unless a step of it is open (loading settles what a dead process left open).
+     */
+    page(sessionID: string, opts: { limit: number; before?: string }): MessageWithParts[] {
+      if (!cache.has(sessionID) && !store.messages.hasOpenStep(sessionID)) return store.messages.page(sessionID, opts)
+      let list = load(sessionID).list
+      if (opts.before) list = list.filter((m) => m.info.id < opts.before!)
+      return list.slice(Math.max(0, list.length - opts.limit))
+    },
+    /**
+     * The session's messages that have parts of `type`, with only those parts, oldest first.
+     * A session not held in memory is not loaded whole for it: its parts are read from disk.
+     */
+    withParts(sessionID: string, type: Part["type"]): MessageWithParts[] {
+      const entry = cache.get(sessionID)
+      if (entry) return entry.list.flatMap((m) => (m.parts.some((p) => p.type === type) ? [{ info: m.info, parts: m.parts.filter((p) => p.type === type) }] : []))
+      const out: MessageWithParts[] = []
+      for (const part of store.parts.ofType(sessionID, type)) {
+        const last = out[out.length - 1]
+        if (last?.info.id === part.messageID) last.parts.push(part)
+        else {
+          const info = store.messages.get(part.messageID)
+          if (info) out.push({ info, parts: [part] })
+        }
+      }
+      return out
     },
     message(sessionID: string, messageID: string): MessageWithParts | undefined {
       return load(sessionID).byId.get(messageID)
@@ -219,6 +248,8 @@ export function createHistory(deps: {
       } else {
         dirty.delete(part.id)
         store.parts.put(part)
+        // A cleared output (pruning) is not kept in memory once it is on disk.
+        store.parts.releaseOutput(part)
       }
       bus.publish("message.part.updated", { sessionID: part.sessionID, part, time: now() })
     },
@@ -262,6 +293,14 @@ export function createHistory(deps: {
     loaded: () => [...cache.keys()],
     flush,
   }
+}
+
+/** A part as JSON for comparing, without reading a tool output left on disk. */
+function fingerprint(p: Part): string {
+  if (p.type !== "tool" || !outputOnDisk(p)) return JSON.stringify(p)
+  const state: Record<string, unknown> = {}
+  for (const [k, d] of Object.entries(Object.getOwnPropertyDescriptors(p.state))) state[k] = d.get ? "\u0000on disk" : d.value
+  return JSON.stringify({ ...p, state })
 }
 
 export type History = ReturnType<typeof createHistory>

@@ -138,6 +138,7 @@ export function createSessionService(deps: SessionServiceDeps) {
     /** Messages oldest first; `before` pages backwards from a message id, `limit` keeps the newest. */
     messages(id: string, opts: { limit?: number; before?: string } = {}): MessageWithParts[] {
       get(id)
+      if (opts.limit !== undefined) return history.page(id, { limit: opts.limit, before: opts.before })
       let list = history.messages(id)
       if (opts.before) list = list.filter((m) => m.info.id < opts.before!)
       if (opts.limit !== undefined) list = list.slice(Math.max(0, list.length - opts.limit))

@@ -95,8 +95,9 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
   }
 
   async function diff(sessionID: string, messageID?: string): Promise<FileDiff[]> {
-    const messages = deps.history.messages(sessionID)
     const session = deps.session(sessionID)
+    // Without a revert point only the patch parts matter: a long session is not loaded for them.
+    const messages = session?.revert ? deps.history.messages(sessionID) : deps.history.withParts(sessionID, "patch")
     const visible = session?.revert ? patchesOf(messages).filter((p) => !hiddenBy(session.revert!, messages, p)) : patchesOf(messages)
     const steps = visible.filter((p) => !messageID || p.turn === messageID).map((p) => p.step)
     return steps.length ? fileDiffs(store, steps) : []

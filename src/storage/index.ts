@@ -6,7 +6,7 @@ import { createStore, type Store } from "./store"
 import { openDatabase } from "./database"
 
 export { StorageError, databasePath, openDatabase, type DB } from "./database"
-export { createStore, type Store, type SessionQuery } from "./store"
+export { createStore, outputOnDisk, type Store, type SessionQuery } from "./store"
 export { LATEST_VERSION } from "./migrations"
 export { createLeases, pidAlive, LEASE_STALE_MS, type Lease, type Leases, type Acquired, type LeaseOptions } from "./lease"
 

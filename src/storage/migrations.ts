@@ -56,6 +56,21 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX session_lease_holder ON session_lease(holder);
     `,
   },
+  {
+    version: 3,
+    name: "a tool part's output in its own column, so a session loads without cleared outputs",
+    // `data` keeps the part with `state.output` set to null (its place in the key order);
+    // `compacted` comes before `output` so reading it never walks the output's overflow pages.
+    sql: `
+      ALTER TABLE part ADD COLUMN compacted INTEGER;
+      ALTER TABLE part ADD COLUMN output TEXT;
+      UPDATE part SET
+        compacted = json_extract(data, '$.state.time.compacted'),
+        output = json_extract(data, '$.state.output'),
+        data = json_set(data, '$.state.output', json('null'))
+      WHERE json_extract(data, '$.type') = 'tool' AND json_type(data, '$.state.output') = 'text';
+    `,
+  },
 ]
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version

@@ -17,6 +17,27 @@ export interface SessionQuery {
  * columns we filter and sort on. Every write is its own statement (or transaction), so
  * whatever returned before a crash is on disk.
  */
+/**
+ * Gives a tool state an `output` read from disk each time it is read (not kept in memory).
+ * JSON.stringify, spread and structuredClone all read it, so callers see a plain string;
+ * assigning replaces it with a plain value.
+ */
+function lazyOutput(state: object, read: () => string) {
+  Object.defineProperty(state, "output", {
+    enumerable: true,
+    configurable: true,
+    get: read,
+    set(value: string) {
+      Object.defineProperty(state, "output", { value, enumerable: true, configurable: true, writable: true })
+    },
+  })
+}
+
+/** True when a part's tool output was left on disk at load (it is cleared for the model). */
+export function outputOnDisk(part: Part): boolean {
+  return part.type === "tool" && typeof Object.getOwnPropertyDescriptor(part.state, "output")?.get === "function"
+}
+
 export function createStore(db: DB) {
   const q = {
     sessionUpsert: db.prepare(
@@ -35,18 +56,39 @@ export function createStore(db: DB) {
     messageGet: db.prepare(`SELECT data FROM message WHERE id = ?`),
     messageDelete: db.prepare(`DELETE FROM message WHERE id = ?`),
     messagesOf: db.prepare(`SELECT data FROM message WHERE session_id = ? ORDER BY id`),
+    messagesNewest: db.prepare(`SELECT data FROM message WHERE session_id = ? AND id < ? ORDER BY id DESC LIMIT ?`),
+    // instr() first: only rows that look like an open assistant message are parsed as JSON.
+    openStep: db.prepare(
+      `SELECT 1 FROM message WHERE session_id = ? AND instr(data, '"role":"assistant"') > 0 AND instr(data, '"completed":') = 0
+         AND json_extract(data, '$.role') = 'assistant' AND json_extract(data, '$.time.completed') IS NULL LIMIT 1`,
+    ),
+    partsOfType: db.prepare(
+      `SELECT data, output FROM part WHERE session_id = ? AND instr(data, '"type":"' || ? || '"') > 0 AND json_extract(data, '$.type') = ? ORDER BY message_id, id`,
+    ),
     partUpsert: db.prepare(
-      `INSERT INTO part (id, message_id, session_id, data) VALUES (?, ?, ?, ?)
-       ON CONFLICT(id) DO UPDATE SET data=excluded.data`,
+      `INSERT INTO part (id, message_id, session_id, data, compacted, output) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT(id) DO UPDATE SET data=excluded.data, compacted=excluded.compacted, output=excluded.output`,
     ),
     partDelete: db.prepare(`DELETE FROM part WHERE id = ?`),
-    partsOfSession: db.prepare(`SELECT data FROM part WHERE session_id = ? ORDER BY message_id, id`),
-    partsOfMessage: db.prepare(`SELECT data FROM part WHERE message_id = ? ORDER BY id`),
+    // A cleared (compacted) output is not read: the part gets a getter that reads it on demand.
+    partsOfSession: db.prepare(`SELECT data, CASE WHEN compacted IS NULL THEN output END AS output FROM part WHERE session_id = ? ORDER BY message_id, id`),
+    partsOfMessage: db.prepare(`SELECT data, output FROM part WHERE message_id = ? ORDER BY id`),
+    partOutput: db.prepare(`SELECT output FROM part WHERE id = ?`).pluck(),
     todoDelete: db.prepare(`DELETE FROM todo WHERE session_id = ?`),
     todoInsert: db.prepare(`INSERT INTO todo (session_id, position, data) VALUES (?, ?, ?)`),
     todoGet: db.prepare(`SELECT data FROM todo WHERE session_id = ? ORDER BY position`),
   }
   const parse = <T>(row: unknown): T => JSON.parse((row as { data: string }).data) as T
+  const readOutput = (id: string) => (q.partOutput.get(id) as string | null | undefined) ?? ""
+  const parsePart = (row: unknown): Part => {
+    const part = parse<Part>(row)
+    const output = (row as { output: string | null }).output
+    if (part.type === "tool" && (part.state as { output?: unknown }).output === null) {
+      if (output !== null) (part.state as { output: string }).output = output
+      else lazyOutput(part.state, () => readOutput(part.id))
+    }
+    return part
+  }
 
   const sessions = {
     put(s: Session) {
@@ -106,11 +148,23 @@ export function createStore(db: DB) {
     remove(id: string) {
       q.messageDelete.run(id)
     },
+    /** The newest `limit` messages before the message id `before` (all when absent), oldest first, parts with their outputs. */
+    page(sessionID: string, opts: { limit: number; before?: string }): MessageWithParts[] {
+      const rows = q.messagesNewest.all(sessionID, opts.before ?? "\uffff", Math.max(0, Math.floor(opts.limit)))
+      return rows.reverse().map((row) => {
+        const info = parse<Message>(row)
+        return { info, parts: q.partsOfMessage.all(info.id).map(parsePart) }
+      })
+    },
+    /** True when an assistant message of the session has no completion time (a step cut off, or running). */
+    hasOpenStep(sessionID: string): boolean {
+      return q.openStep.get(sessionID) !== undefined
+    },
     /** All messages of a session with their parts, oldest first. */
     list(sessionID: string): MessageWithParts[] {
       const byMessage = new Map<string, Part[]>()
       for (const row of q.partsOfSession.all(sessionID)) {
-        const part = parse<Part>(row)
+        const part = parsePart(row)
         let list = byMessage.get(part.messageID)
         if (!list) byMessage.set(part.messageID, (list = []))
         list.push(part)
@@ -123,14 +177,34 @@ export function createStore(db: DB) {
   }
 
   const parts = {
+    /** A tool part's output goes to its own column (`data` keeps a null in its place). */
     put(p: Part) {
-      q.partUpsert.run(p.id, p.messageID, p.sessionID, JSON.stringify(p))
+      const state = p.type === "tool" ? (p.state as { output?: unknown; time?: { compacted?: number } }) : undefined
+      if (!state || typeof state.output !== "string") return void q.partUpsert.run(p.id, p.messageID, p.sessionID, JSON.stringify(p), null, null)
+      const output = state.output
+      const data = JSON.stringify(p, function (this: unknown, key: string, value: unknown) {
+        return key === "output" && this === state ? null : value
+      })
+      q.partUpsert.run(p.id, p.messageID, p.sessionID, data, state.time?.compacted ?? null, output)
     },
     remove(id: string) {
       q.partDelete.run(id)
     },
+    /**
+     * Lets a stored tool part whose output was cleared (compacted) read the output from disk
+     * from now on instead of holding it; a no-op for any other part.
+     */
+    releaseOutput(p: Part) {
+      const state = p.type === "tool" ? (p.state as { output?: unknown; time?: { compacted?: number } }) : undefined
+      if (!state?.time?.compacted || typeof Object.getOwnPropertyDescriptor(state, "output")?.value !== "string") return
+      lazyOutput(state, () => readOutput(p.id))
+    },
+    /** A session's parts of one type, in message order. */
+    ofType(sessionID: string, type: Part["type"]): Part[] {
+      return q.partsOfType.all(sessionID, type, type).map(parsePart)
+    },
     ofMessage(messageID: string): Part[] {
-      return q.partsOfMessage.all(messageID).map((r) => parse<Part>(r))
+      return q.partsOfMessage.all(messageID).map(parsePart)
     },
   }
 

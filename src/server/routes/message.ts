@@ -16,7 +16,10 @@ export const messageRoutes = [
     query: z.object({ limit: z.coerce.number().int().nonnegative().optional(), before: z.string().optional() }),
     response: z.array(MessageWithParts),
     handler: ({ app, params, query }) => {
-      let list = visibleMessages(app.sessions.get(id(params)), app.sessions.messages(id(params)))
+      const session = app.sessions.get(id(params))
+      // A page of a long session is read alone, not the whole session (no revert hides a tail).
+      if (query.limit !== undefined && !session.revert) return app.sessions.messages(id(params), query)
+      let list = visibleMessages(session, app.sessions.messages(id(params)))
       if (query.before) list = list.filter((m) => m.info.id < query.before!)
       if (query.limit !== undefined) list = list.slice(Math.max(0, list.length - query.limit))
       return list
