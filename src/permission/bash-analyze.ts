@@ -58,6 +58,9 @@ export interface AnalyzeOptions {
   onWrites?: (paths: string[]) => void
 }
 
+/** Loads the parser now; a failure is reported by the next analyzeBash. Never rejects. */
+export const warmParser = (): Promise<unknown> => bashParser().catch(() => undefined)
+
 export async function analyzeBash(command: string, opts: AnalyzeOptions): Promise<BashRequest[]> {
   const analysis = new Analysis(await bashParser(), opts)
   analysis.start(command)

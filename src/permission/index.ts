@@ -16,3 +16,10 @@ export type { BashCommand, BashRequest } from "./bash-analyze"
 export async function analyzeBash(...args: Parameters<typeof import("./bash-analyze").analyzeBash>): ReturnType<typeof import("./bash-analyze").analyzeBash> {
   return (await import("./bash-analyze")).analyzeBash(...args)
 }
+
+/** Starts loading the bash analysis and its parser (chunk + wasm) ahead of the first bash call. Never throws. */
+export function warmBashAnalysis(): void {
+  import("./bash-analyze")
+    .then((m) => m.warmParser())
+    .catch(() => {})
+}

@@ -197,6 +197,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             part.tool = event.toolName
             toolsStarted = true
             beginSnapshot()
+            deps.toolCalls.warm(input.tools.keys())
             const run = () => deps.toolCalls.run({
               origin: "model",
               part,

@@ -8,7 +8,7 @@
 // A call that cannot run (unknown, invalid, blocked, refused) is an "immediate" outcome and a
 // failing tool an "error" outcome: data for the model, never a throw. States move only
 // through tool-state.ts. This module does not decide what a step or the loop does next.
-import { type Permissions, vcsConfigPatterns } from "../permission"
+import { type Permissions, vcsConfigPatterns, warmBashAnalysis } from "../permission"
 import { stopsLoop, type FilePart, type MessageWithParts, type Ruleset, type ToolPart } from "../protocol"
 import { parseArguments, runTool, summarize, type Tool, type ToolContext, type ToolServices } from "../tool"
 import { Id } from "../util"
@@ -127,6 +127,12 @@ export interface ToolHooks {
 export interface ToolPipeline {
   /** Runs one call through prepare → execute → finalize. Never throws. */
   run(call: ToolCall): Promise<ToolOutcome>
+  /**
+   * Contract: called when a step's first tool call arrives, before it waits for the step's
+   * snapshot; starts loading what the offered tools load on first use (the bash analysis), so
+   * that work overlaps the snapshot's git processes. Never throws.
+   */
+  warm(offered: Iterable<string>): void
   /** Marks a call its step left pending or running as interrupted, and persists it; false when it had settled. */
   interrupt(part: ToolPart, tool: Tool | undefined): boolean
   hooks: ToolHooks
@@ -135,8 +141,14 @@ export interface ToolPipeline {
 export const DOOM_LOOP_THRESHOLD = 3
 
 export function createToolPipeline(deps: ToolPipelineDeps): ToolPipeline {
+  let warmed = false
   return {
     run: (call) => runCall(deps, call),
+    warm(offered) {
+      if (warmed || ![...offered].includes("bash")) return
+      warmed = true
+      warmBashAnalysis()
+    },
     interrupt(part, tool) {
       if (!ToolState.interrupt(part, describer(deps, tool, part.tool))) return false
       deps.history.putPart(part)

@@ -12,6 +12,7 @@ import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
 import { createGit, nulSplit, type Entry, type Git } from "./git"
+import { recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
 
@@ -121,6 +122,10 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   let links: { from: string; to: string; changes: Map<string, PathChange> }[] = []
   // Paths the editor recorded that the private index has not seen: git's own path adds them too.
   let stale = new Set<string>()
+  // Every entry's signature as the last tree saw it (stat-walk.ts): after a command, an
+  // unchanged walk means the same tree without asking git. Off for good past WALK_LIMIT entries.
+  let walked: StatMap | undefined
+  let walkable = true
 
   async function init(): Promise<boolean> {
     if (off) return false
@@ -184,10 +189,22 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const known = pending
     pending = new Set()
     if (last && known !== "all") return trackKnown(sessionID, seen, [...known])
+    // Walked before git looks, so a change made while git scans shows in the next walk.
+    const walk = walkable ? walkWorktree(worktree) : undefined
+    if (walk === "too-large") walkable = false
+    const before = walked
+    walked = walk instanceof Map ? walk : undefined
+    if (last && before && walked && sameWalk(worktree, before, walked)) {
+      last = { ...last, generation: seen }
+      remember(sessionID, last.tree)
+      return { tree: last.tree, notCaptured: last.notCaptured }
+    }
     const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
     if (listed.code !== 0) {
       // A seeded index git cannot read (split index, another version): start from an empty one.
       await fs.rm(indexFile, { force: true })
+      walked = undefined
+      pending = "all"
       return trackNow(sessionID)
     }
     // With the paths only the editor recorded: the index has not seen them.
@@ -226,6 +243,8 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       .map((f) => path.relative(worktree, f))
       .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
       .map((r) => r.split(path.sep).join("/"))
+    // Signatures before the capture reads the files: a write racing it shows as a change later.
+    if (walked) recordKnown(worktree, walked, rels)
     const { update, notCaptured } = await sortCandidates(rels)
     const from = last!.tree
     const edited = update.length ? await editor.apply(from, update, new Set(notCaptured)) : { tree: from, changes: new Map<string, PathChange>() }
