@@ -14,7 +14,7 @@ import { APICallError, EmptyResponseBodyError, InvalidResponseDataError } from "
 import { StreamingToolCallTracker, combineHeaders, extractResponseHeaders, generateId, isAbortError, postJsonToApi, safeParseJSON } from "@ai-sdk/provider-utils"
 import type { ParseResult } from "@ai-sdk/provider-utils"
 import { createParser } from "eventsource-parser"
-import { isPlainChatChunk } from "./chat-chunks"
+import { PlainTextFrames, isPlainChatChunk } from "./chat-chunks"
 
 type Controller = ReadableStreamDefaultController<LanguageModelV3StreamPart>
 type StreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>
@@ -56,6 +56,8 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
   const decoder = new TextDecoder()
   let events: string[] = []
   const parser = createParser({ onEvent: (e) => void (e.data !== "[DONE]" && events.push(e.data)) })
+  // Raw chunks and a metadata extractor need every chunk's parsed value: no shortcut then.
+  const frames = state.raw || state.extracts ? undefined : new PlainTextFrames()
   const stream = new ReadableStream<LanguageModelV3StreamPart>({
     start: (controller) => state.start(controller),
     async pull(controller) {
@@ -67,7 +69,11 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
         parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }))
         const batch = events
         events = []
-        for (const data of batch) state.chunk(state.out, parse(data) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
+        for (const data of batch) {
+          const text = frames?.text(data)
+          if (text !== undefined) state.plainText(state.out, text)
+          else state.chunk(state.out, parse(data, frames) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
+        }
         if (next.done) {
           state.flush(state.out)
           controller.close()
@@ -85,7 +91,7 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
  * The parse result for plain chunks without a promise; undefined sends the text to the SDK's
  * own parse (secure JSON parse + the package's schema), for errors and every other shape.
  */
-function parse(data: string): ParseResult<Any> | undefined {
+function parse(data: string, frames: PlainTextFrames | undefined): ParseResult<Any> | undefined {
   // The SDK's parse refuses prototype keys; leave any text that could hold one to it.
   if (data.includes("__proto__") || data.includes("constructor")) return undefined
   let value: unknown
@@ -94,7 +100,9 @@ function parse(data: string): ParseResult<Any> | undefined {
   } catch {
     return undefined
   }
-  return isPlainChatChunk(value) ? { success: true, value, rawValue: value } : undefined
+  if (!isPlainChatChunk(value)) return undefined
+  frames?.learn(data, value)
+  return { success: true, value, rawValue: value }
 }
 
 /** The SDK's error for a body that fails mid-stream: retryable when a network error caused it; aborts pass as they are. */
@@ -130,12 +138,16 @@ class ChatStreamState {
   private text = false
   private refused = false
   private readonly extractor: Any
+  /** Whether the provider's metadata extractor reads every chunk. */
+  get extracts(): boolean {
+    return this.extractor != null
+  }
 
   constructor(
     private readonly m: Any,
     private readonly key: string,
     private readonly warnings: Any,
-    private readonly raw: boolean,
+    readonly raw: boolean,
   ) {
     this.extractor = m.config.metadataExtractor?.createStreamExtractor()
   }
@@ -199,6 +211,11 @@ class ChatStreamState {
       this.endReasoning(controller)
       for (const call of delta.tool_calls) this.toolCallDelta(call)
     }
+  }
+
+  /** A chunk PlainTextFrames read: one that only carries this content string (the chunk's handling, cut short). */
+  plainText(controller: Controller, text: string) {
+    if (text.length > 0) this.textDelta(controller, text)
   }
 
   flush(controller: Controller) {

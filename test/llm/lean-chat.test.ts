@@ -90,6 +90,8 @@ test.each(SCRIPTED)("lean chat stream - %s: the same parts as the package's own 
 const line = (v: unknown) => `data: ${typeof v === "string" ? v : JSON.stringify(v)}\n\n`
 const delta = (d: Record<string, unknown>, finish: string | null = null) => ({ id: "x", created: 1700000000, model: "m", choices: [{ index: 0, delta: d, finish_reason: finish }] })
 const done = line(delta({}, "stop")) + line("[DONE]")
+/** Text deltas in the same frame, as a real stream sends them (a role on the first only). */
+const many = (texts: string[]) => line({ ...delta({ role: "assistant", content: "" }) }) + texts.map((t) => line(delta({ content: t }))).join("") + done
 
 const RAW: Array<[string, string]> = [
   ["an error chunk mid-stream", line(delta({ content: "a" })) + line({ error: { message: "overloaded", type: "server_error" } }) + done],
@@ -102,6 +104,9 @@ const RAW: Array<[string, string]> = [
   ["a prototype key", line('{"choices":[{"delta":{"content":"p"}}],"__proto__":{"x":1}}') + done],
   ["no finish reason", line(delta({ content: "a" })) + line("[DONE]")],
   ["usage with prediction tokens", line(delta({ content: "a" })) + line({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: { accepted_prediction_tokens: 1, rejected_prediction_tokens: 2 } } }) + done],
+  ["many deltas of one frame with escapes, unicode and an empty one", many(["a ", 'say "hi"', "\\ back", "café 😀", "line\n", "", "tab\tend"])],
+  ["a frame's slot holding a number, null, two strings and a raw control character", many(["a", "b"]) + [5, null, '"x","role":"assistant"', `"a${String.fromCharCode(1)}b"`].map((v) => `data: ${JSON.stringify(delta({ content: "SLOT" })).replace('"SLOT"', String(v))}\n\n`).join("") + done],
+  ["frames that change id half-way", many(["a", "b"]) + many(["c", "d"]).replace(/"id":"x"/g, '"id":"y"')],
   ["a last event without its blank line", line(delta({ content: "a" }, "stop")) + `data: ${JSON.stringify(delta({ content: "lost?" }))}`],
 ]
 
