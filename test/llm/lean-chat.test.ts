@@ -4,7 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { withPlainChunkCheck } from "../../src/llm/chat-chunks"
-import { withLeanChatStream } from "../../src/llm/lean-chat"
+import { partBatches, withLeanChatStream } from "../../src/llm/lean-chat"
 import { startLLMServer, type LLMServer, type Reply } from "../lib/llm-server"
 
 // The package's own doStream is the reference: the lean reader must give the same parts for
@@ -34,7 +34,7 @@ const models = (baseURL: string) => {
   return { sdk: make(), lean: withLeanChatStream(withPlainChunkCheck(make())) }
 }
 
-async function partsOf(model: LanguageModelV3): Promise<unknown[]> {
+async function partsOf(model: LanguageModelV3, batched = false): Promise<unknown[]> {
   const out: unknown[] = []
   // The scripted server makes up call ids per request: number them in order of appearance.
   const ids = new Map<string, string>()
@@ -47,9 +47,17 @@ async function partsOf(model: LanguageModelV3): Promise<unknown[]> {
   }
   try {
     const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [{ type: "function", name: "read", inputSchema: { type: "object" } }] })
-    const reader = stream.getReader()
+    const next = batched ? partBatches(stream) : undefined
+    if (batched && !next) throw new Error("no batch reader for a lean stream")
+    const reader = next ? undefined : stream.getReader()
     while (true) {
-      const { done, value } = await reader.read()
+      if (next) {
+        const batch = await next()
+        if (!batch) break
+        out.push(...batch.map(normal))
+        continue
+      }
+      const { done, value } = await reader!.read()
       if (done) break
       out.push(normal(value))
     }
@@ -64,9 +72,12 @@ function describe(e: any) {
 }
 
 
+/** The package's parts, and the lean reader's, read as a stream and in batches (which must agree). */
 async function both(baseURL: string) {
   const { sdk, lean } = models(baseURL)
-  return { sdk: await partsOf(sdk), lean: await partsOf(lean) }
+  const parts = { sdk: await partsOf(sdk), lean: await partsOf(lean) }
+  expect(await partsOf(models(baseURL).lean, true)).toEqual(parts.lean)
+  return parts
 }
 
 const SCRIPTED: Array<[string, Reply]> = [
@@ -81,7 +92,7 @@ const SCRIPTED: Array<[string, Reply]> = [
 ]
 
 test.each(SCRIPTED)("lean chat stream - %s: the same parts as the package's own stream", async (_, reply) => {
-  llm.script(reply, reply)
+  llm.script(reply, reply, reply)
   const { sdk, lean } = await both(`${llm.url}/v1`)
   expect(lean).toEqual(sdk)
   expect(sdk.length).toBeGreaterThan(reply.error ? 0 : 3)
