@@ -49,3 +49,84 @@ export function withPlainChunkCheck(model: LanguageModelV3): LanguageModelV3 {
   })
   return model
 }
+
+/** A string literal's inside that JSON.parse must decode (quotes, escapes, control characters). */
+const NEEDS_DECODE = /["\\\u0000-\u001f]/
+/** Learnt frames that never matched again before this stream stops learning. */
+const MAX_IDLE_LEARNS = 4
+
+/**
+ * The streamed chunks of one answer are the same JSON text around a different content string
+ * (`{"id":"chatcmpl-1",…,"delta":{"content":"…"},"finish_reason":null}]}`). After one such
+ * chunk was parsed and found plain, the text before and after its content literal is kept, and
+ * a later chunk with exactly that text around one JSON string literal is read without parsing
+ * the whole object: it parses to the learnt chunk with another content, so the package would
+ * make a single text delta of it (or nothing, for an empty string). Anything else misses and
+ * goes through the full parse.
+ */
+export class PlainTextFrames {
+  private prefix = ""
+  private suffix = ""
+  private idleLearns = 0
+  private hit = false
+
+  /** The content of `data` when it is the learnt frame around one string literal; undefined when it is not. */
+  text(data: string): string | undefined {
+    const p = this.prefix.length
+    const s = this.suffix.length
+    if (p === 0 || data.length < p + s + 2) return undefined
+    if (data.substring(0, p) !== this.prefix || !data.endsWith(this.suffix)) return undefined
+    const literal = data.substring(p, data.length - s)
+    if (literal.charCodeAt(0) !== 34 || literal.charCodeAt(literal.length - 1) !== 34 || literal.length < 2) return undefined
+    const inside = literal.slice(1, -1)
+    this.hit = true
+    if (!NEEDS_DECODE.test(inside)) return inside
+    try {
+      const value: unknown = JSON.parse(literal)
+      return typeof value === "string" ? value : undefined
+    } catch {
+      return undefined
+    }
+  }
+
+  /**
+   * Learns the frame of `data`, whose parse `value` isPlainChatChunk accepted, when it carries
+   * one choice whose delta has nothing but a content string and no finish reason. The slot is
+   * proven by parsing the frame around another string: it must give back `value` but for the content.
+   */
+  learn(data: string, value: unknown): void {
+    if (this.hit) this.idleLearns = 0
+    this.hit = false
+    if (this.idleLearns >= MAX_IDLE_LEARNS) return
+    const choices = (value as { choices?: unknown[] }).choices
+    if (!Array.isArray(choices) || choices.length !== 1) return
+    const choice = choices[0] as { delta?: Record<string, unknown>; finish_reason?: unknown }
+    const delta = choice.delta
+    if (choice.finish_reason != null || delta == null || typeof delta.content !== "string" || Object.keys(delta).some((k) => k !== "content" && k !== "role")) return
+    this.idleLearns++
+    this.prefix = ""
+    const key = data.lastIndexOf('"content":')
+    if (key < 0) return
+    let start = key + 10
+    while (data[start] === " " || data[start] === "\t" || data[start] === "\n" || data[start] === "\r") start++
+    if (data[start] !== '"') return
+    let end = start + 1
+    while (end < data.length && data[end] !== '"') end += data[end] === "\\" ? 2 : 1
+    if (end >= data.length) return
+    const prefix = data.slice(0, start)
+    const suffix = data.slice(end + 1)
+    const probe = "\u0001probe\"\\"
+    let parsed: { choices?: Array<{ delta?: Record<string, unknown> }> }
+    try {
+      parsed = JSON.parse(prefix + JSON.stringify(probe) + suffix)
+    } catch {
+      return
+    }
+    const slot = parsed.choices?.[0]?.delta
+    if (!slot || slot.content !== probe) return
+    slot.content = delta.content
+    if (JSON.stringify(parsed) !== JSON.stringify(value)) return
+    this.prefix = prefix
+    this.suffix = suffix
+  }
+}

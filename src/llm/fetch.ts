@@ -85,7 +85,12 @@ export function timeoutFetch(base: typeof fetch, opts: TimeoutOptions): typeof f
   }
 }
 
-/** Re-streams `body`, aborting the request when a chunk takes longer than `ms`. */
+/**
+ * Re-streams `body`, aborting the request when a chunk takes longer than `ms`. One timer serves
+ * the whole body: each read only notes when it began, and the timer, when it fires, either
+ * finds the read still waiting past `ms` or sets itself for the rest (a timer per read cost
+ * ~2 µs a read, and a long answer makes thousands). Unref'd: a waiting read holds the process.
+ */
 function watchBody(
   body: ReadableStream<Uint8Array>,
   controller: AbortController,
@@ -94,24 +99,46 @@ function watchBody(
   done: () => void,
 ): ReadableStream<Uint8Array> {
   const reader = body.getReader()
+  let since = 0
+  let waiting = false
+  let timer: NodeJS.Timeout | undefined
+  const check = () => {
+    timer = undefined
+    if (!waiting) return
+    const left = since + ms - performance.now()
+    if (left <= 0) onSilence()
+    else arm(left)
+  }
+  const arm = (after: number) => {
+    timer = setTimeout(check, after)
+    timer.unref?.()
+  }
+  const stop = () => {
+    clearTimeout(timer)
+    timer = undefined
+    done()
+  }
   return new ReadableStream<Uint8Array>({
     async pull(out) {
-      const timer = ms > 0 ? setTimeout(onSilence, ms) : undefined
+      since = performance.now()
+      waiting = true
+      if (ms > 0 && timer === undefined) arm(ms)
       try {
         const next = await reader.read()
+        waiting = false
         if (next.done) {
-          done()
+          stop()
           out.close()
         } else out.enqueue(next.value)
       } catch (e) {
-        done()
+        waiting = false
+        stop()
         out.error(ownReason(controller.signal) ?? e)
-      } finally {
-        clearTimeout(timer)
       }
     },
     cancel(reason) {
-      done()
+      waiting = false
+      stop()
       return reader.cancel(reason)
     },
   })

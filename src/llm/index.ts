@@ -32,7 +32,7 @@ export { refreshCatalog, CatalogRefreshError, type RefreshResult } from "./catal
 export { suggest } from "./suggest"
 export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
 export { authFiles, loadKeys, maskKey, readAuthFile, userCredentials, writeKey, checkProviderID, type Credentials, type StoredKey } from "./auth"
-export { stream, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
+export { stream, streamBatches, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
 export { classifyError } from "./error"
 export { builtinVariants, variantError, variantOptions, withConfigVariants, type Variants } from "./variants"
 export { computeCost, maxOutputTokens, usageToTokens, OUTPUT_TOKEN_MAX, type TokenUsage } from "./cost"

@@ -14,7 +14,7 @@ import { APICallError, EmptyResponseBodyError, InvalidResponseDataError } from "
 import { StreamingToolCallTracker, combineHeaders, extractResponseHeaders, generateId, isAbortError, postJsonToApi, safeParseJSON } from "@ai-sdk/provider-utils"
 import type { ParseResult } from "@ai-sdk/provider-utils"
 import { createParser } from "eventsource-parser"
-import { isPlainChatChunk } from "./chat-chunks"
+import { PlainTextFrames, isPlainChatChunk } from "./chat-chunks"
 
 type Controller = ReadableStreamDefaultController<LanguageModelV3StreamPart>
 type StreamResult = Awaited<ReturnType<LanguageModelV3["doStream"]>>
@@ -31,6 +31,19 @@ export function withLeanChatStream(model: LanguageModelV3): LanguageModelV3 {
   if (!hasInternals(m)) return model
   m.doStream = (options: LanguageModelV3CallOptions) => leanDoStream(m, options)
   return model
+}
+
+/** The lean streams' batch readers, by stream (see partBatches). */
+const BATCHES = new WeakMap<ReadableStream<LanguageModelV3StreamPart>, () => Promise<LanguageModelV3StreamPart[] | undefined>>()
+
+/**
+ * For a stream this reader made: a function that resolves the parts of each network read
+ * together (undefined at the end), in the order the stream would give them one by one, with
+ * the same errors. It replaces reading the stream: use one or the other. Undefined for any
+ * other stream.
+ */
+export function partBatches(stream: ReadableStream<LanguageModelV3StreamPart>): (() => Promise<LanguageModelV3StreamPart[] | undefined>) | undefined {
+  return BATCHES.get(stream)
 }
 
 async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promise<StreamResult> {
@@ -56,28 +69,44 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
   const decoder = new TextDecoder()
   let events: string[] = []
   const parser = createParser({ onEvent: (e) => void (e.data !== "[DONE]" && events.push(e.data)) })
-  const stream = new ReadableStream<LanguageModelV3StreamPart>({
-    start: (controller) => state.start(controller),
-    async pull(controller) {
-      // Reads until a part is out (the stream calls pull again only after one): a network chunk's
-      // events become parts in order, many per read.
-      const before = state.emitted
-      while (true) {
-        const next = await reader.read().catch((e) => Promise.reject(failed(e)))
-        parser.feed(next.done ? decoder.decode() : decoder.decode(next.value, { stream: true }))
-        const batch = events
-        events = []
-        for (const data of batch) state.chunk(state.out, parse(data) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
-        if (next.done) {
-          state.flush(state.out)
-          controller.close()
-          return
-        }
-        if (state.emitted !== before) return
+  // Raw chunks and a metadata extractor need every chunk's parsed value: no shortcut then.
+  const frames = state.raw || state.extracts ? undefined : new PlainTextFrames()
+  const sink: Controller = state.sink()
+  state.start(sink)
+  let finished = false
+  /** The parts made so far, or else those of the next network chunk(s) that make any; undefined once the body ended and all were taken. */
+  const next = async (): Promise<LanguageModelV3StreamPart[] | undefined> => {
+    while (true) {
+      if (state.parts.length > 0) return state.take()
+      if (finished) return undefined
+      const read = await reader.read().catch((e) => Promise.reject(failed(e)))
+      parser.feed(read.done ? decoder.decode() : decoder.decode(read.value, { stream: true }))
+      const batch = events
+      events = []
+      for (const data of batch) {
+        const text = frames?.text(data)
+        if (text !== undefined) state.plainText(sink, text)
+        else state.chunk(sink, parse(data, frames) ?? (await safeParseJSON({ text: data, schema: m.chunkSchema })))
       }
+      if (read.done) {
+        finished = true
+        state.flush(sink)
+      }
+    }
+  }
+  // Pulled only when read (highWaterMark 0), so that partBatches can read in its place.
+  const stream = new ReadableStream<LanguageModelV3StreamPart>(
+    {
+      async pull(controller) {
+        const parts = await next()
+        if (parts === undefined) return controller.close()
+        for (const part of parts) controller.enqueue(part)
+      },
+      cancel: (reason) => reader.cancel(reason),
     },
-    cancel: (reason) => reader.cancel(reason),
-  })
+    { highWaterMark: 0 },
+  )
+  BATCHES.set(stream, next)
   return { stream, request: { body }, response: { headers: responseHeaders } }
 }
 
@@ -85,7 +114,7 @@ async function leanDoStream(m: Any, options: LanguageModelV3CallOptions): Promis
  * The parse result for plain chunks without a promise; undefined sends the text to the SDK's
  * own parse (secure JSON parse + the package's schema), for errors and every other shape.
  */
-function parse(data: string): ParseResult<Any> | undefined {
+function parse(data: string, frames: PlainTextFrames | undefined): ParseResult<Any> | undefined {
   // The SDK's parse refuses prototype keys; leave any text that could hold one to it.
   if (data.includes("__proto__") || data.includes("constructor")) return undefined
   let value: unknown
@@ -94,7 +123,9 @@ function parse(data: string): ParseResult<Any> | undefined {
   } catch {
     return undefined
   }
-  return isPlainChatChunk(value) ? { success: true, value, rawValue: value } : undefined
+  if (!isPlainChatChunk(value)) return undefined
+  frames?.learn(data, value)
+  return { success: true, value, rawValue: value }
 }
 
 /** The SDK's error for a body that fails mid-stream: retryable when a network error caused it; aborts pass as they are. */
@@ -117,8 +148,6 @@ function networkCause(error: unknown): boolean {
 
 /** What the package's stream transform keeps between chunks, and its handling of each. */
 class ChatStreamState {
-  /** Parts enqueued so far (the tool-call tracker's included). */
-  emitted = 0
   private tracker!: StreamingToolCallTracker
   private pending = new Map<number, { id: string | null; args: string; extra: unknown }>()
   private forwarded = new Set<number>()
@@ -130,26 +159,35 @@ class ChatStreamState {
   private text = false
   private refused = false
   private readonly extractor: Any
+  /** Whether the provider's metadata extractor reads every chunk. */
+  get extracts(): boolean {
+    return this.extractor != null
+  }
 
   constructor(
     private readonly m: Any,
     private readonly key: string,
     private readonly warnings: Any,
-    private readonly raw: boolean,
+    readonly raw: boolean,
   ) {
     this.extractor = m.config.metadataExtractor?.createStreamExtractor()
   }
 
-  /** The controller, counting what goes through it. */
-  counted(controller: Controller): Controller {
-    return { enqueue: (part: LanguageModelV3StreamPart) => (this.emitted++, controller.enqueue(part)), close: () => controller.close(), error: (e: unknown) => controller.error(e), get desiredSize() { return controller.desiredSize } } as Controller
+  /** Parts made and not yet taken, in order. */
+  parts: LanguageModelV3StreamPart[] = []
+
+  /** A controller that collects parts (the tool-call tracker's included) for take(). */
+  sink(): Controller {
+    return { enqueue: (part: LanguageModelV3StreamPart) => void this.parts.push(part) } as Controller
   }
 
-  /** The stream's controller, counted; set by start. */
-  out!: Controller
+  take(): LanguageModelV3StreamPart[] {
+    const out = this.parts
+    this.parts = []
+    return out
+  }
 
-  start(raw: Controller) {
-    const controller = (this.out = this.counted(raw))
+  start(controller: Controller) {
     const key = this.key
     this.tracker = new StreamingToolCallTracker(controller as Any, {
       generateId,
@@ -199,6 +237,11 @@ class ChatStreamState {
       this.endReasoning(controller)
       for (const call of delta.tool_calls) this.toolCallDelta(call)
     }
+  }
+
+  /** A chunk PlainTextFrames read: one that only carries this content string (the chunk's handling, cut short). */
+  plainText(controller: Controller, text: string) {
+    if (text.length > 0) this.textDelta(controller, text)
   }
 
   flush(controller: Controller) {

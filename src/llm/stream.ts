@@ -10,6 +10,7 @@ import type { LanguageModelV3CallOptions, LanguageModelV3FunctionTool, LanguageM
 import type { FinishReason, LanguageModelUsage, ModelMessage, SystemModelMessage } from "ai"
 import { asLanguageModelUsage, convertToLanguageModelPrompt, prepareCallSettings } from "ai/internal"
 import { maxOutputTokens } from "./cost"
+import { partBatches } from "./lean-chat"
 import { variantOptions } from "./variants"
 import type { ModelInfo, ResolvedModel } from "./types"
 
@@ -68,7 +69,17 @@ export type StreamEvent =
   | { type: "error"; error: unknown }
   | { type: "abort" }
 
+/** One step's events one by one (see streamBatches). */
 export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
+  for await (const events of streamBatches(input)) yield* events
+}
+
+/**
+ * One step's events in batches: those that arrived together (a network read's worth of
+ * streamed deltas) come in one array, so a consumer pays one await per batch instead of one
+ * per delta. Never throws, like stream().
+ */
+export async function* streamBatches(input: StreamInput): AsyncGenerator<StreamEvent[]> {
   const { info, language } = input.model
   const offered = Object.entries(input.tools).filter(([name]) => name !== INVALID_TOOL)
   const names = new Set(offered.map(([name]) => name))
@@ -98,25 +109,31 @@ export async function* stream(input: StreamInput): AsyncGenerator<StreamEvent> {
     }
     if (requestChannel.hasSubscribers) requestChannel.publish({ providerID: info.providerID, modelID: info.id, messages: prompt.length })
     const { stream: parts } = await language.doStream(options)
-    yield { type: "start-step" }
-    const reader = parts.getReader()
+    yield [{ type: "start-step" }]
+    const batched = partBatches(parts)
+    const reader = batched ? undefined : parts.getReader()
+    const next = batched ?? (async () => {
+      const { done, value } = await reader!.read()
+      return done ? undefined : [value]
+    })
     try {
       while (true) {
-        const { done, value } = await reader.read()
-        if (done) break
-        const event = translate(value, names)
-        if (event) yield event
-        if (value.type === "finish") {
-          const usage = asLanguageModelUsage(value.usage)
-          yield { type: "finish", finishReason: value.finishReason.unified, totalUsage: usage }
+        const batch = await next()
+        if (!batch) break
+        const events: StreamEvent[] = []
+        for (const value of batch) {
+          const event = translate(value, names)
+          if (event) events.push(event)
+          if (value.type === "finish") events.push({ type: "finish", finishReason: value.finishReason.unified, totalUsage: asLanguageModelUsage(value.usage) })
         }
+        if (events.length > 0) yield events
       }
     } finally {
-      reader.releaseLock()
+      reader?.releaseLock()
     }
-    if (input.abort.aborted) yield { type: "abort" }
+    if (input.abort.aborted) yield [{ type: "abort" }]
   } catch (error) {
-    yield input.abort.aborted ? { type: "abort" } : { type: "error", error }
+    yield [input.abort.aborted ? { type: "abort" } : { type: "error", error }]
   }
 }
 

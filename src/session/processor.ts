@@ -4,7 +4,7 @@
 // retries retryable provider errors, and answers the outer loop with "continue", "stop" or
 // "compact". It never decides whether the conversation is over; the outer loop does.
 import type { ModelMessage } from "ai"
-import { classifyError, stream, type ResolvedModel } from "../llm"
+import { classifyError, streamBatches, type ResolvedModel } from "../llm"
 import {
   MessageAbortedError,
   type AssistantMessage,
@@ -108,7 +108,8 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
     let toolsStarted = false
     deps.setStatus(sid, { type: "busy" })
     try {
-      const parts = stream({
+      // In batches: the deltas of one network read cost one await, not one each.
+      const batches = streamBatches({
         model: input.model,
         system: input.system,
         messages: input.messages,
@@ -125,7 +126,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
         sessionID: sid,
       })
       const open = new Map<string, TextPart | ReasoningPart>()
-      for await (const event of parts) {
+      events: for await (const batch of batches) for (const event of batch) {
         if (abort.aborted) throw abort.reason
         switch (event.type) {
           case "start-step": {
@@ -237,7 +238,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
           case "abort":
             throw abort.reason ?? new Error("aborted")
         }
-        if (needsCompaction) break
+        if (needsCompaction) break events
       }
       for (const part of open.values()) {
         part.time = { start: part.time?.start ?? Date.now(), end: Date.now() }

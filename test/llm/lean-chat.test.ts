@@ -4,7 +4,7 @@ import { createOpenAICompatible } from "@ai-sdk/openai-compatible"
 import type { LanguageModelV3, LanguageModelV3StreamPart } from "@ai-sdk/provider"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { withPlainChunkCheck } from "../../src/llm/chat-chunks"
-import { withLeanChatStream } from "../../src/llm/lean-chat"
+import { partBatches, withLeanChatStream } from "../../src/llm/lean-chat"
 import { startLLMServer, type LLMServer, type Reply } from "../lib/llm-server"
 
 // The package's own doStream is the reference: the lean reader must give the same parts for
@@ -34,7 +34,7 @@ const models = (baseURL: string) => {
   return { sdk: make(), lean: withLeanChatStream(withPlainChunkCheck(make())) }
 }
 
-async function partsOf(model: LanguageModelV3): Promise<unknown[]> {
+async function partsOf(model: LanguageModelV3, batched = false): Promise<unknown[]> {
   const out: unknown[] = []
   // The scripted server makes up call ids per request: number them in order of appearance.
   const ids = new Map<string, string>()
@@ -47,9 +47,17 @@ async function partsOf(model: LanguageModelV3): Promise<unknown[]> {
   }
   try {
     const { stream } = await model.doStream({ prompt: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [{ type: "function", name: "read", inputSchema: { type: "object" } }] })
-    const reader = stream.getReader()
+    const next = batched ? partBatches(stream) : undefined
+    if (batched && !next) throw new Error("no batch reader for a lean stream")
+    const reader = next ? undefined : stream.getReader()
     while (true) {
-      const { done, value } = await reader.read()
+      if (next) {
+        const batch = await next()
+        if (!batch) break
+        out.push(...batch.map(normal))
+        continue
+      }
+      const { done, value } = await reader!.read()
       if (done) break
       out.push(normal(value))
     }
@@ -64,9 +72,12 @@ function describe(e: any) {
 }
 
 
+/** The package's parts, and the lean reader's, read as a stream and in batches (which must agree). */
 async function both(baseURL: string) {
   const { sdk, lean } = models(baseURL)
-  return { sdk: await partsOf(sdk), lean: await partsOf(lean) }
+  const parts = { sdk: await partsOf(sdk), lean: await partsOf(lean) }
+  expect(await partsOf(models(baseURL).lean, true)).toEqual(parts.lean)
+  return parts
 }
 
 const SCRIPTED: Array<[string, Reply]> = [
@@ -81,7 +92,7 @@ const SCRIPTED: Array<[string, Reply]> = [
 ]
 
 test.each(SCRIPTED)("lean chat stream - %s: the same parts as the package's own stream", async (_, reply) => {
-  llm.script(reply, reply)
+  llm.script(reply, reply, reply)
   const { sdk, lean } = await both(`${llm.url}/v1`)
   expect(lean).toEqual(sdk)
   expect(sdk.length).toBeGreaterThan(reply.error ? 0 : 3)
@@ -90,6 +101,8 @@ test.each(SCRIPTED)("lean chat stream - %s: the same parts as the package's own 
 const line = (v: unknown) => `data: ${typeof v === "string" ? v : JSON.stringify(v)}\n\n`
 const delta = (d: Record<string, unknown>, finish: string | null = null) => ({ id: "x", created: 1700000000, model: "m", choices: [{ index: 0, delta: d, finish_reason: finish }] })
 const done = line(delta({}, "stop")) + line("[DONE]")
+/** Text deltas in the same frame, as a real stream sends them (a role on the first only). */
+const many = (texts: string[]) => line({ ...delta({ role: "assistant", content: "" }) }) + texts.map((t) => line(delta({ content: t }))).join("") + done
 
 const RAW: Array<[string, string]> = [
   ["an error chunk mid-stream", line(delta({ content: "a" })) + line({ error: { message: "overloaded", type: "server_error" } }) + done],
@@ -102,6 +115,9 @@ const RAW: Array<[string, string]> = [
   ["a prototype key", line('{"choices":[{"delta":{"content":"p"}}],"__proto__":{"x":1}}') + done],
   ["no finish reason", line(delta({ content: "a" })) + line("[DONE]")],
   ["usage with prediction tokens", line(delta({ content: "a" })) + line({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, completion_tokens_details: { accepted_prediction_tokens: 1, rejected_prediction_tokens: 2 } } }) + done],
+  ["many deltas of one frame with escapes, unicode and an empty one", many(["a ", 'say "hi"', "\\ back", "café 😀", "line\n", "", "tab\tend"])],
+  ["a frame's slot holding a number, null, two strings and a raw control character", many(["a", "b"]) + [5, null, '"x","role":"assistant"', `"a${String.fromCharCode(1)}b"`].map((v) => `data: ${JSON.stringify(delta({ content: "SLOT" })).replace('"SLOT"', String(v))}\n\n`).join("") + done],
+  ["frames that change id half-way", many(["a", "b"]) + many(["c", "d"]).replace(/"id":"x"/g, '"id":"y"')],
   ["a last event without its blank line", line(delta({ content: "a" }, "stop")) + `data: ${JSON.stringify(delta({ content: "lost?" }))}`],
 ]
 
