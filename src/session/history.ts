@@ -10,6 +10,9 @@ export function versionOf(entry: MessageWithParts): number {
   return (entry as Versioned)[VERSION] ?? 0
 }
 
+/** Sessions kept in memory: past this, the least recently used idle ones are dropped. */
+export const KEEP_IDLE_SESSIONS = 4
+
 /** Streamed text is written to disk at least this often while it grows (and at every part end). */
 export const STREAM_PERSIST_MS = 200
 
@@ -34,6 +37,8 @@ export function createHistory(deps: {
    * since it was read. Undefined: every `sync` re-reads.
    */
   dataVersion?: () => number
+  /** How many sessions stay loaded (idle ones beyond it are dropped, least recently used first). Default KEEP_IDLE_SESSIONS. */
+  keepIdle?: number
 }) {
   const { store, bus } = deps
   const now = deps.now ?? Date.now
@@ -46,19 +51,46 @@ export function createHistory(deps: {
     if (entry) (entry as Versioned)[VERSION] = ((entry as Versioned)[VERSION] ?? 0) + 1
   }
   let timer: NodeJS.Timeout | undefined
+  const keepIdle = deps.keepIdle ?? KEEP_IDLE_SESSIONS
+  let last: string | undefined
 
   function load(sessionID: string) {
     let entry = cache.get(sessionID)
+    if (entry && last !== sessionID) {
+      // Most recently used last: eviction takes from the front.
+      cache.delete(sessionID)
+      cache.set(sessionID, entry)
+    }
+    last = sessionID
     if (!entry) {
       const readAt = deps.dataVersion?.()
       const list = store.messages.list(sessionID)
       entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), readAt }
       cache.set(sessionID, entry)
+      evictIdle()
       const open = list.some((m) => m.info.role === "assistant" && !m.info.time.completed)
       if (open && deps.claim) deps.claim(sessionID, () => settleInterrupted(list))
       else if (open) settleInterrupted(list)
     }
     return entry
+  }
+
+  /**
+   * Keeps at most `keepIdle` sessions in memory beyond those in use: the least recently used
+   * ones with no step under way and nothing waiting to be written are dropped (a later read
+   * loads them again from disk), so a server whose clients browse many long sessions does not
+   * hold every one of them for its lifetime.
+   */
+  function evictIdle() {
+    if (cache.size <= keepIdle) return
+    const busy = new Set([...dirty.values()].map((p) => p.sessionID))
+    let over = cache.size - keepIdle
+    for (const [id, entry] of cache) {
+      if (over <= 0 || id === last) break
+      if (busy.has(id) || entry.list.some((m) => m.info.role === "assistant" && !m.info.time.completed)) continue
+      cache.delete(id)
+      over--
+    }
   }
 
   /**
@@ -252,6 +284,7 @@ export function createHistory(deps: {
     },
     forget(sessionID: string) {
       cache.delete(sessionID)
+      if (last === sessionID) last = undefined
     },
     sync,
     /** Closes the session's open steps as interrupted (their process died) and publishes them. Only under the session's lease. */
