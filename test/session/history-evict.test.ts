@@ -65,3 +65,20 @@ test("history - a session with a step under way or unwritten streamed text is ne
   expect(texts(history.messages("ses_0"))).toEqual(["question 0", "answer 0", "streamed so far"])
   store.close()
 })
+
+test("history - settle closes exactly the steps left open as interrupted, however long the session", () => {
+  const store = seeded(1)
+  const history = createHistory({ store, bus: createBus() })
+  history.putMessage({ id: "msg_0_3", sessionID: "ses_0", role: "user", time: { created: 4 }, agent: "build", model })
+  history.putMessage(answer("ses_0", "msg_0_4", "msg_0_3", false))
+  history.putMessage(answer("ses_0", "msg_0_5", "msg_0_3", false))
+  history.putMessage(answer("ses_0", "msg_0_5", "msg_0_3", true))
+  history.settle("ses_0")
+  const infos = history.messages("ses_0").map((m) => m.info as { id: string; error?: { name: string }; time: { completed?: number } })
+  expect(infos.filter((i) => i.error).map((i) => [i.id, i.error!.name])).toEqual([["msg_0_4", "MessageAbortedError"]])
+  expect(infos.every((i) => i.id.endsWith("_1") || i.id.endsWith("_3") || i.time.completed)).toBe(true)
+  // A fresh process reading the same database sees the same.
+  const again = createHistory({ store, bus: createBus() }).messages("ses_0").map((m) => m.info as { error?: unknown })
+  expect(again.filter((i) => i.error)).toHaveLength(1)
+  store.close()
+})
