@@ -35,6 +35,8 @@ const BENCHES = [
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
   { name: "long-session", file: "bench/session/long.ts", fn: "runLongSessionBench", rows: longSessionRows },
+  // Seeding 3.4 GB takes minutes on a busy machine (12 sessions: ~1 min).
+  { name: "server", file: "bench/session/server.ts", fn: "runServerBench", rows: serverRows, timeoutMs: 20 * 60_000 },
   { name: "cache", file: "bench/cache/prefix.ts", fn: "runPrefixBench", rows: cacheRows },
   { name: "sandbox", file: "bench/sandbox/run.ts", fn: "runSandboxBench", rows: sandboxRows },
   { name: "lease", file: "bench/lease/heartbeat.ts", fn: "runLeaseBench", rows: leaseRows },
@@ -194,6 +196,27 @@ function sessionRows(r) {
   return [
     row("step N+1 start, 2,000 messages", ms(r.largeMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
     row("2,000 / 20 messages", times(r.ratio), check(r.ratio <= 2, "≤ 2×")),
+    ...(r.hugeMs === undefined ? [] : [
+      row("step N+1 start, 10,000 messages (~6 KB per read)", ms(r.hugeMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
+      row("10,000 / 20 messages", times(r.hugeRatio), check(r.hugeRatio <= 2, "≤ 2×")),
+    ]),
+  ]
+}
+
+/** `wright serve` on 100 sessions of 10,000 messages with 20 clients on /event. */
+function serverRows(r) {
+  const lat = (x) => `${ms(x.p50)} / ${ms(x.p99)}`
+  return [
+    row(`database: ${r.sessions} sessions × ${r.messages.toLocaleString("en-US")} messages`, mb(r.dbMB), { baseline: `seeded in ${r.seedSeconds.toFixed(0)} s` }),
+    row("RSS after GET /session", mb(r.rssMB.afterList), { baseline: `${mb(r.rssMB.idle)} (idle, after start)`, ...check(r.rssMB.afterList - r.rssMB.idle < 20, "< idle + 20 MB") }),
+    row("GET /session, all listed", `${ms(r.listMs.median)} (${r.listMs.listed})`, check(r.listMs.listed === r.sessions, `${r.sessions} listed`)),
+    row(`first GET /session/:id/message (${mb(r.messagesMB)})`, ms(r.firstMessagesMs), { baseline: `${ms(r.againMessagesMs)} (again, loaded)` }),
+    row("RSS after the first session read", mb(r.rssMB.afterFirstRead)),
+    row(`RSS after opening ${r.browsed} more sessions (peak / after)`, `${mb(r.rssMB.browsePeak)} / ${mb(r.rssMB.afterBrowse)}`, { baseline: `${mb(r.rssMB.afterFirstRead)} (one session read)` }),
+    row(`peak RSS, prompts in 3 sessions, ${r.clients} clients`, mb(r.rssMB.peak), { baseline: `${mb(r.rssMB.idle)} (idle)` }),
+    row("RSS after the load", mb(r.rssMB.afterLoad)),
+    row(`delta latency p50 / p99, ${r.clients} clients`, lat(r.latency.clients), { baseline: `${lat(r.latency.oneClient)} (1 client)` }),
+    row("every client got every delta", String(r.latency.everyDelta), check(r.latency.everyDelta, "true")),
   ]
 }
 
@@ -230,12 +253,12 @@ function locate(b) {
 }
 
 /** Runs `fn` of a TypeScript bench in its own process under tsx; resolves with its result. */
-function runTs(file, fn) {
+function runTs(file, fn, timeoutMs = TIMEOUT_MS) {
   const tmp = mkdtempSync(path.join(os.tmpdir(), "wright-bench-result-"))
   const out = path.join(tmp, "result.json")
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", TSX, "bench/foundation/call.ts", file, fn, out], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit"] })
-    const timer = setTimeout(() => child.kill("SIGKILL"), TIMEOUT_MS)
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs)
     child.on("error", reject)
     child.on("exit", (code, signal) => {
       clearTimeout(timer)
@@ -280,7 +303,7 @@ for (const b of BENCHES.filter((b) => only.length === 0 || only.includes(b.name)
   process.stderr.write(`bench: ${b.name}${file ? ` (${file} ${b.fn})` : ""}…\n`)
   const t0 = Date.now()
   try {
-    const result = b.run ? await b.run() : await runTs(file, b.fn)
+    const result = b.run ? await b.run() : await runTs(file, b.fn, b.timeoutMs)
     results[b.name] = { seconds: (Date.now() - t0) / 1000, result }
     for (const r of (b.rows ?? defaultRows)(result)) rows.push({ bench: b.name, ...r })
   } catch (e) {

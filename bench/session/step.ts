@@ -1,11 +1,10 @@
 // How long it takes to start step N+1 of a session: from the prompt call to the moment wright
 // hands the step's request to the provider package (the "wright:llm.request" diagnostics
-// channel), for a session of 2,000 messages vs one of 20. Everything wright does per step is
+// channel), for sessions of 2,000 and 10,000 messages (each tool turn with ~6 KB of output, as
+// bench/session/long.ts seeds) vs one of 20. Everything wright does per step is
 // included (history, system prompt, tools, message and prompt conversion); the provider's own
 // serialisation of the request body and the wire are not. The live history is kept in memory
-// and conversions are reused, so a long session must not cost a full reload per step. The live history is
-// kept in memory and written through to SQLite, so a long session must not cost a full
-// reload per step. Run: npx tsx bench/session/step.ts
+// and conversions are reused, so a long session must not cost a full reload per step. Run: npx tsx bench/session/step.ts
 import { subscribe } from "node:diagnostics_channel"
 import { register } from "node:module"
 import { performance } from "node:perf_hooks"
@@ -24,8 +23,10 @@ const { openStore } = await import("../../src/storage")
 const { Id } = await import("../../src/util")
 
 const RUNS = 61
+/** ~6 KB of read output per tool turn, like the long-session bench. */
+const OUTPUT_BYTES = 6_000
 
-async function timeStepStart(messages: number, llm: { url: string }, arrivals: number[]) {
+async function timeStepStart(messages: number, llm: { url: string }, arrivals: number[], runs = RUNS) {
   const box = sandbox()
   writeConfig(box.project, providerConfig(llm as LLMServer, "openai-chat"))
   const store = openStore(":memory:")
@@ -35,7 +36,7 @@ async function timeStepStart(messages: number, llm: { url: string }, arrivals: n
   // Warm up once (module caches, provider construction), then measure fresh steps.
   await app.sessions.prompt(session.id, { parts: [{ type: "text", text: "warm up" }] })
   const samples: number[] = []
-  for (let i = 0; i < RUNS; i++) {
+  for (let i = 0; i < runs; i++) {
     arrivals.length = 0
     const start = performance.now()
     await app.sessions.prompt(session.id, { parts: [{ type: "text", text: `question ${i}` }] })
@@ -63,11 +64,17 @@ function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, cou
       if (finish === "tool-calls")
         app.history.putPart({
           id: Id.ascending("prt"), sessionID, messageID: id, type: "tool", callID: `call_${i}`, tool: "read",
-          state: { status: "completed", input: { filePath: `src/m${i}.ts` }, output: `1: export const value${i} = ${i}\n`.repeat(20), title: `src/m${i}.ts`, metadata: {}, time: { start: 1, end: 2 } },
+          state: { status: "completed", input: { filePath: `src/m${i}.ts` }, output: readOutput(i), title: `src/m${i}.ts`, metadata: {}, time: { start: 1, end: 2 } },
         })
       else app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: id, type: "text", text: `Fixed module ${i}: the off-by-one in the loop.` })
     }
   }
+}
+
+function readOutput(i: number) {
+  let out = ""
+  for (let k = 0; out.length < OUTPUT_BYTES; k++) out += `${String(k + 1).padStart(5)}: export function step${i}_${k}(input: number) { return input * ${k} } // module ${i}\n`
+  return out
 }
 
 /** The bundled scripted model server (dist/llm-server.mjs, built by `npm run bench`) in a child process. */
@@ -86,7 +93,7 @@ function median(xs: number[]) {
   return s[Math.floor(s.length / 2)]!
 }
 
-export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number }> {
+export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number; hugeMs: number; hugeRatio: number }> {
   const arrivals: number[] = []
   subscribe("wright:llm.request", () => arrivals.push(performance.now()))
   // The fake model runs in its own process: parsing each (large) request is its work, and its
@@ -95,7 +102,9 @@ export async function runStepBench(): Promise<{ smallMs: number; largeMs: number
   try {
     const smallMs = await timeStepStart(20, llm, arrivals)
     const largeMs = await timeStepStart(2000, llm, arrivals)
-    return { smallMs, largeMs, ratio: largeMs / smallMs }
+    // Each run adds a turn and the fake model parses a ~20 MB body per request: fewer runs.
+    const hugeMs = await timeStepStart(10_000, llm, arrivals, 21)
+    return { smallMs, largeMs, ratio: largeMs / smallMs, hugeMs, hugeRatio: hugeMs / smallMs }
   } finally {
     llm.close()
   }
@@ -103,5 +112,5 @@ export async function runStepBench(): Promise<{ smallMs: number; largeMs: number
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const r = await runStepBench()
-  console.log(`step N+1 start: 20 messages ${r.smallMs.toFixed(1)} ms, 2000 messages ${r.largeMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}x (target <= 2x)`)
+  console.log(`step N+1 start: 20 messages ${r.smallMs.toFixed(1)} ms, 2000 messages ${r.largeMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}x; 10000 messages ${r.hugeMs.toFixed(1)} ms, ratio ${r.hugeRatio.toFixed(2)}x (target <= 2x)`)
 }

@@ -22,8 +22,8 @@ export interface DeferInput {
   context: number
   /** `mcp.max_tool_share` (default 0.1). */
   share: number
-  /** Tool ids the session's searches loaded. */
-  loaded: ReadonlySet<string>
+  /** Tool ids the session's searches loaded; called only when tools are deferred (it walks the history). */
+  loaded(): ReadonlySet<string>
 }
 
 /** Applies the budget to `tools` in place; returns the deferred tools (empty when everything fits). */
@@ -32,7 +32,8 @@ export function deferMcpTools(input: DeferInput): Tool[] {
   if (!mcp.length || input.context <= 0) return []
   const total = mcp.reduce((sum, t) => sum + definitionTokens(t), 0)
   if (total <= input.share * input.context) return []
-  const deferred = mcp.filter((t) => !input.loaded.has(t.id))
+  const loaded = input.loaded()
+  const deferred = mcp.filter((t) => !loaded.has(t.id))
   for (const t of deferred) input.tools.delete(t.id)
   const servers = [...new Set(deferred.map((t) => input.serverOf(t)!))]
   input.tools.set(TOOL_SEARCH_ID, toolSearch(deferred, mcp.length, servers))

@@ -315,7 +315,7 @@ export async function createApp(opts: AppOptions) {
           serverOf: (t) => mcp.serverOf(t) ?? sessionMcp.serverOf(t),
           context: model.info.limit.context,
           share: typeof config.mcp?.max_tool_share === "number" ? config.mcp.max_tool_share : DEFAULT_MAX_TOOL_SHARE,
-          loaded: loadedTools(msgs),
+          loaded: () => loadedTools(msgs),
         }),
       ...structuredOutputHooks({ history, bus }),
       firstStep: titleOnFirstStep({

@@ -10,6 +10,9 @@ export function versionOf(entry: MessageWithParts): number {
   return (entry as Versioned)[VERSION] ?? 0
 }
 
+/** Sessions kept in memory: past this, the least recently used idle ones are dropped. */
+export const KEEP_IDLE_SESSIONS = 4
+
 /** Streamed text is written to disk at least this often while it grows (and at every part end). */
 export const STREAM_PERSIST_MS = 200
 
@@ -34,11 +37,18 @@ export function createHistory(deps: {
    * since it was read. Undefined: every `sync` re-reads.
    */
   dataVersion?: () => number
+  /** How many sessions stay loaded (idle ones beyond it are dropped, least recently used first). Default KEEP_IDLE_SESSIONS. */
+  keepIdle?: number
 }) {
   const { store, bus } = deps
   const now = deps.now ?? Date.now
   // `readAt`: the data_version when the list was last read from disk.
-  const cache = new Map<string, { list: MessageWithParts[]; byId: Map<string, MessageWithParts>; readAt?: number }>()
+  // `open`: assistant messages not completed yet (a step under way, or one a dead process left),
+  // so settling a session looks at those few instead of walking its whole history.
+  type Entry = { list: MessageWithParts[]; byId: Map<string, MessageWithParts>; open: Set<MessageWithParts>; readAt?: number }
+  const cache = new Map<string, Entry>()
+  const isOpen = (m: MessageWithParts) => m.info.role === "assistant" && !m.info.time.completed
+  const track = (entry: Entry, m: MessageWithParts) => (isOpen(m) ? entry.open.add(m) : entry.open.delete(m))
   const dirty = new Map<string, Part>()
   // Each entry carries a version, bumped whenever the message or one of its parts changes, so
   // conversions of unchanged messages can be reused safely (a symbol: never serialised).
@@ -46,28 +56,56 @@ export function createHistory(deps: {
     if (entry) (entry as Versioned)[VERSION] = ((entry as Versioned)[VERSION] ?? 0) + 1
   }
   let timer: NodeJS.Timeout | undefined
+  const keepIdle = deps.keepIdle ?? KEEP_IDLE_SESSIONS
+  let last: string | undefined
 
   function load(sessionID: string) {
     let entry = cache.get(sessionID)
+    if (entry && last !== sessionID) {
+      // Most recently used last: eviction takes from the front.
+      cache.delete(sessionID)
+      cache.set(sessionID, entry)
+    }
+    last = sessionID
     if (!entry) {
       const readAt = deps.dataVersion?.()
       const list = store.messages.list(sessionID)
-      entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), readAt }
+      const loaded: Entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), open: new Set(list.filter(isOpen)), readAt }
+      entry = loaded
       cache.set(sessionID, entry)
-      const open = list.some((m) => m.info.role === "assistant" && !m.info.time.completed)
-      if (open && deps.claim) deps.claim(sessionID, () => settleInterrupted(list))
-      else if (open) settleInterrupted(list)
+      evictIdle()
+      if (loaded.open.size && deps.claim) deps.claim(sessionID, () => settleInterrupted(loaded))
+      else if (loaded.open.size) settleInterrupted(loaded)
     }
     return entry
+  }
+
+  /**
+   * Keeps at most `keepIdle` sessions in memory beyond those in use: the least recently used
+   * ones with no step under way and nothing waiting to be written are dropped (a later read
+   * loads them again from disk), so a server whose clients browse many long sessions does not
+   * hold every one of them for its lifetime.
+   */
+  function evictIdle() {
+    if (cache.size <= keepIdle) return
+    const busy = new Set([...dirty.values()].map((p) => p.sessionID))
+    let over = cache.size - keepIdle
+    for (const [id, entry] of cache) {
+      if (over <= 0 || id === last) break
+      if (busy.has(id) || [...entry.open].some(isOpen)) continue
+      cache.delete(id)
+      over--
+    }
   }
 
   /**
    * A step still open when its session is first loaded was cut off by a process that died
    * (a crash, SIGKILL): close it as aborted so no client waits on it and the loop moves on.
    */
-  function settleInterrupted(list: MessageWithParts[], publish = false) {
+  function settleInterrupted(entry: Entry, publish = false) {
     const end = now()
-    for (const msg of list) {
+    for (const msg of [...entry.open].sort((a, b) => (a.info.id < b.info.id ? -1 : 1))) {
+      entry.open.delete(msg)
       if (msg.info.role !== "assistant" || msg.info.time.completed) continue
       for (const part of msg.parts) {
         let closed = part.type === "tool" && ToolState.interrupt(part, undefined, end)
@@ -107,6 +145,7 @@ export function createHistory(deps: {
     for (const old of entry.list.filter((m) => !keep.has(m.info.id))) {
       entry.byId.delete(old.info.id)
       entry.list.splice(entry.list.indexOf(old), 1)
+      entry.open.delete(old)
       bus.publish("message.removed", { sessionID, messageID: old.info.id })
     }
     const time = now()
@@ -116,6 +155,7 @@ export function createHistory(deps: {
       if (!old) {
         entry.byId.set(m.info.id, m)
         entry.list.push(m)
+        track(entry, m)
         added = true
         bus.publish("message.updated", { sessionID, info: m.info })
         for (const part of m.parts) bus.publish("message.part.updated", { sessionID, part, time })
@@ -124,6 +164,7 @@ export function createHistory(deps: {
       let changed = false
       if (JSON.stringify(old.info) !== JSON.stringify(m.info)) {
         old.info = m.info
+        track(entry, old)
         changed = true
         bus.publish("message.updated", { sessionID, info: m.info })
       }
@@ -205,9 +246,12 @@ export function createHistory(deps: {
       const entry = load(info.sessionID)
       const existing = entry.byId.get(info.id)
       bump(existing)
-      if (existing) existing.info = info
-      else {
+      if (existing) {
+        existing.info = info
+        track(entry, existing)
+      } else {
         const added = { info, parts: [] as Part[] }
+        track(entry, added)
         entry.byId.set(info.id, added)
         // ids ascend with time, so appending keeps order except for rare same-ms races.
         const last = entry.list[entry.list.length - 1]
@@ -227,6 +271,7 @@ export function createHistory(deps: {
       for (const p of found.parts) dirty.delete(p.id)
       entry.byId.delete(messageID)
       entry.list.splice(entry.list.indexOf(found), 1)
+      entry.open.delete(found)
       store.messages.remove(messageID)
       bus.publish("message.removed", { sessionID, messageID })
     },
@@ -283,11 +328,12 @@ export function createHistory(deps: {
     },
     forget(sessionID: string) {
       cache.delete(sessionID)
+      if (last === sessionID) last = undefined
     },
     sync,
     /** Closes the session's open steps as interrupted (their process died) and publishes them. Only under the session's lease. */
     settle(sessionID: string) {
-      settleInterrupted(load(sessionID).list, true)
+      settleInterrupted(load(sessionID), true)
     },
     /** Ids of the sessions held in memory (the ones some client is looking at or running). */
     loaded: () => [...cache.keys()],
