@@ -75,12 +75,18 @@ export function openDatabase(file: string): DB {
   return db
 }
 
+/**
+ * Applies the migrations past `current`. Each runs in an IMMEDIATE transaction (the write lock
+ * first) that reads the version again: another process opening the same new file at the same
+ * moment saw the same old version, and whichever locks second must skip what the first did.
+ */
 function migrate(db: DB, current: number) {
   for (const m of migrations) {
     if (m.version <= current) continue
     db.transaction(() => {
+      if ((db.pragma("user_version", { simple: true }) as number) >= m.version) return
       db.exec(m.sql)
       db.pragma(`user_version = ${m.version}`)
-    })()
+    }).immediate()
   }
 }
