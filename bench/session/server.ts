@@ -67,8 +67,8 @@ export function copySessions(file: string, copies: number) {
          FROM message WHERE session_id = @o`,
       ).run({ o: original })
       db.prepare(
-        `INSERT INTO part (id, message_id, session_id, data)
-         SELECT ${f("id")}, ${f("message_id")}, ${ses}, json_set(data, '$.id', ${f("id")}, '$.messageID', ${f("message_id")}, '$.sessionID', ${ses})
+        `INSERT INTO part (id, message_id, session_id, data, compacted, output)
+         SELECT ${f("id")}, ${f("message_id")}, ${ses}, json_set(data, '$.id', ${f("id")}, '$.messageID', ${f("message_id")}, '$.sessionID', ${ses}), compacted, output
          FROM part WHERE session_id = @o`,
       ).run({ o: original })
     }

@@ -6,7 +6,7 @@ import Database from "better-sqlite3"
 import { createOpencodeClient } from "@opencode-ai/sdk/v2"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { BIN, providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { BIN, providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
 import { startServe, stopServe, type Served } from "./serve-helpers"
 
@@ -41,7 +41,7 @@ function read(box: Sandbox) {
   const db = new Database(box.dbPath, { readonly: true, fileMustExist: true })
   try {
     const rows = (sql: string) => (db.prepare(sql).all() as { data: string }[]).map((r) => JSON.parse(r.data))
-    return { messages: rows("SELECT data FROM message ORDER BY id") as Row[], parts: rows("SELECT data FROM part ORDER BY message_id, id") as any[] }
+    return { messages: rows("SELECT data FROM message ORDER BY id") as Row[], parts: storedParts(db) }
   } finally {
     db.close()
   }

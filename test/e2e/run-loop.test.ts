@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer, type Protocol } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { providerConfig, sandbox, storedParts, wright, writeConfig } from "../lib/e2e"
 
 let server: LLMServer
 beforeAll(async () => {
@@ -52,7 +52,7 @@ describe.each(PROTOCOLS)("run - a 3-step tool loop over %s", (protocol) => {
     expect(messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant", "assistant", "assistant"])
     expect(messages.slice(1).map((m) => m.finish)).toEqual(["tool-calls", "tool-calls", "tool-calls", "stop"])
     expect(messages.every((m) => m.role === "user" || (m.time.completed && !m.error))).toBe(true)
-    const parts = (db.prepare("SELECT data FROM part ORDER BY message_id, id").all() as { data: string }[]).map((r) => JSON.parse(r.data))
+    const parts = storedParts(db)
     const tools = parts.filter((p) => p.type === "tool")
     expect(tools.map((p) => [p.tool, p.state.status])).toEqual([
       ["read", "completed"],

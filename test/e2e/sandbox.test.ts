@@ -10,7 +10,7 @@ import net from "node:net"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
 
 let server: LLMServer
 beforeAll(async () => {
@@ -25,7 +25,7 @@ afterAll(() => server.close())
 /** The output of every bash call of the run, in order, as the model read it. */
 function bashOutputs(box: Sandbox): string[] {
   const db = new Database(box.dbPath, { readonly: true })
-  const parts = (db.prepare("SELECT data FROM part ORDER BY message_id, id").all() as { data: string }[]).map((r) => JSON.parse(r.data))
+  const parts = storedParts(db)
   db.close()
   return parts.filter((p) => p.type === "tool" && p.tool === "bash").map((p) => p.state.output ?? p.state.error)
 }

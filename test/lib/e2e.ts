@@ -138,3 +138,15 @@ export function waitForOutput(child: ReturnType<typeof spawnWright>, pred: (o: {
     check()
   })
 }
+
+/**
+ * Every part row of a wright database, oldest message first, as wright reads it: a tool part's
+ * output lives in its own column (`data` holds null in its place), so it is put back here.
+ */
+export function storedParts(db: { prepare(sql: string): { all(): unknown[] } }): any[] {
+  return (db.prepare("SELECT data, output FROM part ORDER BY message_id, id").all() as { data: string; output: string | null }[]).map((r) => {
+    const part = JSON.parse(r.data)
+    if (part.type === "tool" && r.output !== null) part.state.output = r.output
+    return part
+  })
+}
