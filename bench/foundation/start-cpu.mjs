@@ -42,8 +42,13 @@ function timed(argv) {
   })
 }
 
-const subjects = { wright: [NODE, path.join(ROOT, "bin/wright.cjs"), "run", "hi"] }
-for (const p of others) subjects[path.basename(path.dirname(path.dirname(p)))] = [NODE, p, "run", "hi"]
+// Each build keeps its own database: an older build refuses one a newer build migrated.
+const own = (name) => ["/usr/bin/env", `WRIGHT_DB=${path.join(box.home, `${name}.db`)}`]
+const subjects = { wright: [...own("wright"), NODE, path.join(ROOT, "bin/wright.cjs"), "run", "hi"] }
+for (const p of others) {
+  const name = path.basename(path.dirname(path.dirname(p)))
+  subjects[name] = [...own(name), NODE, p, "run", "hi"]
+}
 // The floor replays the body wright sent.
 await timed(subjects.wright)
 const bodyFile = path.join(box.home, "floor-hi.json")
