@@ -35,9 +35,9 @@ function opener(file: string) {
 }
 
 test("first open - processes opening a new database at the same moment all migrate it without error", async () => {
-  for (let round = 0; round < 3; round++) {
+  for (let round = 0; round < 4; round++) {
     const file = path.join(tempDir("wright-first-open-"), "wright.db")
-    const openers = Array.from({ length: 4 }, () => opener(file))
+    const openers = Array.from({ length: 8 }, () => opener(file))
     await Promise.all(openers.map((o) => o.ready))
     for (const o of openers) o.child.stdin.write("go\n")
     const results = await Promise.all(openers.map((o) => o.done))
