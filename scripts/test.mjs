@@ -39,7 +39,10 @@ let failed = 0
 if (existsSync(report)) {
   const json = JSON.parse(readFileSync(report, "utf8"))
   passed = json.numPassedTests ?? 0
-  failed = (json.numFailedTests ?? 0) + (json.numFailedTestSuites ?? 0)
+  // A file that failed to load has no failed test in it: count it once. A file whose tests
+  // failed is already counted by its tests.
+  const brokenFiles = (json.testResults ?? []).filter((f) => f.status === "failed" && !(f.assertionResults ?? []).some((t) => t.status === "failed")).length
+  failed = (json.numFailedTests ?? 0) + brokenFiles
 }
 console.log(`${passed} passed, ${failed} failed`)
 if (r.status !== 0 || failed > 0) process.exit(1)

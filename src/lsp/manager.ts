@@ -245,15 +245,16 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
           result.notices.push(`The ${def.id} language server was not found, so it was installed with npm (${def.npm?.join(", ")}) into wright's cache, once. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`)
         }
         result.notices.push(...notice(slot))
+        // While installing, or just after an install that used up most of the bound, "did not report
+        // within N ms" would blame the server for npm's time: the install notice says what happened.
         if (!client) {
-          // Still installing: the notice said so; "did not report in time" would say less.
-          if (slot.state !== "disabled" && !slot.install) result.late.push(def.id)
+          if (slot.state !== "disabled" && !installing && !slot.install) result.late.push(def.id)
           return
         }
         const got = await client.touch(file, deadline)
         result.notices.push(...notice(slot))
-        if (got === "timeout") result.late.push(def.id)
-        else result.diagnostics.push(...got)
+        if (got !== "timeout") result.diagnostics.push(...got)
+        else if (!installing) result.late.push(def.id)
       })
       await Promise.all(work)
       return result
