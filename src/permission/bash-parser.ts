@@ -8,8 +8,8 @@
 // Both packages stay in node_modules (external to our bundle), so createRequire finds
 // their .wasm files from the source tree and from dist alike.
 import { createRequire } from "node:module"
-import v8 from "node:v8"
 import type { Node, Parser, Tree } from "web-tree-sitter"
+import { holdBaselineWasm } from "../util"
 
 export type { Node, Tree }
 
@@ -29,14 +29,14 @@ async function load(): Promise<Parser> {
   const grammarWasm = require.resolve("tree-sitter-bash/tree-sitter-bash.wasm")
   const { Parser, Language } = await import("web-tree-sitter")
   // V8 reads the flag as a module compiles, so only wasm compiled during these few
-  // milliseconds gets it; undici's HTTP parser and the TUI's layout keep the default tiers.
-  v8.setFlagsFromString("--liftoff-only")
+  // milliseconds gets it (unless the process holds it longer, as `run` does).
+  const release = holdBaselineWasm()
   let bash
   try {
     await Parser.init({ locateFile: () => runtimeWasm })
     bash = await Language.load(grammarWasm)
   } finally {
-    v8.setFlagsFromString("--no-liftoff-only")
+    release()
   }
   const parser = new Parser()
   parser.setLanguage(bash)

@@ -13,7 +13,7 @@ import { clientAuth } from "../password"
 import { dim, UserError, yellow } from "../ui"
 import { trustNotice } from "../trust/notice"
 import { header, jsonRenderer, textRenderer } from "./render"
-import { mimeOf, type Logger, type RootLogger } from "../../util"
+import { holdBaselineWasm, mimeOf, type Logger, type RootLogger } from "../../util"
 
 /** A one-shot run never blocks on a question or a plan switch nobody can answer. */
 const RUN_RULES: Ruleset = [
@@ -23,6 +23,11 @@ const RUN_RULES: Ruleset = [
 ]
 
 export async function run(args: RunArgs) {
+  // One task, then exit. Node's fetch compiles its HTTP parser (wasm) on first use, and V8's
+  // optimising tier recompiled its main function in the background (~100-250 ms of a core,
+  // ~25 MB of memory) while process.exit waited for it. The baseline code parses the stream
+  // fast enough; the run holds this until it exits.
+  holdBaselineWasm()
   const directory = path.resolve(args.dir ?? process.cwd())
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
   const message = await promptText(args)
