@@ -28,6 +28,8 @@ export async function testCore(opts: {
   prepare?: (project: string) => void
   /** An existing sandbox (its home and project) instead of a fresh one. */
   box?: Sandbox
+  /** The providers' fetch (default: the global one). */
+  fetch?: typeof fetch
 }): Promise<TestCore> {
   const box = opts.box ?? sandbox()
   for (const [name, content] of Object.entries(opts.files ?? {})) {
@@ -39,7 +41,7 @@ export async function testCore(opts: {
   writeConfig(box.project, { ...providerConfig(opts.llm, opts.protocol ?? "openai-chat"), ...opts.config })
   const store = openStore(opts.dbFile ?? ":memory:")
   let serverFetch: ((req: Request) => Promise<Response>) | undefined
-  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test", serverFetch: () => serverFetch })
+  const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test", fetch: opts.fetch, serverFetch: () => serverFetch })
   const server = createServer({ directory: box.project, getApp: async () => app, version: "test" })
   serverFetch = (req) => server.fetch(req)
   const client = createClient({ baseUrl: "http://wright.test", fetch: server.fetch })

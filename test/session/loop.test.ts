@@ -144,6 +144,21 @@ test("title - the first step names the session from the small model, in the back
   await core.close()
 })
 
+test("title - the first step's own request is sent before the title's", async () => {
+  const sent: string[] = []
+  const recording: typeof fetch = (input, init) => {
+    sent.push(new Headers(init?.headers).get("x-wright-request") ?? "step")
+    return fetch(input, init)
+  }
+  const core = await testCore({ llm, fetch: recording })
+  llm.script(text("hello"))
+  const session = await core.client.session.create()
+  await core.client.session.prompt(session.id, prompt("fix the flaky login test"))
+  await waitFor(() => !core.app.sessions.get(session.id).title.startsWith("New session"))
+  expect(sent).toEqual(["step", "title"])
+  await core.close()
+})
+
 test("accounting - tokens and cost per step, message and session, from the model's prices", async () => {
   const core = await testCore({
     llm,
