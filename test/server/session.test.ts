@@ -125,6 +125,19 @@ test("session - bad bodies and queries answer 400 naming the field", async () =>
   expect([agent.status, agent.name]).toEqual([400, "AgentNotFoundError"])
 })
 
+test("session - a route's first bodies and its later ones are judged alike (checked before and after zod compiles its fast path)", async () => {
+  const answers: unknown[] = []
+  for (let i = 0; i < 5; i++) {
+    const bad = await raw(h, "POST", "/session", { body: JSON.stringify({ title: 5, permission: [{ permission: "bash", pattern: "*", action: "maybe" }] }) })
+    answers.push([bad.status, (await bad.json()).data.issues.map((x: { path: string }) => x.path)])
+    const good = await raw(h, "POST", "/session", { body: JSON.stringify({ title: `t${i}`, unknownKey: true }) })
+    const made = await good.json()
+    answers.push([good.status, made.title === `t${i}`, "unknownKey" in made])
+  }
+  const first = [[400, ["body.title", "body.permission.0.action"]], [200, true, false]]
+  expect(answers).toEqual([...first, ...first, ...first, ...first, ...first])
+})
+
 test("session - an unknown route answers 404 NotFoundError", async () => {
   const res = await raw(h, "GET", "/no/such/route")
   expect(res.status).toBe(404)
