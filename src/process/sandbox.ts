@@ -48,7 +48,8 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
   if (!probe.ok) return unavailable(probe.reason, required, probe.missing ? INSTALL_HINT : USERNS_HINT)
 
   const tmpBase = input.env.TMPDIR || "/tmp"
-  const tmpdir = mkdtempSync(path.join(tmpBase, "wright-sandbox-"))
+  // Made with the first sandboxed command: a run that starts none creates and removes nothing.
+  let tmpdir: string | undefined
   const mode: SandboxMode = cfg.mode === "read-only" ? "read-only" : "workspace-write"
   const git = mode === "workspace-write" ? gitDirs(input.worktree) : { writable: [], protected: [] }
   const configured = (cfg.writable ?? []).map((p) => expand(p, input.directory, input.home))
@@ -56,7 +57,9 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
     mode,
     network,
     writable: [...(mode === "workspace-write" ? [input.worktree] : []), ...git.writable, ...configured],
-    tmpdir,
+    get tmpdir() {
+      return (tmpdir ??= mkdtempSync(path.join(tmpBase, "wright-sandbox-")))
+    },
     // The config folders of the worktree and of the opened directory below it: their agents, plugins and commands run later.
     protected: unique([...git.protected, ...[input.worktree, input.directory].flatMap((root) => [".wright", ".opencode"].map((d) => path.join(root, d)))]),
     readable: input.restrictReads ? unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) : "all",
@@ -66,7 +69,9 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
     bwrap: probe.path,
     policy,
     explain: (output) => explainBlock(policy, output),
-    dispose: () => rmSync(tmpdir, { recursive: true, force: true }),
+    dispose: () => {
+      if (tmpdir) rmSync(tmpdir, { recursive: true, force: true })
+    },
   }
 }
 

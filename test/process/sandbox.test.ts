@@ -60,6 +60,24 @@ function processesNamed(marker: string): number[] {
 }
 
 describe("sandbox - on (workspace-write)", () => {
+  test("sandbox - the private temp dir is made by the first sandboxed command and removed at dispose; none without a command", async () => {
+    const tmp = tempDir("wright-sbx-tmp-")
+    const resolve = () => resolveSandbox({ config: undefined, worktree: tmp, directory: tmp, env: { ...env, TMPDIR: tmp }, home: tmp, restrictReads: false })
+    const idle = await resolve()
+    expect(idle.state).toBe("on")
+    expect(readdirSync(tmp)).toEqual([])
+    if (idle.state === "on") idle.dispose()
+
+    const box = await resolve()
+    if (box.state !== "on") throw new Error("no sandbox")
+    const r = await sh(`echo t > "$TMPDIR/t" && echo "$TMPDIR"`, tmp, box)
+    const made = r.out.trim()
+    expect(path.dirname(made)).toBe(tmp)
+    expect(readFileSync(path.join(made, "t"), "utf8")).toBe("t\n")
+    box.dispose()
+    expect(readdirSync(tmp)).toEqual([])
+  })
+
   test("sandbox - a write outside the project fails with EROFS; the project and $TMPDIR are writable", async () => {
     const { home, project, box } = await setup()
     expect(box.state).toBe("on")
