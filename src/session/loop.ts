@@ -42,11 +42,12 @@ export interface LoopHooks {
    */
   selectTools?(input: { session: Session; model: ResolvedModel; tools: Map<string, Tool>; history: MessageWithParts[] }): void
   /**
-   * Contract: called once per run as its first work starts (title generation): before a subtask
-   * or compaction task, else once the first model step's request is ready, so that request goes
-   * out first. Must not throw and must not block (background work is its own). Undefined: nothing happens.
+   * Contract: called once per run, before its first step (title generation); must not throw and
+   * must not block (background work is its own). `requestReady` resolves once the first model
+   * step's request is ready (or a subtask or compaction task starts, or the run ends): network work
+   * waits for it, so the step's own request goes out first. Undefined: nothing happens.
    */
-  firstStep?(input: { session: Session; user: UserMessage; history: MessageWithParts[] }): void
+  firstStep?(input: { session: Session; user: UserMessage; history: MessageWithParts[]; requestReady: Promise<void> }): void
   /**
    * Contract: called for a queued subtask part instead of a model step; resolves when the task
    * settled (a failure is recorded on its tool part, not thrown). Undefined: subtask parts are ignored.
@@ -171,17 +172,14 @@ function isInterrupted(p: Part) {
 export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSignal): Promise<void> {
   const { history, hooks } = deps
   let step = 0
-  let named = false
-  const name = (session: Session, user: UserMessage, msgs: MessageWithParts[]) => {
-    if (named) return
-    named = true
-    hooks.firstStep?.({ session, user, history: msgs })
-  }
+  let ready!: () => void
+  const requestReady = new Promise<void>((r) => (ready = r))
   const run = { invalidStructured: 0 }
   let kept = false
   try {
     await iterate()
   } finally {
+    ready()
     hooks.afterRun?.({ sessionID })
   }
 
@@ -205,15 +203,16 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     }
 
     step++
+    if (step === 1) hooks.firstStep?.({ session, user, history: msgs, requestReady })
 
     const task = tasks.pop()
     if (task?.type === "subtask" && hooks.subtask) {
-      name(session, user, msgs)
+      ready()
       await hooks.subtask({ session, user, part: task, abort })
       continue
     }
     if (task?.type === "compaction" && hooks.compact) {
-      name(session, user, msgs)
+      ready()
       if ((await hooks.compact({ session, user, part: task, history: msgs, abort })) === "stop") break
       continue
     }
@@ -253,7 +252,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }
     const params = hooks.params ? await hooks.params({ session, agent, model, user }, base) : base
 
-    name(session, user, msgs)
+    ready()
     const result = await processStep(deps, {
       assistant,
       agent,

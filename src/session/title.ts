@@ -38,7 +38,7 @@ export interface TitleDeps {
  * Names a root session after its first request, in the background, with the small model
  * (else the session's model). Never throws: a failed title leaves the default one.
  */
-export async function generateTitle(deps: TitleDeps, session: Session, user: UserMessage, history: MessageWithParts[]): Promise<void> {
+export async function generateTitle(deps: TitleDeps, session: Session, user: UserMessage, history: MessageWithParts[], requestReady?: Promise<void>): Promise<void> {
   if (session.parentID || !isDefaultTitle(session.title)) return
   // Only the first request names a session: stop looking at the second one.
   const users: MessageWithParts[] = []
@@ -58,6 +58,8 @@ export async function generateTitle(deps: TitleDeps, session: Session, user: Use
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const ref = await pick(deps, user)
+      // The run's own first request goes out before this one.
+      await requestReady
       const model = await deps.providers.get(ref.providerID, ref.modelID)
       let text = ""
       let failed: unknown
@@ -93,5 +95,6 @@ async function pick(deps: TitleDeps, user: UserMessage) {
 
 /** LoopHooks.firstStep: names the session in the background; the run does not wait for it. */
 export function titleOnFirstStep(deps: TitleDeps) {
-  return (input: { session: Session; user: UserMessage; history: MessageWithParts[] }): void => void generateTitle(deps, input.session, input.user, input.history)
+  return (input: { session: Session; user: UserMessage; history: MessageWithParts[]; requestReady?: Promise<void> }): void =>
+    void generateTitle(deps, input.session, input.user, input.history, input.requestReady)
 }
