@@ -4,6 +4,7 @@
 import { build } from "esbuild"
 import { copyFileSync, existsSync, readFileSync, renameSync, rmSync } from "node:fs"
 import { fileURLToPath } from "node:url"
+import { buildSnapshot } from "./snapshot.mjs"
 import { startupPlugins } from "./startup-plugins.mjs"
 
 const pkg = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"))
@@ -55,6 +56,10 @@ await build({
 // The model catalogue snapshot stays a JSON file beside the bundle: read (and parsed) only when
 // a provider lookup needs it, never on start-up (src/llm/catalog.ts finds it here).
 copyFileSync(fileURLToPath(new URL("../src/llm/snapshot/models.json", import.meta.url)), `${outdir}/models.json`)
+
+// `wright run`'s startup snapshot (bin/wright): optional, so a failure only says so.
+const snapshot = await buildSnapshot(outdir)
+if (!snapshot.ok) process.stderr.write(`build: no startup snapshot, \`wright run\` stays on the ESM build: ${snapshot.reason}\n`)
 
 const old = `${finalDir}.old-${process.pid}`
 if (existsSync(finalDir)) renameSync(finalDir, old)

@@ -13,7 +13,8 @@ import { startLLMServer } from "../../dist/llm-server.mjs"
 import { HAVE_TIME, interleaved, measure, median, providerConfig, sandbox } from "./measure.mjs"
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..")
-const BIN = path.join(ROOT, "bin/wright.cjs")
+// The command as package.json installs it: `run` starts from the startup snapshot.
+const BIN = path.join(ROOT, "bin/wright")
 const FLOOR = path.join(ROOT, "bench/foundation/floor.mjs")
 const NODE = process.execPath
 
@@ -64,7 +65,7 @@ export async function runCliBench() {
     writeFileSync(path.join(box.project, "notes.txt"), "notes for the bench\n")
     const opts = { cwd: box.project, env: box.env }
     const baseline = (rss) => () => measure([NODE, "-e", "0"], { ...opts, rss })
-    const wright = (args, rss) => () => measure([NODE, BIN, ...args], { ...opts, rss })
+    const wright = (args, rss) => () => measure([BIN, ...args], { ...opts, env: { ...opts.env, WRIGHT_NODE: NODE }, rss })
 
     const version = await interleaved({ subject: wright(["--version"]), baseline: baseline(false), runs: RUNS.version, check: expectOk("--version") })
 

@@ -24,7 +24,9 @@ export async function startCore(opts: { directory: string; overrides?: Partial<C
   // Fail fast on config errors, before any command output.
   const app = await apps.get(directory)
   opts.log?.fallbackLevel(app.config.logLevel)
-  log.child({ service: "core" }).info("wright started", { version: VERSION, pid: process.pid, directory, trusted: app.trust.trusted })
+  // `startup`: whether this process came from bin/wright's startup snapshot or loaded the ESM build.
+  const startup = process.execArgv.includes("--snapshot-blob") ? "snapshot" : "esm"
+  log.child({ service: "core" }).info("wright started", { version: VERSION, pid: process.pid, directory, trusted: app.trust.trusted, startup })
   const home = env.HOME || os.homedir()
   const configured = (app.userConfig.server?.directories ?? []).map((d) => path.resolve(home, d.replace(/^~(?=$|\/)/, home)))
   // PATCH /config reloads the project's App so the next request builds it with the new config.

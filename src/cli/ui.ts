@@ -7,8 +7,11 @@ import type { ErrorInfo } from "../protocol"
 
 export const VERSION = typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "0.0.0-dev"
 
-const color = process.stderr.isTTY && !process.env.NO_COLOR
-const wrap = (code: string) => (s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s)
+// Decided on first use, not at import: in the startup snapshot (scripts/snapshot.mjs) a
+// module's top level runs while the blob is built, with the build's stderr and environment.
+let color: boolean | undefined
+const colored = () => (color ??= Boolean(process.stderr.isTTY) && !process.env.NO_COLOR)
+const wrap = (code: string) => (s: string) => (colored() ? `\x1b[${code}m${s}\x1b[0m` : s)
 export const dim = wrap("2")
 export const bold = wrap("1")
 export const red = wrap("31")

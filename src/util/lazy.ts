@@ -1,6 +1,8 @@
 import { createRequire } from "node:module"
 
-const load = createRequire(import.meta.url)
+// Made on first use, not at import: in the startup snapshot (scripts/snapshot.mjs) a module's
+// top level runs while the blob is built, and this path would be the build's.
+let load: NodeRequire | undefined
 
 /**
  * A module loaded on first use instead of at start-up, for libraries that only some commands
@@ -8,5 +10,5 @@ const load = createRequire(import.meta.url)
  */
 export function lazyModule<T>(id: string): () => T {
   let mod: T | undefined
-  return () => (mod ??= load(id) as T)
+  return () => (mod ??= (load ??= createRequire(import.meta.url))(id) as T)
 }

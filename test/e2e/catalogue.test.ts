@@ -146,7 +146,8 @@ test("catalogue - a provider package is loaded only when its provider is used", 
     const box = sandbox()
     pointAt(box, id)
     server.script(text("ok"))
-    const env = { ...box.env, [key]: "k", NODE_OPTIONS: `--import=${pathToFileURL(path.join(hooks, "register.mjs")).href}` }
+    // The ESM build, whose chunks a module hook can see (a run from the startup snapshot reads none).
+    const env = { ...box.env, WRIGHT_NO_SNAPSHOT: "1", [key]: "k", NODE_OPTIONS: `--import=${pathToFileURL(path.join(hooks, "register.mjs")).href}` }
     const r = await wright(["run", "-m", `${id}/${model}`, "hi"], { cwd: box.project, env })
     expect(r.code, r.stderr).toBe(0)
     return new Set(readFileSync(log, "utf8").split("\n").filter(Boolean).map((u) => new URL(u).pathname))

@@ -33,5 +33,5 @@ test("logs tui - a config's unknown key is a notice in the UI (an agent's varian
   await pane.waitFor(/\[exited 0\]/)
   const dir = path.join(box.home, "state", "wright", "log")
   const [file] = readdirSync(dir)
-  expect(readFileSync(path.join(dir, file!), "utf8")).toMatch(/^INFO  .* service=core wright started .*trusted=true$/m)
+  expect(readFileSync(path.join(dir, file!), "utf8")).toMatch(/^INFO  .* service=core wright started .*trusted=true startup=esm$/m)
 })

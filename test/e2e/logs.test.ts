@@ -33,7 +33,7 @@ test("logs - run --print-logs shows the run's log lines on stderr, and the same 
   const r = await wright(["run", "--print-logs", "say hi"], { cwd: box.project, env: box.env })
   expect(r.code).toBe(0)
   expect(r.stdout).toContain("Hello there.")
-  expect(r.stderr).toMatch(/^INFO  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d \+\d+ms service=core wright started version=\S+ pid=\d+ directory=\S+ trusted=true$/m)
+  expect(r.stderr).toMatch(/^INFO  \d{4}-\d\d-\d\dT\d\d:\d\d:\d\d \+\d+ms service=core wright started version=\S+ pid=\d+ directory=\S+ trusted=true startup=(esm|snapshot)$/m)
   expect(r.stderr).toMatch(/^INFO  .* service=run session id=ses_\w+$/m)
   expect(r.stderr).toMatch(/^INFO  .* service=run run finished exit=0$/m)
   // The swallowed background failure is told, with the error the provider gave.

@@ -1,6 +1,7 @@
 // Helpers for end-to-end tests: an isolated wright home (XDG dirs, database), a project
 // directory, a config pointing a provider at the scripted llm-server, and the BUILT binary
-// (`dist/wright.mjs`, via bin/wright.cjs) spawned as a user would run it.
+// spawned as a user would run it: `wright(…)` through the `wright` command (bin/wright, which
+// starts `run` from the startup snapshot), a pane through bin/wright.cjs (the ESM build).
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
@@ -9,6 +10,8 @@ import { tempDir } from "./tool-context"
 
 export const ROOT = path.resolve(import.meta.dirname, "../..")
 export const BIN = path.join(ROOT, "bin/wright.cjs")
+/** The `wright` command as package.json installs it: a shell launcher. */
+export const LAUNCHER = path.join(ROOT, "bin/wright")
 
 export interface Sandbox {
   home: string
@@ -91,7 +94,9 @@ export function wright(args: string[], opts: { cwd: string; env: NodeJS.ProcessE
 }
 
 export function spawnWright(args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv; input?: string }): ChildProcess & { output: { stdout: string; stderr: string } } {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: opts.cwd, env: opts.env, stdio: ["pipe", "pipe", "pipe"] }) as ChildProcess & {
+  // WRIGHT_NODE: the launcher starts this test's Node even when a test's PATH has none.
+  const env = { ...opts.env, WRIGHT_NODE: process.execPath }
+  const child = spawn(LAUNCHER, args, { cwd: opts.cwd, env, stdio: ["pipe", "pipe", "pipe"] }) as ChildProcess & {
     output: { stdout: string; stderr: string }
   }
   child.output = { stdout: "", stderr: "" }
