@@ -2,11 +2,12 @@
 // (as bench/session/long.ts seeds it) and a 20-message one, each build in its own sandbox (an
 // older build refuses a database a newer one migrated). Three marks per launch, from spawn:
 // the prompt drawn ("sk anything"), the core answering ("tab agents"), the session's last
-// answer drawn (ready). Build first, copy the build to compare against, then:
+// answer drawn (ready), and the CPU time (user + system, both threads, from /proc) spent by
+// then, which a loaded machine moves far less than the wall times. Build first, copy the build to compare against, then:
 //   npx tsx bench/tui/ready-ab.ts [runs] dist /path/to/other/dist ...
 // Each argument is a dist/ directory (its wright.mjs is started with node).
-import { spawn } from "node:child_process"
-import { rmSync, writeFileSync } from "node:fs"
+import { execFileSync, spawn } from "node:child_process"
+import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -30,6 +31,14 @@ interface Marks {
   promptMs: number
   coreMs: number
   readyMs: number
+  cpuMs: number
+}
+
+/** CPU milliseconds of the node process under `script` so far (clock ticks of 10 ms). */
+function cpuOf(scriptPid: number): number {
+  const pid = execFileSync("ps", ["-o", "pid=", "--ppid", String(scriptPid)], { encoding: "utf8" }).trim().split(/\s+/)[0]
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")
+  return (Number(fields[11]) + Number(fields[12])) * 10
 }
 
 function launch(box: Box, build: string, last: string): Promise<Marks> {
@@ -50,6 +59,7 @@ function launch(box: Box, build: string, last: string): Promise<Marks> {
       marks.coreMs ??= out.includes("tab agents") ? t : undefined
       if (marks.readyMs === undefined && marks.coreMs !== undefined && out.includes(last)) {
         marks.readyMs = t
+        marks.cpuMs = cpuOf(child.pid!)
         clearTimeout(timer)
         child.stdin!.write("\x04")
         const kill = setTimeout(() => child.kill("SIGKILL"), 8000)
@@ -80,10 +90,10 @@ try {
       if (round >= 0) samples.set(key, [...(samples.get(key) ?? []), m])
     }
   }
-  console.log(`load ${os.loadavg()[0].toFixed(1)}; medians of ${runs} (ms): prompt drawn / core answering / last answer drawn`)
+  console.log(`load ${os.loadavg()[0].toFixed(1)}; medians of ${runs} (ms): prompt drawn / core answering / last answer drawn / CPU by then`)
   for (const [key, ms] of samples) {
     const med = (k: keyof Marks) => Math.round(median(ms.map((m) => m[k])))
-    console.log(`${key.padEnd(50)} ${med("promptMs")} / ${med("coreMs")} / ${med("readyMs")}`)
+    console.log(`${key.padEnd(50)} ${med("promptMs")} / ${med("coreMs")} / ${med("readyMs")} / ${med("cpuMs")}`)
   }
 } finally {
   for (const box of boxes.values()) rmSync(box.home, { recursive: true, force: true })

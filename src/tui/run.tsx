@@ -71,8 +71,8 @@ export async function runTui(opts: TuiOptions): Promise<void> {
       // project, which would interrupt a running step.
       const asked = controller.askTrust()
       void showConfigWarnings(opts.client, store)
-      await controller.boot()
-      if (opts.sessionID) await controller.openSession(opts.sessionID)
+      // The session's page does not wait for the agents, commands and sessions lists.
+      await Promise.all([controller.boot(), opts.sessionID && controller.openSession(opts.sessionID)])
       await asked
       if (opts.prompt) await controller.submit(opts.prompt)
     },
