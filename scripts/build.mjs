@@ -29,7 +29,10 @@ await build({
   loader: { ".txt": "text" },
   // Prefer ESM builds: some packages' UMD builds require() relative files at run time.
   mainFields: ["module", "main"],
-  define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version) },
+  // NODE_ENV: React (the TUI) ships its production build; only React and its reconciler read it
+  // in the bundle, and the development build's checks and performance tracks were about a third
+  // of the TUI's first render.
+  define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": JSON.stringify("production") },
   // Native addons, wasm grammars and packages that locate binaries next to themselves stay in node_modules
   // (esbuild too: plugins are bundled with it at run time).
   external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild"],

@@ -77,12 +77,22 @@ export const startupPlugins = [
   // iterator, 13–23 ms of CPU here, paid by every command although only help text and the TUI
   // ever measure a non-ASCII string. Created on the first segment() call instead. Its newer
   // version also builds /^\p{RGI_Emoji}$/v at import: 38 ms here (V8 expands the emoji
-  // sequence set as it parses the pattern), made on the first test() instead.
+  // sequence set as it parses the pattern, and again as its first test compiles it: 60–100 ms
+  // in a fresh process), made on first use instead. The TUI measures non-ASCII text (borders,
+  // arrows) in its first frame, so the pattern is not even made for a cluster that holds no
+  // Emoji_Presentation code point and no U+FE0F: every RGI emoji has one of them (basic emoji,
+  // keycaps and presentation sequences carry U+FE0F; flags, skin tones and tag sequences are
+  // made of Emoji_Presentation characters; checked against every single code point, with
+  // U+FE0F, a skin tone or a ZWJ sign after it), and the check costs 0.1 ms to make.
   rewrite(
     "lazy-string-width",
     /[\\/]string-width[\\/]index\.js$/,
     ["const segmenter = new Intl.Segmenter();", "let segmenterInstance;\nconst segmenter = { segment: (text) => (segmenterInstance ??= new Intl.Segmenter()).segment(text) };"],
-    ["const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;", "let rgiEmojiInstance;\nconst rgiEmojiRegex = { test: (text) => (rgiEmojiInstance ??= new RegExp(\"^\\\\p{RGI_Emoji}$\", \"v\")).test(text) };", "const rgiEmojiRegex"],
+    [
+      "const rgiEmojiRegex = /^\\p{RGI_Emoji}$/v;",
+      "let rgiEmojiInstance;\nconst mayBeEmoji = /[\\p{Emoji_Presentation}\\uFE0F]/u;\nconst rgiEmojiRegex = { test: (text) => mayBeEmoji.test(text) && (rgiEmojiInstance ??= new RegExp(\"^\\\\p{RGI_Emoji}$\", \"v\")).test(text) };",
+      "const rgiEmojiRegex",
+    ],
   ),
   // Every yargs instance guesses a default version as it is made: it lists each folder from
   // the working directory up to / looking for a package.json (the user's project's, since a

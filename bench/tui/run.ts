@@ -14,7 +14,8 @@ import { databasePath, openStore } from "../../src/storage"
 import { Id } from "../../src/util"
 
 const ROOT = path.resolve(import.meta.dirname, "../..")
-const BIN = path.join(ROOT, "bin/wright.cjs")
+// WRIGHT_BENCH_BIN: another build to measure (e.g. a copy of dist/wright.mjs from before a change).
+const BIN = process.env.WRIGHT_BENCH_BIN ? path.resolve(process.env.WRIGHT_BENCH_BIN) : path.join(ROOT, "bin/wright.cjs")
 const MESSAGES = 2000
 const LAUNCHES = 5
 const KEYS = 150

@@ -8,8 +8,19 @@ import type { TuiOptions } from "./run"
 export type { TuiOptions } from "./run"
 export { createRpcClient, serveRpc, type EventSource, type Port, type RpcClient, type RpcHandlers, type MainToWorker, type WorkerToMain } from "./rpc"
 
+let loading: ReturnType<typeof loadInk> | undefined
+
+/**
+ * Starts loading Ink, React and the UI's modules (~0.9 MB to compile) without waiting, so that
+ * work overlaps whatever the caller waits for before `runTui` (the core's boot).
+ */
+export function preloadTui(): void {
+  loading ??= loadInk()
+  loading.catch(() => {})
+}
+
 export async function runTui(opts: TuiOptions): Promise<void> {
-  const { runTui: run } = await loadInk()
+  const { runTui: run } = await (loading ??= loadInk())
   return run(opts)
 }
 

@@ -43,6 +43,8 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const stdout = opts.stdout ?? process.stdout
   const store = createStore()
   store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.variant ? { variant: opts.variant } : {}) })
+  // The home screen (and its recent sessions, which may arrive first) is not drawn for a session about to open.
+  if (opts.sessionID) store.set({ route: "opening" })
   const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
   const unsubscribeApply = opts.events.subscribe(store.apply)
   // A reloaded project (config files changed, /trust, PATCH /config) may bring other agents, commands and a default model.
@@ -71,8 +73,10 @@ export async function runTui(opts: TuiOptions): Promise<void> {
       // project, which would interrupt a running step.
       const asked = controller.askTrust()
       void showConfigWarnings(opts.client, store)
-      await controller.boot()
-      if (opts.sessionID) await controller.openSession(opts.sessionID)
+      // The session's page does not wait for the agents, commands and sessions lists, and is asked for first.
+      const opening = opts.sessionID ? controller.openSession(opts.sessionID) : undefined
+      await Promise.all([controller.boot(), opening])
+      if (store.getState().route === "opening") store.home()
       await asked
       if (opts.prompt) await controller.submit(opts.prompt)
     },

@@ -20,7 +20,8 @@ export interface Notice {
 export interface StoreState {
   version: number
   ready: boolean
-  route: "home" | "session"
+  /** "opening": a session given at start (-c, -s) is being read; neither home nor a session is drawn. */
+  route: "home" | "session" | "opening"
   session?: Session
   sessions: Session[]
   printed: Printed[]

@@ -7,7 +7,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { createClient, type Client } from "../../sdk"
-import { createRpcClient, runTui } from "../../tui"
+import { createRpcClient, preloadTui, runTui } from "../../tui"
 import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
@@ -59,6 +59,8 @@ export async function tui(args: TuiArgs) {
   // --print-logs: the core's log lines (its stderr) reach ours, e.g. for `wright --print-logs 2>wright.log`.
   if (args.printLogs) worker.stderr.on("data", (d: Buffer) => process.stderr.write(d))
   const rpc = createRpcClient(worker)
+  // -c, -s and --port wait for the core below: the UI's modules load meanwhile.
+  preloadTui()
   let stopping = false
   let crashed: Error | undefined
   const died = new Promise<never>((_, reject) => {
