@@ -1,14 +1,18 @@
 // A long-lived process builds each step's prompt from what it converted before; a fresh
 // process builds it from scratch. Through pruning, an edited old part, a revert and a
 // compaction, every request the long-lived process sends must be the very bytes a fresh
-// process sends for the same history and the same prompt.
+// process sends for the same history and the same prompt. The cache alone is checked against a
+// fresh conversion too, past what the history's change log remembers.
 import Database from "better-sqlite3"
 import { writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { seedLongSession } from "../../bench/session/long"
 import { databasePath } from "../../src/storage"
-import type { MessageWithParts } from "../../src/protocol"
+import type { MessageWithParts, TextPart } from "../../src/protocol"
+import { versionOf } from "../../src/session/history"
+import { createModelMessageCache, toModelMessages } from "../../src/session/to-model"
+import { Id } from "../../src/util"
 import { startLLMServer, text, toolCalls, type LLMServer, type Reply } from "../lib/llm-server"
 import { prompt, testCore, type TestCore } from "../lib/core"
 import { sandbox } from "../lib/e2e"
@@ -98,3 +102,35 @@ test("incremental prompt - through pruning, an edited old part, a revert and a c
   await stage("a step after the compaction", [text("Still fine.")], ask("and then?"))
   await live.close()
 }, 180_000)
+
+test("incremental prompt - after more changes than the history remembers, and with messages removed and inserted, the cached conversion is a fresh one's", async () => {
+  const core = await testCore({ llm })
+  const { history } = core.app
+  const session = core.app.sessions.create()
+  const model = { providerID: "fake", modelID: "chat-model" }
+  const convert = createModelMessageCache({ versionOf, version: history.version, changedSince: history.changedSince })
+  const texts: TextPart[] = []
+  const put = (i: number) => {
+    const id = Id.ascending("msg")
+    history.putMessage({ id, sessionID: session.id, role: "user", time: { created: Date.now() }, agent: "build", model })
+    const part: TextPart = { id: Id.ascending("prt"), sessionID: session.id, messageID: id, type: "text", text: `message ${i}` }
+    history.putPart(part)
+    texts.push(part)
+  }
+  for (let i = 0; i < 50; i++) put(i)
+  const same = () => expect(convert(history.messages(session.id), model)).toEqual(toModelMessages(history.messages(session.id), model))
+  same()
+  // An early message edited, then 1,500 edits of later ones: more than the change log keeps.
+  history.putPart({ ...texts[2]!, text: "edited before the others" })
+  for (let k = 0; k < 1500; k++) history.putPart({ ...texts[20 + (k % 20)]!, text: `edit ${k}` })
+  same()
+  history.putPart({ ...texts[3]!, text: "one more edit" })
+  same()
+  history.removeMessage(session.id, texts[10]!.messageID)
+  same()
+  put(50)
+  history.putPart({ ...texts[0]!, text: "the first one, edited" })
+  same()
+  expect(convert(history.messages(session.id), model)[0]).toEqual({ role: "user", content: [{ type: "text", text: "the first one, edited" }] })
+  await core.close()
+})
