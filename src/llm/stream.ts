@@ -158,7 +158,8 @@ const previousPrompts = new WeakMap<ModelMessage, PreviousPrompt>()
  * tool results that follow it (the converter checks that every call has its result). The
  * session layer hands the same message objects for unchanged history, so a step of a long
  * session converts only what is new; the groups before the first message that differs from
- * the last prompt of the same conversation are taken from it without visiting each.
+ * the last prompt of the same conversation are taken from it (found by comparing the two
+ * lists), without reading each group again.
  */
 async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMessage[]): Promise<ProviderPrompt> {
   const convert = (msgs: ModelMessage[]) => convertToLanguageModelPrompt({ prompt: { messages: msgs }, supportedUrls: {}, download: undefined })
