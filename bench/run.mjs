@@ -200,6 +200,9 @@ function sessionRows(r) {
       row("step N+1 start, 10,000 messages (~6 KB per read)", ms(r.hugeMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
       row("10,000 / 20 messages", times(r.hugeRatio), check(r.hugeRatio <= 2, "≤ 2×")),
     ]),
+    ...(r.compactedMs === undefined ? [] : [
+      row("step N+1 start, 10,000 messages compacted (summary + 30 kept)", ms(r.compactedMs), { baseline: `${ms(r.smallMs)} (20 messages)` }),
+    ]),
   ]
 }
 

@@ -2,7 +2,8 @@
 // hands the step's request to the provider package (the "wright:llm.request" diagnostics
 // channel), for sessions of 2,000 and 10,000 messages (each tool turn with ~6 KB of output, as
 // bench/session/long.ts seeds) vs one of 20. Everything wright does per step is
-// included (history, system prompt, tools, message and prompt conversion); the provider's own
+// included (history, system prompt, tools, message and prompt conversion); also 10,000 messages
+// compacted near the end (the model sees the summary and the kept tail). The provider's own
 // serialisation of the request body and the wire are not. The live history is kept in memory
 // and conversions are reused, so a long session must not cost a full reload per step. Run: npx tsx bench/session/step.ts
 import { subscribe } from "node:diagnostics_channel"
@@ -26,13 +27,13 @@ const RUNS = 61
 /** ~6 KB of read output per tool turn, like the long-session bench. */
 const OUTPUT_BYTES = 6_000
 
-async function timeStepStart(messages: number, llm: { url: string }, arrivals: number[], runs = RUNS) {
+async function timeStepStart(messages: number, llm: { url: string }, arrivals: number[], runs = RUNS, compacted = false) {
   const box = sandbox()
   writeConfig(box.project, providerConfig(llm as LLMServer, "openai-chat"))
   const store = openStore(":memory:")
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "bench" })
   const session = app.sessions.create()
-  seed(app, session.id, messages)
+  seed(app, session.id, messages, compacted)
   // Warm up once (module caches, provider construction), then measure fresh steps.
   await app.sessions.prompt(session.id, { parts: [{ type: "text", text: "warm up" }] })
   const samples: number[] = []
@@ -47,12 +48,14 @@ async function timeStepStart(messages: number, llm: { url: string }, arrivals: n
   return median(samples)
 }
 
-/** Fills a session with realistic turns: a question, a tool step with output, an answer. */
-function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, count: number) {
+/** Fills a session with realistic turns: a question, a tool step with output, an answer; `compacted`: then a summary keeping the last 30 messages. */
+function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, count: number, compacted = false) {
   const model = { providerID: "fake", modelID: "chat-model" }
   const base = { parentID: "", mode: "build", agent: "build", modelID: "chat-model", providerID: "fake", path: { cwd: "/", root: "/" }, cost: 0, tokens: { input: 100, output: 20, reasoning: 0, cache: { read: 0, write: 0 } } }
   let lastUser = ""
+  let tailStart = ""
   for (let i = 0; i < count; i++) {
+    if (i === count - 30) tailStart = Id.ascending("msg")
     const id = Id.ascending("msg")
     if (i % 3 === 0) {
       lastUser = id
@@ -69,6 +72,13 @@ function seed(app: Awaited<ReturnType<typeof createApp>>, sessionID: string, cou
       else app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: id, type: "text", text: `Fixed module ${i}: the off-by-one in the loop.` })
     }
   }
+  if (!compacted) return
+  const request = Id.ascending("msg")
+  app.history.putMessage({ id: request, sessionID, role: "user", time: { created: Date.now() }, agent: "build", model })
+  app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: request, type: "compaction", auto: false, tail_start_id: tailStart })
+  const summary = Id.ascending("msg")
+  app.history.putMessage({ ...base, id: summary, sessionID, role: "assistant", parentID: request, summary: true, finish: "stop", time: { created: Date.now(), completed: Date.now() } })
+  app.history.putPart({ id: Id.ascending("prt"), sessionID, messageID: summary, type: "text", text: "What we did so far: fixed the off-by-one in every module." })
 }
 
 function readOutput(i: number) {
@@ -93,7 +103,7 @@ function median(xs: number[]) {
   return s[Math.floor(s.length / 2)]!
 }
 
-export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number; hugeMs: number; hugeRatio: number }> {
+export async function runStepBench(): Promise<{ smallMs: number; largeMs: number; ratio: number; hugeMs: number; hugeRatio: number; compactedMs: number; compactedRatio: number }> {
   const arrivals: number[] = []
   subscribe("wright:llm.request", () => arrivals.push(performance.now()))
   // The fake model runs in its own process: parsing each (large) request is its work, and its
@@ -104,7 +114,8 @@ export async function runStepBench(): Promise<{ smallMs: number; largeMs: number
     const largeMs = await timeStepStart(2000, llm, arrivals)
     // Each run adds a turn and the fake model parses a ~20 MB body per request: fewer runs.
     const hugeMs = await timeStepStart(10_000, llm, arrivals, 21)
-    return { smallMs, largeMs, ratio: largeMs / smallMs, hugeMs, hugeRatio: hugeMs / smallMs }
+    const compactedMs = await timeStepStart(10_000, llm, arrivals, 21, true)
+    return { smallMs, largeMs, ratio: largeMs / smallMs, hugeMs, hugeRatio: hugeMs / smallMs, compactedMs, compactedRatio: compactedMs / smallMs }
   } finally {
     llm.close()
   }
@@ -112,5 +123,5 @@ export async function runStepBench(): Promise<{ smallMs: number; largeMs: number
 
 if (import.meta.url === pathToFileURL(process.argv[1]!).href) {
   const r = await runStepBench()
-  console.log(`step N+1 start: 20 messages ${r.smallMs.toFixed(1)} ms, 2000 messages ${r.largeMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}x; 10000 messages ${r.hugeMs.toFixed(1)} ms, ratio ${r.hugeRatio.toFixed(2)}x (target <= 2x)`)
+  console.log(`step N+1 start: 20 messages ${r.smallMs.toFixed(1)} ms, 2000 messages ${r.largeMs.toFixed(1)} ms, ratio ${r.ratio.toFixed(2)}x; 10000 messages ${r.hugeMs.toFixed(1)} ms, ratio ${r.hugeRatio.toFixed(2)}x (target <= 2x); 10000 compacted ${r.compactedMs.toFixed(1)} ms, ratio ${r.compactedRatio.toFixed(2)}x`)
 }

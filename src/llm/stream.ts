@@ -143,17 +143,39 @@ const CONVERTED = Symbol("wright.provider-prompt")
 type Convertible = ModelMessage & { [CONVERTED]?: { members: ModelMessage[]; out: ProviderPrompt } }
 
 /**
+ * The last prompt built for a conversation (found by its first message): its messages, where
+ * the group starting at each one begins in `body` (-1 inside a group), and the converted body.
+ */
+interface PreviousPrompt {
+  members: ModelMessage[]
+  starts: number[]
+  body: ProviderPrompt
+}
+const previousPrompts = new WeakMap<ModelMessage, PreviousPrompt>()
+
+/**
  * The SDK's prompt conversion, per group: a user message, or an assistant message with the
  * tool results that follow it (the converter checks that every call has its result). The
  * session layer hands the same message objects for unchanged history, so a step of a long
- * session converts only what is new.
+ * session converts only what is new; the groups before the first message that differs from
+ * the last prompt of the same conversation are taken from it (found by comparing the two
+ * lists), without reading each group again.
  */
 async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMessage[]): Promise<ProviderPrompt> {
   const convert = (msgs: ModelMessage[]) => convertToLanguageModelPrompt({ prompt: { messages: msgs }, supportedUrls: {}, download: undefined })
-  const out: ProviderPrompt = system.map((m) => ({ role: "system", content: m.content, providerOptions: m.providerOptions }))
+  const found = messages.length ? previousPrompts.get(messages[0]!) : undefined
+  const from = found ? reusable(found, messages) : 0
+  // The last prompt's arrays are cut where it stops being valid and extended in place.
+  const prev: PreviousPrompt = from ? found! : { members: [], starts: [], body: [] }
+  const { starts, body } = prev
+  body.length = from < prev.members.length ? starts[from]! : body.length
+  if (!from) body.length = 0
+  starts.length = from
+  prev.members.length = from
+  for (let i = from; i < messages.length; i++) prev.members.push(messages[i]!)
   // Groups not converted yet are converted together, one SDK call per run of them (the first
   // step of a long session is one call, not one per message), then split back into groups.
-  let pending: { first: Convertible; members: ModelMessage[] }[] = []
+  let pending: { index: number; first: Convertible; members: ModelMessage[] }[] = []
   const convertPending = async () => {
     if (!pending.length) return
     const groups = pending
@@ -162,22 +184,48 @@ async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMes
     for (let g = 0; g < groups.length; g++) {
       const converted = fresh?.[g] ?? (await convert(groups[g]!.members))
       groups[g]!.first[CONVERTED] = { members: groups[g]!.members, out: converted }
-      for (const m of converted) out.push(m)
+      starts[groups[g]!.index] = body.length
+      for (const m of converted) body.push(m)
     }
   }
-  for (let i = 0; i < messages.length; ) {
+  // Forgotten while it is being rebuilt: a conversion that throws leaves nothing half done behind.
+  if (messages.length) previousPrompts.delete(messages[0]!)
+  for (let i = from; i < messages.length; ) {
     let j = i + 1
     if (messages[i]!.role === "assistant") while (j < messages.length && messages[j]!.role === "tool") j++
+    starts.push(-1)
+    for (let k = i + 1; k < j; k++) starts.push(-1)
     const first = messages[i] as Convertible
     const hit = first[CONVERTED]
     if (hit && sameRun(hit.members, messages, i, j)) {
-      await convertPending()
-      for (const m of hit.out) out.push(m)
-    } else pending.push({ first, members: messages.slice(i, j) })
+      // Awaited only when there is something to convert: an await per cached group is a
+      // microtask each, most of a long session's step (10,000 messages: ~3 ms).
+      if (pending.length) await convertPending()
+      starts[i] = body.length
+      for (const m of hit.out) body.push(m)
+    } else pending.push({ index: i, first, members: messages.slice(i, j) })
     i = j
   }
   await convertPending()
-  return out
+  if (messages.length) previousPrompts.set(messages[0]!, prev)
+  const out: ProviderPrompt = system.map((m) => ({ role: "system", content: m.content, providerOptions: m.providerOptions }))
+  return out.concat(body)
+}
+
+/**
+ * Where the last prompt's body can be cut and reused: the start of a group before which every
+ * message is the same object as last time and the group before is whole in both prompts (the
+ * next message starts a group in both).
+ */
+function reusable(prev: PreviousPrompt, messages: ModelMessage[]): number {
+  const max = Math.min(messages.length, prev.members.length)
+  let k = 0
+  while (k < max && messages[k] === prev.members[k]) k++
+  const startsGroup = (i: number) => (i >= prev.members.length || prev.starts[i] !== -1) && (i >= messages.length || messages[i]!.role !== "tool")
+  while (k > 0 && !startsGroup(k)) k--
+  // Index 0 always starts a group; step back to the group start at or before k.
+  while (k > 0 && prev.starts[k] === -1) k--
+  return k
 }
 
 /**

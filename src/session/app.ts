@@ -296,7 +296,7 @@ export async function createApp(opts: AppOptions) {
   })
   const loopDeps: LoopDeps = {
     ...processor,
-    modelMessages: createModelMessageCache(versionOf),
+    modelMessages: createModelMessageCache({ versionOf, version: history.version, changedSince: history.changedSince }),
     sessionTools: (sessionID) => sessionMcp.tools(sessionID),
     store,
     agents,

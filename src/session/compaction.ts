@@ -5,7 +5,7 @@
 import type { Agents } from "../agent"
 import type { Bus } from "../bus"
 import type { ResolvedModel } from "../llm"
-import { ContextOverflowError, type AssistantMessage, type CompactionPart, type MessageWithParts, type Session, type UserMessage } from "../protocol"
+import { ContextOverflowError, type CompactionPart, type MessageWithParts, type Session, type UserMessage } from "../protocol"
 import { Id } from "../util"
 import type { History } from "./history"
 import type { LoopHooks } from "./loop"
@@ -84,18 +84,24 @@ function isSummary(m: MessageWithParts) {
 
 /**
  * The history the model sees: everything, or, after a finished compaction, the request, its
- * summary, the kept tail, and what came after.
+ * summary, the kept tail, and what came after. `history` is in id order (as the live history
+ * is): the request is looked for back from its summary and the tail back from the request, so
+ * a step of a long compacted session does not read every message before them.
  */
 export function filterCompacted(history: MessageWithParts[]): MessageWithParts[] {
   for (let j = history.length - 1; j >= 0; j--) {
     const s = history[j]!
     if (!isSummary(s) || s.info.role !== "assistant" || !s.info.finish || s.info.error) continue
-    const i = history.findIndex((m) => m.info.id === (s.info as AssistantMessage).parentID)
+    const parentID = s.info.parentID
+    let i = j - 1
+    while (i >= 0 && history[i]!.info.id !== parentID) i--
     if (i === -1) continue
     const request = history[i]!
     const part = request.parts.find((p): p is CompactionPart => p.type === "compaction")
     const tailStart = part?.tail_start_id
-    const tail = tailStart ? history.slice(0, i).filter((m) => m.info.id >= tailStart && !isCompactionRequest(m) && !isSummary(m)) : []
+    let from = i
+    if (tailStart) while (from > 0 && history[from - 1]!.info.id >= tailStart) from--
+    const tail = history.slice(from, i).filter((m) => !isCompactionRequest(m) && !isSummary(m))
     const after = history.slice(i + 1).filter((m) => m !== s)
     return [request, s, ...tail, ...after]
   }

@@ -3,7 +3,7 @@ import type { Message, MessageWithParts, Part, Session } from "../protocol"
 import { outputOnDisk, type Store } from "../storage"
 import * as ToolState from "./tool-state"
 
-/** Version of a history entry: bumped by every change to the message or its parts. */
+/** Version of a history entry: a new, higher number at every change to the message or its parts. */
 export const VERSION = Symbol("wright.history.version")
 type Versioned = MessageWithParts & { [VERSION]?: number }
 export function versionOf(entry: MessageWithParts): number {
@@ -12,6 +12,9 @@ export function versionOf(entry: MessageWithParts): number {
 
 /** Sessions kept in memory: past this, the least recently used idle ones are dropped. */
 export const KEEP_IDLE_SESSIONS = 4
+
+/** How many changed entries a session remembers for `changedSince` (past it, older changes are forgotten). */
+const CHANGE_LOG = 1024
 
 /** Streamed text is written to disk at least this often while it grows (and at every part end). */
 export const STREAM_PERSIST_MS = 200
@@ -45,15 +48,39 @@ export function createHistory(deps: {
   // `readAt`: the data_version when the list was last read from disk.
   // `open`: assistant messages not completed yet (a step under way, or one a dead process left),
   // so settling a session looks at those few instead of walking its whole history.
-  type Entry = { list: MessageWithParts[]; byId: Map<string, MessageWithParts>; open: Set<MessageWithParts>; readAt?: number }
+  // `changed` / `changedAt`: the entries changed lately and the version each got (the newest
+  // last, a run of changes to one entry kept once), for `changedSince`; `forgotAt`: the newest
+  // version no longer in that log.
+  type Entry = {
+    list: MessageWithParts[]
+    byId: Map<string, MessageWithParts>
+    open: Set<MessageWithParts>
+    readAt?: number
+    changed: MessageWithParts[]
+    changedAt: number[]
+    forgotAt: number
+  }
   const cache = new Map<string, Entry>()
   const isOpen = (m: MessageWithParts) => m.info.role === "assistant" && !m.info.time.completed
   const track = (entry: Entry, m: MessageWithParts) => (isOpen(m) ? entry.open.add(m) : entry.open.delete(m))
   const dirty = new Map<string, Part>()
-  // Each entry carries a version, bumped whenever the message or one of its parts changes, so
-  // conversions of unchanged messages can be reused safely (a symbol: never serialised).
-  const bump = (entry: MessageWithParts | undefined) => {
-    if (entry) (entry as Versioned)[VERSION] = ((entry as Versioned)[VERSION] ?? 0) + 1
+  // Each entry carries a version, renewed whenever the message or one of its parts changes, so
+  // conversions of unchanged messages can be reused safely (a symbol: never serialised). Versions
+  // come from one counter, so "changed since version N" is a question about the whole history.
+  let version = 0
+  const bump = (entry: Entry, msg: MessageWithParts | undefined) => {
+    if (!msg) return
+    const v = ++version
+    ;(msg as Versioned)[VERSION] = v
+    const n = entry.changed.length
+    if (n && entry.changed[n - 1] === msg) return void (entry.changedAt[n - 1] = v)
+    entry.changed.push(msg)
+    entry.changedAt.push(v)
+    if (n + 1 <= CHANGE_LOG) return
+    const cut = CHANGE_LOG / 2
+    entry.forgotAt = entry.changedAt[cut - 1]!
+    entry.changed.splice(0, cut)
+    entry.changedAt.splice(0, cut)
   }
   let timer: NodeJS.Timeout | undefined
   const keepIdle = deps.keepIdle ?? KEEP_IDLE_SESSIONS
@@ -70,7 +97,7 @@ export function createHistory(deps: {
     if (!entry) {
       const readAt = deps.dataVersion?.()
       const list = store.messages.list(sessionID)
-      const loaded: Entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), open: new Set(list.filter(isOpen)), readAt }
+      const loaded: Entry = { list, byId: new Map(list.map((m) => [m.info.id, m])), open: new Set(list.filter(isOpen)), readAt, changed: [], changedAt: [], forgotAt: version }
       entry = loaded
       cache.set(sessionID, entry)
       evictIdle()
@@ -122,7 +149,7 @@ export function createHistory(deps: {
         time: { ...msg.info.time, completed: end },
         error: msg.info.error ?? { name: "MessageAbortedError", data: { message: "Interrupted: wright stopped before this step finished." } },
       }
-      bump(msg)
+      bump(entry, msg)
       store.messages.put(msg.info)
       if (publish) bus.publish("message.updated", { sessionID: msg.info.sessionID, info: msg.info })
     }
@@ -182,7 +209,7 @@ export function createHistory(deps: {
       }
       if (changed) {
         old.parts = m.parts
-        bump(old)
+        bump(entry, old)
       }
     }
     if (added) entry.list.sort((a, b) => (a.info.id < b.info.id ? -1 : 1))
@@ -245,7 +272,7 @@ export function createHistory(deps: {
     putMessage(info: Message) {
       const entry = load(info.sessionID)
       const existing = entry.byId.get(info.id)
-      bump(existing)
+      bump(entry, existing)
       if (existing) {
         existing.info = info
         track(entry, existing)
@@ -282,7 +309,7 @@ export function createHistory(deps: {
     putPart(part: Part, opts: { defer?: boolean } = {}) {
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
-      bump(message)
+      bump(entry, message)
       if (!message) throw new Error(`part ${part.id} belongs to unknown message ${part.messageID}`)
       const index = message.parts.findIndex((p) => p.id === part.id)
       if (index === -1) message.parts.push(part)
@@ -302,7 +329,7 @@ export function createHistory(deps: {
     delta(part: Part & { text: string }, delta: string) {
       const entry = load(part.sessionID)
       const message = entry.byId.get(part.messageID)
-      bump(message)
+      bump(entry, message)
       if (message && !message.parts.includes(part)) {
         const i = message.parts.findIndex((p) => p.id === part.id)
         if (i === -1) message.parts.push(part)
@@ -319,12 +346,28 @@ export function createHistory(deps: {
       })
     },
     removePart(sessionID: string, messageID: string, partID: string) {
-      const message = load(sessionID).byId.get(messageID)
-      bump(message)
+      const entry = load(sessionID)
+      const message = entry.byId.get(messageID)
+      bump(entry, message)
       if (message) message.parts = message.parts.filter((p) => p.id !== partID)
       dirty.delete(partID)
       store.parts.remove(partID)
       bus.publish("message.part.removed", { sessionID, messageID, partID })
+    },
+    /** The newest version given to any entry so far (see changedSince). */
+    version: () => version,
+    /**
+     * The loaded session's entries whose message or parts changed after version `since`, in
+     * no particular order, possibly repeated. Undefined when that is not known (the session is
+     * not loaded, or the changes since were too many to remember): then any entry may have changed.
+     * Entries added or removed are not reported: compare the list itself for those.
+     */
+    changedSince(sessionID: string, since: number): MessageWithParts[] | undefined {
+      const entry = cache.get(sessionID)
+      if (!entry || since < entry.forgotAt) return undefined
+      const out: MessageWithParts[] = []
+      for (let i = entry.changed.length - 1; i >= 0 && entry.changedAt[i]! > since; i--) out.push(entry.changed[i]!)
+      return out
     },
     forget(sessionID: string) {
       cache.delete(sessionID)

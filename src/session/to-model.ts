@@ -28,23 +28,84 @@ export function toModelMessages(history: MessageWithParts[], model: { providerID
 const CONVERTED = Symbol("wright.model-messages")
 type Cached = MessageWithParts & { [CONVERTED]?: { version: number; model: string; out: ModelMessage[] } }
 
+/** What the cache asks the live history (see history.ts). */
+export interface ChangeSource {
+  /** The version of one entry (a new number at every change to it). */
+  versionOf(entry: MessageWithParts): number
+  /** The newest version given so far. */
+  version(): number
+  /** Entries changed after version `since`; undefined when not known. */
+  changedSince(sessionID: string, since: number): MessageWithParts[] | undefined
+}
+
+/**
+ * The last conversion of one conversation (found by its first entry, so it goes when the
+ * session's entries do): its entries, where each one's messages end in `out`, an entry's
+ * index, and the version it saw.
+ */
+interface Previous {
+  model: string
+  version: number
+  entries: MessageWithParts[]
+  ends: number[]
+  out: ModelMessage[]
+  at: Map<MessageWithParts, number>
+}
+
 /**
  * toModelMessages with each stored message's conversion kept on the history entry until the
- * message changes (its version is bumped on every change), so a step of a long session only
+ * message changes (its version changes with every change), so a step of a long session only
  * converts what is new. Unchanged messages yield the very same objects, which lets the
- * provider-prompt conversion downstream reuse its work too.
+ * provider-prompt conversion downstream reuse its work too. The last conversion of each session
+ * is kept as well: the entries before the first one added, removed or changed since are taken
+ * from it as they are, found by comparing the lists, without reading each entry again (in a
+ * long session, reading 10,000 entries scattered in the heap was most of a step's start).
  */
-export function createModelMessageCache(version: (entry: MessageWithParts) => number) {
+export function createModelMessageCache(source: ChangeSource) {
+  const previous = new WeakMap<MessageWithParts, Previous>()
+
+  /** How many leading entries of `history` are as the last conversion saw them. */
+  function unchanged(prev: Previous, history: MessageWithParts[], sessionID: string): number {
+    const changed = source.changedSince(sessionID, prev.version)
+    if (!changed) return 0
+    const max = Math.min(history.length, prev.entries.length)
+    let same = 0
+    while (same < max && history[same] === prev.entries[same]) same++
+    for (const entry of changed) {
+      const i = prev.at.get(entry)
+      if (i !== undefined && i < same) same = i
+    }
+    return same
+  }
+
   return function convert(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
     const key = `${model.providerID}/${model.modelID}`
-    const out: ModelMessage[] = []
-    for (const msg of history as Cached[]) {
-      const v = version(msg)
+    const head = history[0]
+    const found = head && previous.get(head)
+    const same = found && found.model === key ? unchanged(found, history, head.info.sessionID) : 0
+    // The last conversion's arrays are cut where it stops being valid and extended in place.
+    const prev: Previous = same ? found! : { model: key, version: 0, entries: [], ends: [], out: [], at: new Map() }
+    prev.version = source.version()
+    for (let i = same; i < prev.entries.length; i++) if (prev.at.get(prev.entries[i]!) === i) prev.at.delete(prev.entries[i]!)
+    prev.out.length = same ? prev.ends[same - 1]! : 0
+    prev.entries.length = prev.ends.length = same
+    let repeated = false
+    for (let i = same; i < history.length; i++) {
+      const msg = history[i] as Cached
+      const v = source.versionOf(msg)
       let hit = msg[CONVERTED]
       if (!hit || hit.version !== v || hit.model !== key) msg[CONVERTED] = hit = { version: v, model: key, out: toModelMessages([msg], model) }
-      for (const m of hit.out) out.push(m)
+      for (const m of hit.out) prev.out.push(m)
+      prev.ends.push(prev.out.length)
+      prev.entries.push(msg)
+      // An entry listed twice cannot be told apart by position: the next call starts afresh.
+      if (prev.at.has(msg)) repeated = true
+      prev.at.set(msg, i)
     }
-    return out
+    if (head && !repeated) previous.set(head, prev)
+    else if (head) previous.delete(head)
+    // The caller may change its array (reminders): it gets a copy.
+    return prev.out.slice()
   }
 }
 
