@@ -2,9 +2,12 @@
 // after the other, interleaved: on a shared, loaded machine CPU time moves far less than wall
 // time, so this is the figure each start-up change quotes. Build first, then:
 //   node bench/foundation/start-cpu.mjs [runs] [/path/to/other/bin/wright.cjs ...]
-// Other binaries (e.g. main's) are measured in the same interleaving.
+// Other binaries (e.g. main's) are measured in the same interleaving. "wright" is the ESM build
+// (bin/wright.cjs); when the build made a startup snapshot, "snapshot" is the installed command
+// (bin/wright, the launcher) and "snapshot-direct" Node started with --snapshot-blob itself, so
+// the launcher's cost is the difference (bench/README.md, "A V8 startup snapshot").
 import { spawn } from "node:child_process"
-import { readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { fileURLToPath } from "node:url"
@@ -45,6 +48,12 @@ function timed(argv) {
 // Each build keeps its own database: an older build refuses one a newer build migrated.
 const own = (name) => ["/usr/bin/env", `WRIGHT_DB=${path.join(box.home, `${name}.db`)}`]
 const subjects = { wright: [...own("wright"), NODE, path.join(ROOT, "bin/wright.cjs"), "run", "hi"] }
+const SNAPSHOT = path.join(ROOT, "dist/snapshot")
+const snapshot = existsSync(path.join(SNAPSHOT, "stamp"))
+if (snapshot) {
+  subjects.snapshot = [...own("snapshot"), `WRIGHT_NODE=${NODE}`, path.join(ROOT, "bin/wright"), "run", "hi"]
+  subjects["snapshot-direct"] = [...own("direct"), NODE, "--snapshot-blob", path.join(SNAPSHOT, "run.blob"), path.join(SNAPSHOT, "run.cjs"), "run", "hi"]
+}
 for (const p of others) {
   const name = path.basename(path.dirname(path.dirname(p)))
   subjects[name] = [...own(name), NODE, p, "run", "hi"]
@@ -71,6 +80,7 @@ await server.close()
 box.remove()
 
 const result = { runs, loadavg: load.map((l) => +l.toFixed(2)) }
+if (snapshot) Object.assign(result, { scriptKB: Math.round(statSync(path.join(SNAPSHOT, "run.cjs")).size / 1024), blobMB: +(statSync(path.join(SNAPSHOT, "run.blob")).size / 2 ** 20).toFixed(1) })
 for (const [name, s] of Object.entries(samples)) {
   result[name] = { cpuMs: +median(s.map((r) => r.cpu)).toFixed(0), wallMs: +median(s.map((r) => r.ms)).toFixed(0), rssMB: +median(s.map((r) => r.rssMB)).toFixed(1) }
 }
