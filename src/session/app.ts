@@ -1,13 +1,12 @@
 // One App per project directory: it loads that directory's config and builds every service
 // the core needs (providers, permissions, agents, tools, history, the loop), wired with
 // explicit dependencies. The server keeps one App per directory; nothing here is global.
-import { execFileSync } from "node:child_process"
 import { existsSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
-import { DEFAULT_MAX_TOOL_SHARE, loadConfig, xdgPaths, type Config } from "../config"
+import { DEFAULT_MAX_TOOL_SHARE, findWorktree, loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, readAuthFile, userCredentials, type Credentials } from "../llm"
 import { createCodeIntel } from "../lsp"
 import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
@@ -79,11 +78,17 @@ export async function createApp(opts: AppOptions) {
   const catalogDir = xdgPaths(env, home).cache
   // bwrap's probe runs while the config loads (cached per process; a sandbox off by config just ignores it).
   warmSandbox(env)
+  const spawner = opts.exec ?? createExec({ env })
+  // The project's id is its root commit, asked of git while the config loads (the worktree is
+  // the same nearest `.git` the config finds): a synchronous git run here delayed every first
+  // request made in a repository.
+  const gitRoot = findWorktree(directory)
+  const projectIDFromGit = existsSync(path.join(gitRoot, ".git")) ? rootCommit(spawner, gitRoot) : undefined
   const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: catalogProviderIDs(catalogDir) })
   const config = loaded.config
   const worktree = loaded.worktree
   const isGit = existsSync(path.join(worktree, ".git"))
-  const projectID = isGit ? rootCommit(worktree) ?? "global" : "global"
+  const projectID = (isGit ? await (worktree === gitRoot ? projectIDFromGit : rootCommit(spawner, worktree)) : undefined) ?? "global"
   const paths = xdg(env, home)
   const outputDir = path.join(paths.data, "tool-output")
   const version = opts.version ?? (typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "dev")
@@ -129,7 +134,6 @@ export async function createApp(opts: AppOptions) {
     followMs: opts.lease?.followMs,
   })
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
-  const spawner = opts.exec ?? createExec({ env })
   // The shadow store of this project (its own git calls go straight to the spawner).
   const snapshotStore = createSnapshotStore({ exec: spawner, worktree, dataDir: paths.data, projectID, home, settings: snapshotSettings(config) })
   const snapshots = createStepSnapshots({ store: snapshotStore, history, bus, session: (id) => store.sessions.get(id) })
@@ -516,10 +520,15 @@ function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Ex
   }
 }
 
-function rootCommit(worktree: string): string | undefined {
+/** The repository's first commit (the smallest id when it has several roots), or undefined when git cannot say. */
+async function rootCommit(exec: Exec, worktree: string): Promise<string | undefined> {
   try {
-    const out = execFileSync("git", ["rev-list", "--max-parents=0", "HEAD"], { cwd: worktree, encoding: "utf8", timeout: 3000, stdio: ["ignore", "pipe", "ignore"] })
-    return out.trim().split("\n").sort()[0] || undefined
+    const child = await exec(["git", "rev-list", "--max-parents=0", "HEAD"], { cwd: worktree, timeout: 3000 })
+    let out = ""
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d))
+    child.stderr.resume()
+    const exit = await child.done
+    return exit.code === 0 ? out.trim().split("\n").sort()[0] || undefined : undefined
   } catch {
     return undefined
   }
