@@ -49,8 +49,18 @@ function rewrite(name, filter, ...pairs) {
 const plugins = [
   // main.ts starts the CLI as it loads; from the snapshot it starts after deserialisation.
   rewrite("main-deferred", /[\\/]src[\\/]cli[\\/]main\.ts$/, ["main().catch(fail)", "globalThis.__wrightMain = () => main().catch(fail)"]),
-  // A native addon cannot be in a snapshot: better-sqlite3 is required on the first `new Database`.
-  virtual("sqlite-at-run-time", /^better-sqlite3$/, () => "let real;\nexport default function Database(...args) { return new (real ??= globalThis.__wrightRequire(\"better-sqlite3\"))(...args) }"),
+  // A native addon cannot be in a snapshot, but better-sqlite3's JavaScript can (requiring it at
+  // run time cost ~10 ms of resolving and compiling): its addon is loaded on the first
+  // `new Database`, through `bindings`, which here finds it in the package's build/Release (where
+  // npm's install puts it) and otherwise asks the real `bindings` with the package's root, since
+  // its own search starts from the caller's file (this bundle).
+  virtual(
+    "sqlite-addon-at-run-time",
+    /^bindings$/,
+    () =>
+      'module.exports = function bindings(name) {\n  const req = globalThis.__wrightRequire\n  const root = __wrightBuiltinRequire("node:path").dirname(req.resolve("better-sqlite3/package.json"))\n  try { return req(root + "/build/Release/" + name) } catch { return req("bindings")({ bindings: name, module_root: root }) }\n}\n',
+    (args) => /[\\/]better-sqlite3[\\/]/.test(args.importer),
+  ),
   // node:http does not load in Node 20's snapshot builder ("methods.toSorted is not a function");
   // src/ uses STATUS_CODES (llm/error.ts) and createServer (mcp/oauth.ts), both after start-up.
   virtual(
@@ -176,7 +186,7 @@ export async function buildSnapshot(dist) {
       mainFields: ["module", "main"],
       supported: { "dynamic-import": false },
       define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version), "import.meta.url": "__wrightMetaUrl" },
-      external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild"],
+      external: ["web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild"],
       banner: { js: banner },
       footer: { js: footer },
       logLevel: "error",
