@@ -4,7 +4,7 @@
 // still fails because bwrap mounts everything but the writable paths read-only (the kernel
 // answers EROFS whatever the uid), and the command gets no capabilities to remount them.
 import { execFileSync } from "node:child_process"
-import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, symlinkSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -76,6 +76,17 @@ describe("sandbox - on (workspace-write)", () => {
     expect(readFileSync(path.join(made, "t"), "utf8")).toBe("t\n")
     box.dispose()
     expect(readdirSync(tmp)).toEqual([])
+
+    // A race: two first commands started at once share one private dir (0700, not the shared
+    // TMPDIR itself), so neither lands in the other's or in a folder someone else made.
+    const raced = await resolve()
+    if (raced.state !== "on") throw new Error("no sandbox")
+    const [a, b] = await Promise.all([sh(`echo "$TMPDIR"`, tmp, raced), sh(`echo "$TMPDIR"`, tmp, raced)])
+    expect(a.out.trim()).toBe(b.out.trim())
+    expect(a.out.trim()).not.toBe(tmp)
+    expect(readdirSync(tmp)).toEqual([path.basename(a.out.trim())])
+    expect(statSync(a.out.trim()).mode & 0o777).toBe(0o700)
+    raced.dispose()
   })
 
   test("sandbox - a write outside the project fails with EROFS; the project and $TMPDIR are writable", async () => {

@@ -133,9 +133,14 @@ test("session - a route's first bodies and its later ones are judged alike (chec
     const good = await raw(h, "POST", "/session", { body: JSON.stringify({ title: `t${i}`, unknownKey: true }) })
     const made = await good.json()
     answers.push([good.status, made.title === `t${i}`, "unknownKey" in made])
+    // Prototype keys as JSON text: dropped or refused alike on every call, and nothing polluted.
+    const hostile = await raw(h, "POST", "/session", { body: `{"title":"p${i}","__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}` })
+    const kept = await hostile.json()
+    answers.push([hostile.status, kept.title === `p${i}`, Object.hasOwn(kept, "__proto__"), ({} as Record<string, unknown>).polluted])
   }
-  const first = [[400, ["body.title", "body.permission.0.action"]], [200, true, false]]
+  const first = [[400, ["body.title", "body.permission.0.action"]], [200, true, false], [200, true, false, undefined]]
   expect(answers).toEqual([...first, ...first, ...first, ...first, ...first])
+  expect(({} as Record<string, unknown>).polluted).toBeUndefined()
 })
 
 test("session - an unknown route answers 404 NotFoundError", async () => {
