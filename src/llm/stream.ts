@@ -168,8 +168,7 @@ async function toProviderPrompt(system: SystemModelMessage[], messages: ModelMes
   // The last prompt's arrays are cut where it stops being valid and extended in place.
   const prev: PreviousPrompt = from ? found! : { members: [], starts: [], body: [] }
   const { starts, body } = prev
-  body.length = from < prev.members.length ? starts[from]! : body.length
-  if (!from) body.length = 0
+  if (from < prev.members.length) body.length = starts[from]!
   starts.length = from
   prev.members.length = from
   for (let i = from; i < messages.length; i++) prev.members.push(messages[i]!)
