@@ -13,7 +13,7 @@ import { clientAuth } from "../password"
 import { dim, UserError, yellow } from "../ui"
 import { trustNotice } from "../trust/notice"
 import { header, jsonRenderer, textRenderer } from "./render"
-import { holdBaselineWasm, mimeOf, type Logger, type RootLogger } from "../../util"
+import { holdBaselineWasm, mimeOf, terminalSafe, type Logger, type RootLogger } from "../../util"
 
 /** A one-shot run never blocks on a question or a plan switch nobody can answer. */
 const RUN_RULES: Ruleset = [
@@ -91,7 +91,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const renderer =
     args.format === "json"
       ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, root: session.id, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
-      : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions })
+      : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions, tty: Boolean(process.stdout.isTTY) })
 
   const events = new AbortController()
   let idle!: () => void
@@ -133,7 +133,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
     if (e.type === "permission.asked" && sessions.has(e.properties.sessionID)) {
       const reply = args.auto ? "once" : "reject"
-      if (!args.auto) stderr(`${yellow("permission requested:")} ${e.properties.permission} (${e.properties.patterns.join(", ")}); auto-rejecting ${dim("(use --auto to approve)")}\n`)
+      if (!args.auto) stderr(`${yellow("permission requested:")} ${terminalSafe(`${e.properties.permission} (${e.properties.patterns.join(", ")})`)}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
       client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
     }
     renderer.event(e)

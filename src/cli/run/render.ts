@@ -1,4 +1,5 @@
 import { emptyTokens, ToolSummary, type BusEvent, type Tokens, type ToolPart } from "../../protocol"
+import { terminalSafe } from "../../util"
 import { bold, cyan, dim, green, red, yellow } from "../ui"
 
 export interface Renderer {
@@ -64,8 +65,13 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
   }
 }
 
-/** The default format: the answer streams to stdout; tool activity and errors go to stderr. */
-export function textRenderer(out: Out, opts: { thinking?: boolean; root: string; sessions: Set<string> }): Renderer {
+/**
+ * The default format: the answer streams to stdout; tool activity and errors go to stderr.
+ * Text from the model or a repository never drives the terminal: its control characters are
+ * shown, not obeyed (terminalSafe), in every stderr line and in the answer when stdout is a
+ * terminal (`tty`); an answer piped elsewhere keeps its exact bytes.
+ */
+export function textRenderer(out: Out, opts: { thinking?: boolean; root: string; sessions: Set<string>; tty?: boolean }): Renderer {
   const shown = new Set<string>()
   const reasoningParts = new Set<string>()
   let lastTextPart: string | undefined
@@ -94,7 +100,7 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
       if (e.type === "message.part.delta") {
         if (e.properties.sessionID !== opts.root) return
         if (reasoningParts.has(e.properties.partID)) {
-          if (opts.thinking) stderr(dim(e.properties.delta))
+          if (opts.thinking) stderr(dim(terminalSafe(e.properties.delta)))
           return
         }
         if (lastTextPart !== e.properties.partID) {
@@ -102,7 +108,7 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
           if (wroteText && lastTextPart) text("\n")
           lastTextPart = e.properties.partID
         }
-        text(e.properties.delta)
+        text(opts.tty ? terminalSafe(e.properties.delta) : e.properties.delta)
         return
       }
       if (e.type !== "message.part.updated") return
@@ -114,7 +120,7 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     error(_sessionID, error) {
       if (wroteText && !endsWithNewline) text("\n")
       const message = typeof error.data?.message === "string" ? error.data.message : error.name
-      stderr(`${red("Error:")} ${message}\n`)
+      stderr(`${red("Error:")} ${terminalSafe(message)}\n`)
     },
     finish() {
       if (wroteText && !endsWithNewline) text("\n")
@@ -149,13 +155,14 @@ function pruned(part: ToolPart): boolean {
  */
 function callLine(part: ToolPart): string {
   const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
-  if (summary.success) return summary.data.title
+  if (summary.success) return terminalSafe(summary.data.title)
   const own = "title" in part.state ? part.state.title : ""
-  return own ? `${bold(part.tool)} ${dim(firstLine(own))}` : bold(part.tool)
+  return own ? `${bold(terminalSafe(part.tool))} ${dim(firstLine(own))}` : bold(terminalSafe(part.tool))
 }
 
+/** The first line of untrusted text, at most 200 characters, safe to print. */
 function firstLine(s: string) {
-  const line = s.split("\n")[0] ?? ""
+  const line = terminalSafe(s.split(/\r?\n/)[0] ?? "")
   return line.length > 200 ? line.slice(0, 200) + "…" : line
 }
 
