@@ -1,6 +1,6 @@
 // One block of the conversation: the user's prompt, a text or reasoning part, a tool call as a
 // compact line with its state, a turn footer, a notice or a session header.
-import { Box, Text } from "ink"
+import { Box, Text } from "./ink"
 import { memo } from "react"
 import type { ToolPart } from "../../protocol"
 import type { Block } from "../blocks"

@@ -1,7 +1,7 @@
 // Dialogs drawn above the prompt: a filterable list (sessions, models, agents, providers), the
 // permission ask, the question tool's questions, whether to trust the folder's config, and
 // the hidden API key prompt of /connect.
-import { Box, Text } from "ink"
+import { Box, Text } from "./ink"
 import type { PermissionRequest, QuestionRequest, TrustStatus } from "../../protocol"
 import { Diff } from "./text"
 

@@ -1,6 +1,6 @@
 // The home screen above the prompt: the name, and the recent sessions. With the keys in the
 // list (home.ts) it draws the selection, the search, the delete question and the keys.
-import { Box, Text } from "ink"
+import { Box, Text } from "./ink"
 import { homeWindow, type HomeSession, type HomeUi } from "../home"
 
 export const HOME_KEYS = "↑↓ move · enter open · type to search · ctrl+d delete · esc back"

@@ -1,6 +1,6 @@
 // The prompt box (multi-line, with a drawn cursor), the completion list under it, and the
 // status line.
-import { Box, Text } from "ink"
+import { Box, Text } from "./ink"
 import { memo } from "react"
 import type { AssistantMessage } from "../../protocol"
 import { cursorPosition, type EditorState } from "../editor"

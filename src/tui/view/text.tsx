@@ -1,5 +1,5 @@
 // Text rendering: Markdown lines, unified diffs, and the small timer hook behind spinners.
-import { Box, Text } from "ink"
+import { Box, Text } from "./ink"
 import { memo, useEffect, useMemo, useState } from "react"
 import { markdownLines, tail, type Line } from "../markdown"
 
