@@ -65,3 +65,10 @@ describe("run - terminal control sequences from untrusted text", () => {
     expect(JSON.parse(out.stdout.split("\n")[0]!).part.text).toBe(`hi ${OSC52}${HIDE}\r`)
   })
 })
+
+test("run - the untrusted-folder notice shows a hostile config's key names, never their escapes", async () => {
+  const { trustNotice } = await import("../../src/cli/trust/notice")
+  const line = trustNotice({ trusted: false, changed: false, ignored: [`mcp.${OSC52}x`, `provider${TITLE}`] }) ?? ""
+  expect(line.replace(/\x1b\[[0-9;]*m/g, "")).not.toMatch(ESC_OR_BEL)
+  expect(line).toContain("mcp.^[]52;c;")
+})

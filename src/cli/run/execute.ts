@@ -77,7 +77,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const notice = trustNotice((await client.trust.get().catch(() => undefined)) ?? { trusted: true, changed: false, ignored: [] })
   if (notice) stderr(notice)
   // Printed once per run; a server from before /config/warnings has none to give.
-  for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${w}\n`)
+  for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${terminalSafe(w)}\n`)
   const session = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
   const busy = await busyElsewhere(client, args, session.id)
