@@ -24,7 +24,7 @@ function virtual(name, filter, contents, when = () => true) {
     name,
     setup(b) {
       b.onResolve({ filter }, (args) => (args.namespace === name || !when(args) ? undefined : { path: args.path, namespace: name }))
-      b.onLoad({ filter: /.*/, namespace: name }, (args) => ({ contents: contents(args.path), loader: "js" }))
+      b.onLoad({ filter: /.*/, namespace: name }, (args) => ({ contents: contents(args.path), loader: "js", resolveDir: ROOT }))
     },
   }
 }
@@ -45,6 +45,39 @@ function rewrite(name, filter, ...pairs) {
     },
   }
 }
+
+/** The http2.constants undici's HTTP/2 client reads as it loads (the "undici-lazy-http2" rewrite). */
+export const HTTP2_HEADERS = {
+  HTTP2_HEADER_AUTHORITY: ":authority",
+  HTTP2_HEADER_METHOD: ":method",
+  HTTP2_HEADER_PATH: ":path",
+  HTTP2_HEADER_SCHEME: ":scheme",
+  HTTP2_HEADER_CONTENT_LENGTH: "content-length",
+  HTTP2_HEADER_EXPECT: "expect",
+  HTTP2_HEADER_STATUS: ":status",
+}
+
+// The first module of the snapshot bundle, so that nothing captures Node's fetch before it is
+// replaced. Only while the blob is built: run.cjs run as a plain script keeps Node's fetch.
+// undici starts compiling its HTTP/1 parser (WebAssembly) as it loads, and the builder has no
+// WebAssembly: the compile is held as a pending promise and made, for real, as the blob is
+// deserialised, long before the first request needs the parser, and under the baseline-wasm
+// hold that `wright run` (the blob's only command) keeps until it exits (src/util/wasm-tier.ts).
+const SNAPSHOT_FETCH = `const v8 = require("node:v8")
+const { holdBaselineWasm } = require("./src/util/wasm-tier.ts")
+if (v8.startupSnapshot.isBuildingSnapshot()) {
+  const held = []
+  const stand_in = !globalThis.WebAssembly
+  if (stand_in) globalThis.WebAssembly = { compile: (bytes) => new Promise((resolve, reject) => held.push({ bytes, resolve, reject })) }
+  const undici = require("undici/index-fetch.js")
+  for (const name of ["fetch", "Request", "Response", "Headers", "FormData"]) Object.defineProperty(globalThis, name, { value: undici[name], writable: true, configurable: true, enumerable: false })
+  if (stand_in) delete globalThis.WebAssembly
+  v8.startupSnapshot.addDeserializeCallback(() => {
+    holdBaselineWasm()
+    for (const h of held) WebAssembly.compile(h.bytes).then(h.resolve, h.reject)
+  })
+}
+`
 
 const plugins = [
   // main.ts starts the CLI as it loads; from the snapshot it starts after deserialisation.
@@ -97,12 +130,31 @@ const plugins = [
     ["stdColumns: typeof process.stdout.columns !== 'undefined' ? process.stdout.columns : null", "get stdColumns() { return typeof process.stdout.columns !== 'undefined' ? process.stdout.columns : null }"],
   ),
   rewrite("tinyglobby-debug-at-run-time", /[\\/]tinyglobby[\\/]dist[\\/]index\.mjs$/, ["debug: !!process.env.TINYGLOBBY_DEBUG,", "get debug() { return !!process.env.TINYGLOBBY_DEBUG },"]),
+  // `fetch` and its classes from the npm undici (the package Node's own fetch is built from, the
+  // same major), evaluated in the blob: Node's global fetch loads its undici on first use, ~45
+  // ms of every run (bench/README.md, "fetch in the snapshot"). Node's copy cannot be built in:
+  // it requires node:http, whose parser binding the builder cannot serialise.
+  virtual("fetch-in-snapshot", /^wright:snapshot-fetch$/, () => SNAPSHOT_FETCH),
+  // What keeps node:http (and node:http2, which requires it) out of undici's evaluation: each is
+  // required where it is used instead of as undici loads. The header names are http2.constants'
+  // own values (test/build/snapshot.test.ts compares them).
+  rewrite("undici-lazy-http", /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/, ["const { IncomingMessage } = require('node:http')", ""], ["constructor === IncomingMessage", "constructor === require('node:http').IncomingMessage"]),
+  rewrite("undici-lazy-status-codes", /[\\/]undici[\\/]lib[\\/]web[\\/]fetch[\\/]index\.js$/, ["const { STATUS_CODES } = require('node:http')", "const STATUS_CODES = new Proxy({}, { get: (_, k) => require('node:http').STATUS_CODES[k] })"]),
+  rewrite("undici-lazy-max-header-size", /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, ["const http = require('node:http')", "const http = { get maxHeaderSize() { return require('node:http').maxHeaderSize } }"]),
+  rewrite(
+    "undici-lazy-http2",
+    /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client-h2\.js$/,
+    ["try {\n  http2 = require('node:http2')\n} catch {\n  // @ts-ignore\n  http2 = { constants: {} }\n}", "http2 = new Proxy({}, { get: (_, k) => require('node:http2')[k] })"],
+    ["} = http2\n", `} = { constants: ${JSON.stringify(HTTP2_HEADERS)} }\n`],
+  ),
   ...startupPlugins,
 ]
 
 // Reads that may stay frozen: yargs refuses a Node older than this at load, and the blob only
-// ever runs on the Node binary that built it.
-const ALLOWED_READS = new Set(["process.env.YARGS_MIN_NODE_VERSION"])
+// ever runs on the Node binary that built it. undici reads the other three as it loads, for
+// workarounds that a `wright run` never wants: under Jest a second copy of its parser, and
+// under V8 coverage (a Node 18 bug) a TLS session cache without FinalizationRegistry.
+const ALLOWED_READS = new Set(["process.env.YARGS_MIN_NODE_VERSION", "process.env.JEST_WORKER_ID", "process.env.NODE_V8_COVERAGE", "process.env.UNDICI_NO_FG"])
 
 // The builder's `require` loads built-ins only; after deserialisation user modules come from a
 // createRequire of the script's run-time path (Node 20 leaves it in argv[1]: bin/wright passes it).
@@ -170,7 +222,7 @@ export async function buildSnapshot(dist) {
     const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"))
     await build({
       // Evaluated while the blob is built: the CLI and all that `run` imports statically.
-      stdin: { contents: 'import "./run/execute"\nimport "./main"\n', resolveDir: path.join(ROOT, "src/cli"), sourcefile: "snapshot-entry.ts", loader: "ts" },
+      stdin: { contents: 'import "wright:snapshot-fetch"\nimport "./run/execute"\nimport "./main"\n', resolveDir: path.join(ROOT, "src/cli"), sourcefile: "snapshot-entry.ts", loader: "ts" },
       outfile: script,
       absWorkingDir: ROOT,
       bundle: true,

@@ -127,3 +127,42 @@ test("start snapshot - a truncated blob, one older than the Node binary, or one 
     expect(startup(r.stderr), name).toBe("esm")
   }
 })
+
+test("start snapshot - the run fetches with the undici evaluated in the blob: Node's own fetch, node:http2 and V8's optimising wasm tier stay unloaded", async () => {
+  const hooks = tempDir("wright-snapshot-probe-")
+  const builtinLog = path.join(hooks, "builtins.txt")
+  // After deserialisation (a --require runs then): trace wasm compiles, record Node's built-ins at exit.
+  writeFileSync(
+    path.join(hooks, "probe.cjs"),
+    `require("node:v8").setFlagsFromString("--trace-wasm-compilation-times")\nprocess.on("exit", () => require("node:fs").writeFileSync(${JSON.stringify(builtinLog)}, process.moduleLoadList.filter((m) => m.startsWith("NativeModule ")).map((m) => m.slice(13)).join("\\n")))\n`,
+  )
+  const box = project()
+  const runWith = async (extra: NodeJS.ProcessEnv) => {
+    server.script(text("Fetched from the blob"))
+    const r = await wright(["run", "--print-logs", "hi"], { cwd: box.project, env: { ...box.env, ...extra, NODE_OPTIONS: `--require=${path.join(hooks, "probe.cjs")}` } })
+    expect(r.code, r.stderr).toBe(0)
+    expect(r.stdout).toContain("Fetched from the blob")
+    return { r, builtins: new Set(readFileSync(builtinLog, "utf8").split("\n")) }
+  }
+  // The recorder works: the ESM build's run loads Node's fetch, and node:http2 with it.
+  const esm = await runWith({ WRIGHT_NO_SNAPSHOT: "1" })
+  expect(startup(esm.r.stderr)).toBe("esm")
+  expect(esm.builtins.has("internal/deps/undici/undici")).toBe(true)
+  expect(esm.builtins.has("http2")).toBe(true)
+
+  const snap = await runWith({})
+  expect(startup(snap.r.stderr)).toBe("snapshot")
+  expect(snap.builtins.has("internal/deps/undici/undici")).toBe(false)
+  expect(snap.builtins.has("http2")).toBe(false)
+  // The HTTP parser held back while the blob was built was compiled at start, baseline only.
+  const trace = snap.r.stdout + snap.r.stderr
+  expect(trace).toMatch(/Compiled function .* using Liftoff/)
+  expect(trace.match(/Compiled function .* using TurboFan.*/g) ?? []).toEqual([])
+})
+
+test("start snapshot - the HTTP/2 header names written into undici's client are node:http2's own", async () => {
+  const { HTTP2_HEADERS } = await import("../../scripts/snapshot.mjs")
+  const { constants } = await import("node:http2")
+  for (const [name, value] of Object.entries(HTTP2_HEADERS)) expect(constants[name as keyof typeof constants], name).toBe(value)
+  expect(Object.keys(HTTP2_HEADERS).length).toBeGreaterThan(0)
+})
