@@ -137,7 +137,7 @@ const plugins = [
   virtual("fetch-in-snapshot", /^wright:snapshot-fetch$/, () => SNAPSHOT_FETCH),
   // What keeps node:http (and node:http2, which requires it) out of undici's evaluation: each is
   // required where it is used instead of as undici loads. The header names are http2.constants'
-  // own values (test/build/snapshot.test.ts compares them).
+  // own values (test/e2e/start-snapshot.test.ts compares them).
   rewrite("undici-lazy-http", /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/, ["const { IncomingMessage } = require('node:http')", ""], ["constructor === IncomingMessage", "constructor === require('node:http').IncomingMessage"]),
   rewrite("undici-lazy-status-codes", /[\\/]undici[\\/]lib[\\/]web[\\/]fetch[\\/]index\.js$/, ["const { STATUS_CODES } = require('node:http')", "const STATUS_CODES = new Proxy({}, { get: (_, k) => require('node:http').STATUS_CODES[k] })"]),
   rewrite("undici-lazy-max-header-size", /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, ["const http = require('node:http')", "const http = { get maxHeaderSize() { return require('node:http').maxHeaderSize } }"]),
