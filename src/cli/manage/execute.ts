@@ -7,6 +7,7 @@ import type { Session } from "../../protocol"
 import { toMarkdown } from "../../sdk"
 import { importSession, ImportError, type ImportResult } from "../../session"
 import { databasePath, openStore } from "../../storage"
+import { terminalSafe } from "../../util"
 import { startCore } from "../core"
 import { withLocalClient } from "../local"
 import { cliLogger, type LogArgs } from "../log"
@@ -42,7 +43,7 @@ export async function sessionList(args: { dir?: string; maxCount?: number; forma
     const sessions = await client.session.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
     if (sessions.length === 0) return out("No sessions in this project yet.\n")
-    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${s.title}\n`)
+    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}\n`)
   })
 }
 
@@ -65,7 +66,7 @@ function allSessions(args: { maxCount?: number; format: "table" | "json" }) {
     const sessions = store.sessions.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
     if (sessions.length === 0) return out("No sessions yet.\n")
-    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${s.title}  ${dim(tildify(s.directory))}\n`)
+    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}  ${dim(terminalSafe(tildify(s.directory)))}\n`)
   } finally {
     store.close()
   }
@@ -87,7 +88,11 @@ export async function exportSession(args: { dir?: string; sessionID?: string; fo
       throw e
     }
     const messages = await client.session.messages(id)
-    if (args.format === "markdown") return out(toMarkdown(info, messages) + "\n")
+    if (args.format === "markdown") {
+      // Redirected to a file, the document keeps its bytes; on a terminal its text is only shown.
+      const md = toMarkdown(info, messages) + "\n"
+      return out(process.stdout.isTTY ? terminalSafe(md) : md)
+    }
     out(JSON.stringify({ info, messages }, null, 2) + "\n")
   })
 }
@@ -96,7 +101,7 @@ export async function agentList(args: { dir?: string }) {
   await withLocalClient(args, async (client) => {
     for (const a of await client.agent.list()) {
       if (a.hidden) continue
-      out(`${bold(a.name)} ${dim(`(${a.mode})`)}${a.description ? `  ${a.description}` : ""}\n`)
+      out(`${bold(terminalSafe(a.name))} ${dim(`(${a.mode})`)}${a.description ? `  ${terminalSafe(a.description)}` : ""}\n`)
     }
   })
 }
@@ -162,7 +167,7 @@ export async function importFile(args: { dir?: string; file: string } & LogArgs)
       throw e
     }
     const kept = r.messages.kept + r.parts.kept ? dim(` (${r.messages.kept} messages and ${r.parts.kept} parts were already here and kept)`) : ""
-    out(`Imported session: ${r.session.id}  ${r.session.title}\n${r.messages.added} messages, ${r.parts.added} parts${kept}\n`)
+    out(`Imported session: ${r.session.id}  ${terminalSafe(r.session.title)}\n${r.messages.added} messages, ${r.parts.added} parts${kept}\n`)
     const skipped = Object.entries(r.skipped)
     if (skipped.length) note(`${yellow("Note:")} left out parts of a type wright does not have: ${skipped.map(([t, n]) => `${n} ${t}`).join(", ")}`)
   } finally {

@@ -3,6 +3,7 @@
 import path from "node:path"
 import type { AssistantMessage, Message } from "../../protocol"
 import { databasePath, openStore } from "../../storage"
+import { terminalSafe } from "../../util"
 import { bold, dim, tildify, UserError } from "../ui"
 
 export interface StatsArgs {
@@ -140,14 +141,14 @@ const cells = (t: Totals) => [String(t.messages), num(t.tokens.input), num(t.tok
 const HEAD = ["replies", "input", "output", "cache r/w", "cost"]
 
 export function render(s: Stats): string {
-  const scope = [s.range.days ? `the last ${s.range.days} day${s.range.days === 1 ? "" : "s"} (${s.range.from} to ${s.range.to})` : "all time", s.project ? tildify(s.project) : "every project"]
+  const scope = [s.range.days ? `the last ${s.range.days} day${s.range.days === 1 ? "" : "s"} (${s.range.from} to ${s.range.to})` : "all time", s.project ? terminalSafe(tildify(s.project)) : "every project"]
   const out = [bold(`wright stats: ${scope.join(", ")}`), ""]
   if (s.sessions === 0) return out.concat("No sessions in this range.", "").join("\n")
   const t = s.totals
   out.push(`${s.sessions} sessions, ${t.messages} model replies, ${usd(t.cost)}; tokens: ${num(t.tokens.input)} in, ${num(t.tokens.output)} out, ${num(t.tokens.reasoning)} reasoning, cache ${num(t.tokens.cache.read)} read / ${num(t.tokens.cache.write)} written`, "")
-  if (s.models.length) out.push(bold("By model"), ...table(["model", ...HEAD], s.models.map((m) => [m.model, ...cells(m)])), "")
+  if (s.models.length) out.push(bold("By model"), ...table(["model", ...HEAD], s.models.map((m) => [terminalSafe(m.model), ...cells(m)])), "")
   if (s.days.length) out.push(bold("By day"), ...table(["day", ...HEAD], s.days.map((d) => [d.day, ...cells(d)])), "")
-  if (s.projects.length) out.push(bold("By project"), ...table(["project", "sessions", ...HEAD], s.projects.map((p) => [tildify(p.directory), String(p.sessions), ...cells(p)])), "")
-  if (s.tools.length) out.push(bold("Tools"), ...table(["tool", "calls", "errors"], s.tools.map((x) => [x.tool, String(x.calls), String(x.errors)])), "")
+  if (s.projects.length) out.push(bold("By project"), ...table(["project", "sessions", ...HEAD], s.projects.map((p) => [terminalSafe(tildify(p.directory)), String(p.sessions), ...cells(p)])), "")
+  if (s.tools.length) out.push(bold("Tools"), ...table(["tool", "calls", "errors"], s.tools.map((x) => [terminalSafe(x.tool), String(x.calls), String(x.errors)])), "")
   return out.join("\n")
 }

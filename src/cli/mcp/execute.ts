@@ -9,7 +9,7 @@ import { applyEdits, modify, parse } from "jsonc-parser"
 import { ConfigError, loadConfig, McpConfig, mcpServers, redactConfig, type McpRemoteConfig } from "../../config"
 import { createMcp, listenForCallback, McpAuthProvider, mcpAuthFile, readMcpAuth, writeMcpAuth, type Mcp } from "../../mcp"
 import { createExec } from "../../process"
-import { xdg } from "../../util"
+import { terminalSafe, xdg } from "../../util"
 import { readLine } from "../line-input"
 import { bold, dim, green, red, UserError, yellow } from "../ui"
 
@@ -66,13 +66,13 @@ export async function list(args: Common & { format?: "text" | "json" }) {
         s.status === "connected" ? green("●") : s.status === "disabled" ? dim("○") : s.status === "needs_auth" ? yellow("!") : red("✗")
       const what =
         s.status === "failed" || s.status === "needs_client_registration"
-          ? red(`failed: ${s.error.split("\n")[0]}`)
+          ? red(`failed: ${terminalSafe(s.error.split("\n")[0] ?? "")}`)
           : s.status === "needs_auth"
             ? yellow(`needs a login: run wright mcp auth ${r.name}`)
             : s.status
       out(`${mark} ${bold(r.name)}  ${what}  ${dim(r.config)}\n`)
       if (s.status !== "connected") continue
-      const line = (label: string, items: string[]) => items.length && out(`    ${label} (${items.length}): ${items.join(", ")}\n`)
+      const line = (label: string, items: string[]) => items.length && out(`    ${label} (${items.length}): ${terminalSafe(items.join(", "))}\n`)
       line("tools", r.tools)
       line("prompts", r.prompts.map((p) => [`/${p.name}`, ...p.arguments.map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`))].join(" ")))
       line("resources", r.resources)
@@ -214,7 +214,7 @@ export async function auth(args: Common & { name?: string; open?: boolean }) {
     await mcp.start()
     const s = mcp.status()[name]
     if (s?.status === "connected") out(`${green("Connected")}: ${mcp.detail(name)?.tools.length ?? 0} tools\n`)
-    else note(`${yellow("Note:")} the login is stored, but connecting failed: ${s && "error" in s ? s.error : s?.status}\n`)
+    else note(`${yellow("Note:")} the login is stored, but connecting failed: ${terminalSafe(s && "error" in s ? s.error : String(s?.status))}\n`)
   } finally {
     await mcp.close()
   }
@@ -282,7 +282,7 @@ export async function debug(args: Common & { name: string }) {
               .filter(Boolean)
               .join(", ")
     out(`${bold("OAuth")}\n  ${login}\n`)
-    out(`${bold("HTTP")}\n  ${await probe(entry)}\n`)
+    out(`${bold("HTTP")}\n  ${terminalSafe(await probe(entry))}\n`)
   }
   const mcp = connectAll({ mcp: { [args.name]: entry } }, directory)
   const started = Date.now()
@@ -290,12 +290,12 @@ export async function debug(args: Common & { name: string }) {
     await mcp.start()
     const d = mcp.detail(args.name)!
     const s = d.status
-    out(`${bold("Connection")}\n  ${s?.status ?? "unknown"}${s && "error" in s ? `: ${s.error}` : ""} (${Date.now() - started} ms)\n`)
-    if (d.serverInfo) out(`  server ${d.serverInfo.name} ${d.serverInfo.version}\n`)
-    if (d.capabilities) out(`  capabilities: ${Object.keys(d.capabilities).join(", ")}\n`)
+    out(`${bold("Connection")}\n  ${s?.status ?? "unknown"}${s && "error" in s ? `: ${terminalSafe(s.error)}` : ""} (${Date.now() - started} ms)\n`)
+    if (d.serverInfo) out(`  server ${terminalSafe(`${d.serverInfo.name} ${d.serverInfo.version}`)}\n`)
+    if (d.capabilities) out(`  capabilities: ${terminalSafe(Object.keys(d.capabilities).join(", "))}\n`)
     if (s?.status === "connected") out(`  ${d.tools.length} tools, ${d.prompts.length} prompts, ${d.resources.length} resources, ${d.templates.length} resource templates\n`)
-    if (d.instructions) out(`  instructions: ${d.instructions.split("\n")[0]}\n`)
-    if (d.stderr) out(`${bold("stderr")}\n${indent(d.stderr)}\n`)
+    if (d.instructions) out(`  instructions: ${terminalSafe(d.instructions.split("\n")[0] ?? "")}\n`)
+    if (d.stderr) out(`${bold("stderr")}\n${indent(terminalSafe(d.stderr))}\n`)
   } finally {
     await mcp.close()
   }
