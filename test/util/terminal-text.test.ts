@@ -47,3 +47,11 @@ test("terminalSafe - a sequence split across two streamed chunks is neutralised 
   for (const c of out) expect(c).not.toMatch(acting)
   expect(out.join("")).toBe("before ^[]52;c;eA==^G after ^[[2J")
 })
+
+test("terminalSafe - bidirectional overrides and isolates cannot reorder a command: they are shown by code point", () => {
+  // A terminal that lays out right-to-left text would draw the overridden run reversed: "rm -rf ~".
+  expect(terminalSafe("echo safe \u202e~ fr- mr\u202c")).toBe("echo safe <U+202E>~ fr- mr<U+202C>")
+  expect(terminalSafe("a\u2066b\u2067c\u2068d\u2069\u202a\u202b\u202d")).toBe("a<U+2066>b<U+2067>c<U+2068>d<U+2069><U+202A><U+202B><U+202D>")
+  // Right-to-left text itself, and the marks that only nudge neutral characters, stay as they are.
+  expect(terminalSafe("שלום עולם \u200f مرحبا \u200e")).toBe("שלום עולם \u200f مرحبا \u200e")
+})
