@@ -28,15 +28,19 @@ export function createController(opts: ControllerOptions) {
   const fail = (what: string) => (e: unknown) => store.notify(`${what}: ${notFound(e) ? "not supported by this server yet" : errText(e)}`, "error")
 
   async function loadBasics() {
-    const [agents, statuses, permissions, questions, sessions, commands] = await Promise.all([
+    // The configured model is known before the prompt is: ctrl+t or a prompt sent at once needs it.
+    const [agents, statuses, permissions, questions, sessions, commands, defaultModel] = await Promise.all([
       api.agents().catch(() => []),
       api.statuses().catch(() => ({})),
       api.permissions().catch(() => []),
       api.questions().catch(() => []),
       api.sessions().catch(() => [] as Session[]),
       api.commands().catch(() => []),
+      opts.client.config.get().then(
+        (c) => (typeof c.model === "string" ? c.model : undefined),
+        () => store.getState().defaultModel,
+      ),
     ])
-    opts.client.config.get().then((c) => store.set({ defaultModel: typeof c.model === "string" ? c.model : undefined }), () => {})
     store.setStatuses(statuses)
     const primary = agents.filter((a) => a.mode !== "subagent" && !a.hidden)
     const s = store.getState()
@@ -48,6 +52,7 @@ export function createController(opts: ControllerOptions) {
       questions: [...s.questions, ...questions.filter((p) => !s.questions.some((q) => q.id === p.id))],
       sessions,
       commands: commands.map((c) => ({ name: c.name, description: c.description })),
+      defaultModel,
       ready: true,
     })
     api

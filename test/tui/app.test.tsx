@@ -350,3 +350,15 @@ test("tui view - /models picks a model, used by the next prompt and shown in the
   await tick(100)
   expect(stub.requests.find((r) => r.path === "/session/ses_1/prompt_async")?.body).toMatchObject({ model: { providerID: "fake", modelID: "big" } })
 })
+
+test("tui view - ctrl+t as soon as the prompt is ready knows the configured model, however late the config answers", async () => {
+  const stub = stubServer({ slow: { "/config": 300 } })
+  const ui = mount(stub)
+  await ui.controller.boot()
+  await tick()
+  expect(ui.lastFrame()).toContain("tab agents")
+  ui.stdin.write("\x14")
+  await tick(100)
+  expect(ui.lastFrame()).toContain("fake/m has no variants")
+  expect(ui.lastFrame()).not.toContain("Pick a model first")
+})

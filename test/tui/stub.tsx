@@ -19,7 +19,15 @@ export function session(id = "ses_1", title = "Test session"): Session {
 }
 
 export function stubServer(
-  data: { sessions?: Session[]; messages?: Record<string, MessageWithParts[]>; commands?: { name: string; description?: string }[]; trust?: TrustStatus; configWarnings?: string[] } = {},
+  data: {
+    sessions?: Session[]
+    messages?: Record<string, MessageWithParts[]>
+    commands?: { name: string; description?: string }[]
+    trust?: TrustStatus
+    configWarnings?: string[]
+    /** Milliseconds a path waits before it answers, as a busy core's would. */
+    slow?: Record<string, number>
+  } = {},
 ) {
   const requests: Recorded[] = []
   const sessions = data.sessions ?? [session()]
@@ -27,6 +35,8 @@ export function stubServer(
     const url = new URL(req.url)
     const body = req.method === "GET" ? undefined : await req.text().then((t) => (t ? JSON.parse(t) : undefined))
     requests.push({ method: req.method, path: url.pathname, body })
+    const wait = data.slow?.[url.pathname]
+    if (wait) await new Promise((r) => setTimeout(r, wait))
     const json = (v: unknown) => new Response(JSON.stringify(v), { headers: { "content-type": "application/json" } })
     const p = url.pathname
     if (p === "/agent") return json([{ name: "build", mode: "primary" }, { name: "plan", mode: "primary" }, { name: "general", mode: "subagent" }])
