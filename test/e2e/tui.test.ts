@@ -79,6 +79,28 @@ describe("tui - in a terminal", () => {
     await again.waitFor("[exited 0]")
   })
 
+  test("tui - keys typed while it starts are not echoed by the terminal, and their Enter sends them once the prompt is up", async () => {
+    const box = project()
+    server.script(text("typed ahead, answered"))
+    const pane = open(box)
+    // The terminal leaves line mode before the UI has drawn anything (the process is still
+    // loading it): from then on, keys wait for the prompt instead of being echoed.
+    let mode = ""
+    for (const deadline = Date.now() + 30_000; Date.now() < deadline && !/-icanon/.test(mode); ) {
+      mode = pane.ttyMode()
+      if (!/-icanon/.test(mode)) await new Promise((r) => setTimeout(r, 5))
+    }
+    expect(mode).toMatch(/-icanon/)
+    expect(pane.screen()).not.toContain("a terminal coding agent")
+    pane.type("hello there")
+    pane.keys("Enter")
+    const screen = await pane.waitFor("typed ahead, answered")
+    expect(screen).toContain("❯ hello there")
+    // Nothing was printed above the UI by the terminal's own echo.
+    expect(pane.all()).not.toMatch(/^hello there\s*$/m)
+    expect(sentToModel()).toContain("hello there")
+  })
+
   test("tui - a permission ask is answered in the dialog and the tool then runs", async () => {
     const box = project({ permission: { bash: "ask" } })
     server.script(

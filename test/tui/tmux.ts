@@ -51,6 +51,12 @@ export class Tmux {
     process.kill(Number(pid), sig)
   }
 
+  /** The terminal's line discipline right now, as `stty -a` prints it for the pane's tty. */
+  ttyMode(): string {
+    const tty = this.tmux(["display-message", "-p", "-t", "t", "#{pane_tty}"]).trim()
+    return execFileSync("stty", ["-F", tty, "-a"], { encoding: "utf8" })
+  }
+
   /** The visible screen. */
   screen(): string {
     return this.tmux(["capture-pane", "-p", "-t", "t"])

@@ -45,6 +45,10 @@ export async function tui(args: TuiArgs) {
   // The port's password comes before the UI: a prompt needs the terminal to itself.
   const serving = args.port !== undefined || args.hostname !== undefined || args.mdns === true
   const auth: { password?: string; username?: string } = serving ? await listenerAuth(args, process.env) : {}
+  // Keys typed while the UI starts wait, unechoed, for the prompt: in the terminal's line mode
+  // they would be printed above the UI and Enter would arrive as a newline instead of a submit.
+  // Ink turns raw mode off as it closes; Node puts the terminal's mode back when it exits.
+  process.stdin.setRawMode(true)
 
   const entry = workerEntry()
   const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)), printLogs: args.printLogs, logLevel: args.logLevel }
