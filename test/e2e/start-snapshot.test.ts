@@ -2,7 +2,7 @@
 // it answers with the run's own environment, directory, arguments and terminal, not the
 // build's; and a blob that does not fit this installation is passed over for the ESM build,
 // which still answers.
-import { spawn } from "node:child_process"
+import { spawn, spawnSync } from "node:child_process"
 import { cpSync, existsSync, mkdirSync, readFileSync, symlinkSync, truncateSync, utimesSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, beforeAll, beforeEach, expect, test } from "vitest"
@@ -128,7 +128,7 @@ test("start snapshot - a truncated blob, one older than the Node binary, or one 
   }
 })
 
-test("start snapshot - the run fetches with the undici evaluated in the blob: Node's own fetch, node:http2 and V8's optimising wasm tier stay unloaded", async () => {
+test("start snapshot - the run fetches with the undici evaluated in the blob: Node's own fetch, node:http, node:http2 and V8's optimising wasm tier stay unloaded", async () => {
   const hooks = tempDir("wright-snapshot-probe-")
   const builtinLog = path.join(hooks, "builtins.txt")
   // After deserialisation (a --require runs then): trace wasm compiles, record Node's built-ins at exit.
@@ -149,11 +149,13 @@ test("start snapshot - the run fetches with the undici evaluated in the blob: No
   expect(startup(esm.r.stderr)).toBe("esm")
   expect(esm.builtins.has("internal/deps/undici/undici")).toBe(true)
   expect(esm.builtins.has("http2")).toBe(true)
+  expect(esm.builtins.has("http")).toBe(true)
 
   const snap = await runWith({})
   expect(startup(snap.r.stderr)).toBe("snapshot")
   expect(snap.builtins.has("internal/deps/undici/undici")).toBe(false)
   expect(snap.builtins.has("http2")).toBe(false)
+  expect(snap.builtins.has("http")).toBe(false)
   // The HTTP parser held back while the blob was built was compiled at start, baseline only.
   const trace = snap.r.stdout + snap.r.stderr
   expect(trace).toMatch(/Compiled function .* using Liftoff/)
@@ -166,4 +168,23 @@ test("start snapshot - the HTTP/2 header names written into undici's client are 
   const { constants } = await import("node:http2")
   for (const [name, value] of Object.entries(HTTP2_HEADERS)) expect(constants[name as keyof typeof constants], name).toBe(value)
   expect(Object.keys(HTTP2_HEADERS).length).toBeGreaterThan(0)
+})
+
+test("start snapshot - undici's header size limit in the blob is node:http's own, with --max-http-header-size given or not", async () => {
+  // @ts-expect-error: a plain .mjs build script
+  const { maxHeaderSize }: { maxHeaderSize: (execArgv: string[], nodeOptions?: string) => number } = await import("../../scripts/snapshot.mjs")
+  const cases: Array<[string[], string | undefined]> = [
+    [[], undefined],
+    [["--max-http-header-size=32768"], undefined],
+    [["--max-http-header-size", "4096"], undefined],
+    [["--max_http_header_size=9000"], undefined],
+    [[], "--max-http-header-size=65536 --no-warnings"],
+    [["--max-http-header-size=20000"], "--max-http-header-size=65536"],
+  ]
+  for (const [execArgv, nodeOptions] of cases) {
+    const env = { ...process.env, NODE_OPTIONS: nodeOptions ?? "" }
+    const r = spawnSync(process.execPath, [...execArgv, "-p", "require('node:http').maxHeaderSize"], { env, encoding: "utf8" })
+    expect(r.status, r.stderr).toBe(0)
+    expect(maxHeaderSize(execArgv, nodeOptions), `${execArgv.join(" ")} | ${nodeOptions}`).toBe(Number(r.stdout.trim()))
+  }
 })
