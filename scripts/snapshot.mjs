@@ -60,8 +60,9 @@ export const HTTP2_HEADERS = {
 /**
  * node:http's `maxHeaderSize` without loading node:http (~4 ms on the first request): Node's
  * `--max-http-header-size` (dashes or underscores), from NODE_OPTIONS and then the command
- * line (the last one given wins), else its default of 16 KiB. Evaluated in undici's client (the "undici-max-header-size"
- * rewrite); test/e2e/start-snapshot.test.ts compares it with node:http's own.
+ * line (the last one given wins), else its default of 16 KiB. Evaluated in undici's client
+ * (the "undici-max-header-size" rewrite); test/e2e/start-snapshot.test.ts compares it with
+ * node:http's own.
  */
 export function maxHeaderSize(execArgv, nodeOptions) {
   const args = [...(nodeOptions ?? "").split(/\s+/), ...execArgv]
@@ -152,8 +153,8 @@ const plugins = [
   // it requires node:http, whose parser binding the builder cannot serialise.
   virtual("fetch-in-snapshot", /^wright:snapshot-fetch$/, () => SNAPSHOT_FETCH),
   // What keeps node:http (and node:http2, which requires it) out of undici's evaluation: each is
-  // required where it is used instead of as undici loads, and a fetch needs neither. The header names are http2.constants'
-  // own values (test/e2e/start-snapshot.test.ts compares them).
+  // required where it is used instead of as undici loads, and a fetch needs neither. The header
+  // names are http2.constants' own values (test/e2e/start-snapshot.test.ts compares them).
   rewrite("undici-lazy-http", /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/, ["const { IncomingMessage } = require('node:http')", ""], ["constructor === IncomingMessage", "constructor === require('node:http').IncomingMessage"]),
   rewrite("undici-lazy-status-codes", /[\\/]undici[\\/]lib[\\/]web[\\/]fetch[\\/]index\.js$/, ["const { STATUS_CODES } = require('node:http')", "const STATUS_CODES = new Proxy({}, { get: (_, k) => require('node:http').STATUS_CODES[k] })"]),
   rewrite("undici-max-header-size", /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/, ["const http = require('node:http')", `const http = { get maxHeaderSize() { return (${maxHeaderSize})(process.execArgv, process.env.NODE_OPTIONS) } }`]),

@@ -242,9 +242,19 @@ describe("tui - in a terminal", () => {
   test("tui - -s with an unknown id fails with a clear error before the UI starts", async () => {
     const box = project()
     const pane = open(box, ["-s", "ses_doesnotexist"])
-    const screen = await pane.waitFor("[exited 1]")
+    const screen = await exited(pane, 1)
     expect(screen).toContain("--session: no session with id ses_doesnotexist")
     expect(screen).not.toContain(PROMPT_READY)
+    // The terminal left line mode for type-ahead as wright started; it is back in it.
+    expect(screen).toMatch(/^icanon echo/m)
+  })
+
+  test("tui - attach to a server that is not there fails before the UI and leaves the terminal in line mode", async () => {
+    const box = project()
+    const pane = open(box, ["attach", "http://127.0.0.1:9"])
+    const screen = await exited(pane, 1)
+    expect(screen).toContain("http://127.0.0.1:9: cannot reach the server")
+    expect(screen).toMatch(/^icanon echo/m)
   })
 })
 

@@ -5,7 +5,7 @@ import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
-import { parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
+import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
 
 export interface AttachArgs {
@@ -31,6 +31,7 @@ export async function attach(args: AttachArgs) {
   }
   const model = await parseModelFlag(args.model)
   requireTerminal()
+  holdTypeAhead()
   const auth = clientAuth(args, process.env)
   const directory = args.dir ? path.resolve(args.dir) : undefined
   const client = createClient({ baseUrl: base.href, auth, directory })

@@ -58,6 +58,15 @@ export async function parseModelFlag(s: string | undefined) {
   return parseModelRef(s, "--model")
 }
 
+/**
+ * Keys typed while the UI loads wait, unechoed, for the prompt: in the terminal's line mode they
+ * would be printed above the UI and their Enter would arrive as a newline, not a submit. Ink
+ * turns raw mode off as it closes; Node puts the terminal's mode back when it exits.
+ */
+export function holdTypeAhead() {
+  process.stdin.setRawMode(true)
+}
+
 export function requireTerminal() {
   if (!process.stdin.isTTY || !process.stdout.isTTY)
     throw new UserError('wright needs a terminal for the interactive UI; for one task without one use: wright run "…"')

@@ -12,7 +12,7 @@ import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
 import { UserError } from "../ui"
-import { parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
+import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
 import type { ListenRequest, WorkerInit } from "./worker"
 
 export interface TuiArgs extends ListenerArgs, LogArgs {
@@ -45,10 +45,7 @@ export async function tui(args: TuiArgs) {
   // The port's password comes before the UI: a prompt needs the terminal to itself.
   const serving = args.port !== undefined || args.hostname !== undefined || args.mdns === true
   const auth: { password?: string; username?: string } = serving ? await listenerAuth(args, process.env) : {}
-  // Keys typed while the UI starts wait, unechoed, for the prompt: in the terminal's line mode
-  // they would be printed above the UI and Enter would arrive as a newline instead of a submit.
-  // Ink turns raw mode off as it closes; Node puts the terminal's mode back when it exits.
-  process.stdin.setRawMode(true)
+  holdTypeAhead()
 
   const entry = workerEntry()
   const init: WorkerInit = { directory, allowDirs: args.allowDir?.map((d) => path.resolve(d)), printLogs: args.printLogs, logLevel: args.logLevel }
