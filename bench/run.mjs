@@ -28,6 +28,7 @@ const check = (ok, target) => ({ ok: Boolean(ok), target })
 const BENCHES = [
   { name: "foundation", run: async () => (await import("./foundation/cli.mjs")).runCliBench(), rows: foundationRows },
   { name: "deltas", file: "bench/foundation/deltas.ts", fn: "runDeltaBench", rows: deltaRows },
+  { name: "first-run", run: async () => (await import("./first-run/run.mjs")).runFirstRunBench(), rows: firstRunRows, timeoutMs: 30 * 60_000 },
   { name: "edit", file: "bench/edit/run.ts", fn: "runEditBench", rows: editRows },
   { name: "grep", file: "bench/grep/run.ts", fn: "runGrepBench", rows: grepRows },
   { name: "lsp", file: "bench/lsp/run.ts", fn: "runLspBench", rows: lspRows },
@@ -61,6 +62,16 @@ function pluginRows(r) {
   ]
   if (r.base) rows.push(row('run "hi", no plugins / WRIGHT_BASE_BIN: wall', times(r.base.wall.ratio), { baseline: `${ms(r.base.wall.baselineMs)} (base binary)` }))
   return rows
+}
+
+/** The user's first run: each scenario's default loop against features off, and the first TypeScript edit against `lsp: false`. */
+function firstRunRows(r) {
+  return r.scenarios.flatMap((s) => [
+    row(`${r.steps}-step loop, defaults (${s.label})`, ms(s.loop.medianMs), { baseline: `${ms(s.loop.baselineMs)} (features off)` }),
+    row(`${r.steps}-step loop, defaults / off (${s.label})`, times(s.loop.ratio), check(s.loop.ratio <= 1.25, "≤ 1.25×")),
+    row(`first .ts edit, defaults (${s.label})`, ms(s.firstEdit.medianMs), { baseline: `${ms(s.firstEdit.baselineMs)} (lsp: false)` }),
+    row(`first .ts edit − lsp: false (${s.label})`, ms(s.firstEdit.deltaMs), check(s.firstEdit.deltaMs <= 100, "≤ 100 ms")),
+  ])
 }
 
 /** wright against OpenCode on the same tasks: OpenCode's median is the baseline of each row. */
