@@ -66,6 +66,12 @@ const allmanOld = snip("function guard(ok) {", "  if (ok) {", "    prepare()", "
 const call = lines("function send(msg) {", "  transport.write(", "    encode(msg),", "  )", "  flushed = true", "}")
 const callOld = snip("function send(msg) {", "  transport.write(encode(msg))", "  retries = 0", "  queued = false", "  flushed = true", "}")
 
+const doc = lines("/**", " * @example", " * import { Hono } from 'hono'", " *", " * const app = new Hono()", " *", " * app.get('/', handler)", " */")
+const docOld = snip("/**", " * @example", " * import { Hono } from 'hono'", " *; * const app = new Hono()", " * staleLine()", " *", " * app.get('/', handler)", " */")
+
+const retry = lines("async function run(ctx) {", "  let response", "  try {", "    response = await middleware(ctx, async () => {", "      try {", "        ctx.res = await next()", "      } catch (error) {", "        fail(error)", "      }", "    })", "  } finally {", "    done()", "  }", "}")
+const retryOld = snip("async function run(ctx) {", "  let response", "  try", "  {", "      try {", "        ctx.res = await next()", "      } catch (error) {", "        fail(error)", "      }", "    })", "  } finally {", "    done()", "  }", "}")
+
 export const cases: EditCase[] = [
   {
     name: "reflow: a loop on one line in a stale oldString, on three in the file, edited below it: refused",
@@ -122,6 +128,27 @@ export const cases: EditCase[] = [
     oldString: callOld,
     newString: callOld.replace("retries = 0", "retries = 3"),
     expect: { error: "not-found" },
+  },
+  {
+    name: "reflow: two comment lines joined, where the bare ` *` between them could pair with either ` *` of the file: refused",
+    file: doc,
+    oldString: docOld,
+    newString: docOld.replace(" *; * const app = new Hono()", " *; * const app = new Hono({ strict: false })"),
+    expect: { error: "not-found" },
+  },
+  {
+    name: "reflow: `try` and `{` on two lines in oldString, `try {` in the file, with a later `try {` to pair by chance: refused",
+    file: retry,
+    oldString: retryOld,
+    newString: retryOld.replace("ctx.res = await next()", "ctx.res = await next(ctx)"),
+    expect: { error: "not-found" },
+  },
+  {
+    name: "reflow: a line the file dropped and one it gained on either side of an unrelated line still applies",
+    file: lines("function setup() {", "  load()", "  start()", "  watch()", "  report()", "}"),
+    oldString: snip("function setup() {", "  load()", "  prepare()", "  start()", "  report()", "}"),
+    newString: snip("function setup() {", "  load()", "  prepare()", "  start(true)", "  report()", "}"),
+    expect: { text: lines("function setup() {", "  load()", "  start(true)", "  watch()", "  report()", "}") },
   },
   {
     name: "reflow: a stale line inside a multi-line loop, written alike on both sides, still applies",

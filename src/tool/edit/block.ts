@@ -7,7 +7,7 @@
 import { buildReplacement, type Candidate, type Context, type Snippet } from "./candidate"
 import { EditError } from "./error"
 import { normalizeText } from "./normalize"
-import { sameShape } from "./shape"
+import { dropChancePairs, sameShape } from "./shape"
 import { isBlank, lcsPairs, leadingWs, similarity } from "./text"
 
 export const BLOCK_SIMILARITY = 0.65
@@ -86,7 +86,8 @@ export function contextAwareMatches(ctx: Context, old: Snippet, neu: Snippet): C
 function align(o: string[], f: string[], b: Block) {
   const k = o.length
   const fileLines = f.slice(b.first, b.last + 1)
-  const equal = lcsPairs(o, fileLines, (x, y, j, t) => x === y && (j === 0) === (t === 0) && (j === k - 1) === (t === fileLines.length - 1))
+  const lcs = lcsPairs(o, fileLines, (x, y, j, t) => x === y && (j === 0) === (t === 0) && (j === k - 1) === (t === fileLines.length - 1))
+  const equal = dropChancePairs(lcs, o, fileLines)
   const fileOf: (number | undefined)[] = new Array(k).fill(undefined)
   const exact = new Set<number>()
   for (const [j, t] of equal) {

@@ -45,3 +45,31 @@ export function sameShape(old: string[], j: number, file: string[], t: number): 
   if (bracketBalance(old[j]!) !== bracketBalance(file[t]!)) return false
   return !joinsNext(old[j]!, file, t) && !joinsNext(file[t]!, old, j)
 }
+
+/**
+ * Removes pairs of identical lines that hold the alignment together only by chance: a line
+ * standing between lines only oldString has on one side and lines only the file has on the
+ * other, when it is a bare `}` / `*` / blank or occurs again in those lines (the LCS could as
+ * well have paired it there). Rewritten layout looks exactly like that, for example oldString's
+ * `try` + `{` against the file's `try {`, whose `try {` pairs with a later one. Without the
+ * pair both sides form one stretch, judged like any other. First and last pairs stay.
+ */
+export function dropChancePairs(pairs: [number, number][], old: string[], file: string[]): [number, number][] {
+  const out = [...pairs]
+  for (let i = 1; i < out.length - 1; i++) {
+    const [prev, [j, t], next] = [out[i - 1]!, out[i]!, out[i + 1]!]
+    const before = [j - prev[0] - 1, t - prev[1] - 1]
+    const after = [next[0] - j - 1, next[1] - t - 1]
+    const oldFirst = before[0]! > 0 && before[1] === 0 && after[0] === 0 && after[1]! > 0
+    const fileFirst = before[0] === 0 && before[1]! > 0 && after[0]! > 0 && after[1] === 0
+    if (!oldFirst && !fileFirst) continue
+    const oldOnly = oldFirst ? old.slice(prev[0] + 1, j) : old.slice(j + 1, next[0])
+    const fileOnly = oldFirst ? file.slice(t + 1, next[1]) : file.slice(prev[1] + 1, t)
+    const line = old[j]!
+    if (!/[\p{L}\p{N}]/u.test(line) || oldOnly.includes(line) || fileOnly.includes(line)) {
+      out.splice(i, 1)
+      i = 0
+    }
+  }
+  return out
+}
