@@ -2,7 +2,7 @@
 // at once. When they create files in the same new folders, each call's folder walk finds some
 // directories made a moment ago by another call: that is success, not EEXIST. The walk still
 // opens every component without following links, so a symlink swapped in mid-race is refused.
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs"
+import { mkdirSync, readdirSync, readFileSync, symlinkSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, test } from "vitest"
 import { applyPatchTool, editTool, runTool, writeTool } from "../../src/tool"
