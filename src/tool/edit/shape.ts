@@ -68,7 +68,8 @@ export function dropChancePairs(pairs: [number, number][], old: string[], file: 
     const line = old[j]!
     if (!/[\p{L}\p{N}]/u.test(line) || oldOnly.includes(line) || fileOnly.includes(line)) {
       out.splice(i, 1)
-      i = 0
+      // Only the neighbours' gaps changed: look at them again.
+      i = Math.max(0, i - 2)
     }
   }
   return out
