@@ -52,7 +52,7 @@ async function applyScenario(dir: string): Promise<{ project: string; error?: st
 }
 
 const scenarios = scenariosDir()
-if (!scenarios) console.log(`codex apply_patch scenarios skipped: ${path.resolve(ROOT, RELATIVE)} is absent (see the issue for where they come from)`)
+if (!scenarios) console.log(`codex apply_patch scenarios skipped: ${path.resolve(ROOT, RELATIVE)} is absent (it holds openai/codex's codex-rs/apply-patch/tests/fixtures/scenarios as scenarios/)`)
 const names = scenarios ? readdirSync(scenarios).filter((n) => statSync(path.join(scenarios, n)).isDirectory()).sort() : []
 const ALL_OR_NOTHING = "015_failure_after_partial_success_leaves_changes"
 
