@@ -66,6 +66,9 @@ describe.skipIf(!scenarios)("codex apply_patch scenarios", () => {
     const { project, error } = await applyScenario(dir)
     // Codex's runner ignores the exit status: the tree is the verdict (the error is shown when it differs).
     expect(tree(project), error && `apply_patch failed: ${error}`).toEqual(tree(path.join(dir, "expected")))
+    // Beyond Codex's runner: a patch these scenarios reject is reported as failed, never a silent no-op.
+    if (/rejects|fails|requires/.test(name)) expect(error).toMatch(/^(patch rejected|apply_patch verification failed): /)
+    else expect(error).toBeUndefined()
   })
 
   test(`codex apply_patch - ${ALL_OR_NOTHING}: wright changes nothing where Codex keeps the part before the failure`, async () => {
