@@ -13,13 +13,14 @@ import { cases as exact } from "./cases/exact"
 import { cases as lineNumbers } from "./cases/line-numbers"
 import { cases as mixed } from "./cases/mixed"
 import { cases as partial } from "./cases/partial"
+import { cases as reflow } from "./cases/reflow"
 import { cases as refusals } from "./cases/refusals"
 import { cases as replaceAll } from "./cases/replace-all"
 import { cases as stale } from "./cases/stale"
 import { cases as unicode } from "./cases/unicode"
 import { cases as whitespace } from "./cases/whitespace"
 
-export const editCases: EditCase[] = [...exact, ...whitespace, ...eol, ...escapes, ...unicode, ...lineNumbers, ...partial, ...stale, ...refusals, ...replaceAll, ...mixed, ...alignment]
+export const editCases: EditCase[] = [...exact, ...whitespace, ...eol, ...escapes, ...unicode, ...lineNumbers, ...partial, ...stale, ...refusals, ...replaceAll, ...mixed, ...alignment, ...reflow]
 
 export interface EditBenchFailure {
   name: string

@@ -102,12 +102,16 @@ async function openThroughProc(file: string, root: string, parent: string, name:
     for (const part of path.relative(root, parent).split(path.sep).filter(Boolean)) {
       const next = path.join(current, part)
       const at = `/proc/self/fd/${handle.fd}/${part}`
-      const opened = await fs.open(at, DIR_FLAGS | NOFOLLOW).catch(async (e: NodeJS.ErrnoException) => {
-        if (e.code === "ELOOP" || e.code === "ENOTDIR") throw changed(next, "became a symlink or a file")
+      const openDir = () =>
+        fs.open(at, DIR_FLAGS | NOFOLLOW).catch((e: NodeJS.ErrnoException) => {
+          throw e.code === "ELOOP" || e.code === "ENOTDIR" ? changed(next, "became a symlink or a file") : e
+        })
+      const opened = await openDir().catch(async (e: NodeJS.ErrnoException) => {
         if (e.code !== "ENOENT") throw e
-        await fs.mkdir(at)
-        created.unshift(next)
-        return fs.open(at, DIR_FLAGS | NOFOLLOW)
+        // A parallel write may make the same folder between our open and our mkdir: that is
+        // success, and the open below (no links followed) checks whatever is there now.
+        if (await mkdirOnce(at)) created.unshift(next)
+        return openDir()
       })
       await handle.close()
       handle = opened
@@ -135,6 +139,17 @@ async function openRoot(root: string, created: string[]): Promise<fs.FileHandle>
   }
 }
 
+/** Makes one directory; false when something already stood there (the caller checks what). */
+async function mkdirOnce(at: string): Promise<boolean> {
+  try {
+    await fs.mkdir(at)
+    return true
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "EEXIST") return false
+    throw e
+  }
+}
+
 /** `from` … `to`, deepest first. */
 function ancestors(from: string, to: string): string[] {
   const out = [to]
@@ -148,11 +163,8 @@ async function openByPath(file: string, root: string, parent: string, name: stri
   let current = root
   for (const part of path.relative(root, parent).split(path.sep).filter(Boolean)) {
     current = path.join(current, part)
-    const info = await fs.lstat(current).catch(() => undefined)
-    if (!info) {
-      await fs.mkdir(current)
-      created.unshift(current)
-    } else if (!info.isDirectory()) throw changed(current, "became a symlink or a file")
+    if (!(await fs.lstat(current).catch(() => undefined)) && (await mkdirOnce(current))) created.unshift(current)
+    else if (!(await fs.lstat(current)).isDirectory()) throw changed(current, "became a symlink or a file")
   }
   if ((await fs.realpath(parent)) !== parent) throw new Error(`Refused to write ${file}: its directory no longer resolves to ${parent}; nothing was written.`)
   return { path: parent, name, created, at: (entry) => path.join(parent, entry), close: async () => {} }

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest"
+import { runEditFuzz } from "../../bench/edit/fuzz"
 import { runEditBench } from "../../bench/edit/run"
 import { applyEdit, EditError } from "../../src/tool/edit/engine"
 
@@ -323,6 +324,13 @@ describe("edit engine - benchmark", () => {
     expect(r.failures).toEqual([])
     expect(r.wrongSpan).toBe(0)
     expect(r.total).toBeGreaterThanOrEqual(60)
+  })
+
+  test("edit engine - the fuzzer's garbled edits, reflowed ones included (a block on one line, statements joined or split, a brace moved), never land on the wrong lines", () => {
+    const r = runEditFuzz(800, 7)
+    expect(r.examples).toEqual([])
+    expect(r.wrongSpan).toBe(0)
+    expect(r.reflowed).toBeGreaterThan(40)
   })
 })
 

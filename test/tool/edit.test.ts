@@ -144,4 +144,23 @@ describe("edit", () => {
       expect(ctx.asks.map((a) => a.permission)).toEqual(["external_directory", "external_directory", "external_directory"])
     })
   })
+
+  test("edit - a stale oldString with a loop on one line, where the file has it on three, is refused and the file is untouched", async () => {
+    const ctx = toolContext()
+    const file = path.join(ctx.directory, "total.js")
+    const text = ["function total(items) {", "  let sum = 0", "  for (const item of items) {", "    sum += item.price", "  }", "  return sum", "}", ""].join("\n")
+    writeFileSync(file, text)
+    // A version read before the loop was reformatted (and two lines were dropped): as many lines
+    // as the file, so the loop's body once paired with the next statement and was replaced by it.
+    const oldString = ["function total(items) {", "  let sum = 0", "  for (const item of items) { sum += item.price }", "  const tax = sum * 0.2", "  log(sum)", "  return sum", "}"].join("\n")
+    const error = await runTool(editTool, { filePath: "total.js", oldString, newString: oldString.replace("sum * 0.2", "sum * 0.25") }, ctx).then(
+      () => undefined,
+      (e: Error) => e,
+    )
+    expect(error?.message).toContain('oldString\'s line "for (const item of items) { sum += item.price }" matches no single line of the file')
+    expect(error?.message).toContain("cannot be aligned with the file line for line")
+    expect(error?.message).toContain("3:   for (const item of items) {\n4:     sum += item.price\n5:   }")
+    expect(readFileSync(file, "utf8")).toBe(text)
+    expect(ctx.asks).toEqual([])
+  })
 })

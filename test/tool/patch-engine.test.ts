@@ -214,13 +214,49 @@ describe("patch engine - verification", () => {
     expect(msg).toContain('has the anchor "@@ def nope(self):"')
   })
 
-  test("patch engine - update or delete of a missing file, and move onto an existing file, are refused", async () => {
+  test("patch engine - update or delete of a missing file is refused", async () => {
     write("a.txt", "a\n")
-    write("b.txt", "b\n")
     expect(await rejection(apply(patchOf("*** Update File: nope.txt", "-a", "+b")))).toContain("cannot update nope.txt: the file does not exist")
     expect(await rejection(apply(patchOf("*** Delete File: nope.txt")))).toContain("cannot delete nope.txt")
-    expect(await rejection(apply(patchOf("*** Update File: a.txt", "*** Move to: b.txt")))).toContain("b.txt already exists")
-    expect(read("a.txt")).toBe("a\n")
+    expect(snapshot()).toEqual({ "a.txt": "a\n" })
+  })
+
+  test("patch engine - a move onto an existing file replaces it, as Add File does (and as Codex and OpenCode move)", async () => {
+    write("a.txt", "a\n")
+    write("b.txt", "b\n")
+    fs.chmodSync(path.join(dir, "a.txt"), 0o750)
+    await apply(patchOf("*** Update File: a.txt", "*** Move to: b.txt", "-a", "+moved"))
+    expect(snapshot()).toEqual({ "b.txt": "moved\n" })
+    expect(fs.statSync(path.join(dir, "b.txt")).mode & 0o777).toBe(0o750)
+  })
+
+  test("patch engine - a move onto a directory is refused, nothing changes", async () => {
+    write("a.txt", "a\n")
+    write("d/inside.txt", "x\n")
+    expect(await rejection(apply(patchOf("*** Update File: a.txt", "*** Move to: d", "-a", "+b")))).toContain("d is a directory")
+    expect(snapshot()).toEqual({ "a.txt": "a\n", [path.join("d", "inside.txt")]: "x\n" })
+  })
+
+  test("patch engine - the file a move would replace changed after planning: the commit stops before any write", async () => {
+    write("a.txt", "a\n")
+    write("b.txt", "b\n")
+    const plan = await planPatch(parsePatch(patchOf("*** Update File: a.txt", "*** Move to: b.txt", "-a", "+A")), dir)
+    write("b.txt", "someone else\n")
+    expect(await rejection(commitPatch(plan))).toContain("b.txt changed on disk")
+    expect(snapshot()).toEqual({ "a.txt": "a\n", "b.txt": "someone else\n" })
+  })
+
+  test("patch engine - a move onto an existing file that fails mid-commit restores both files", async () => {
+    write("a.txt", "a\n")
+    write("b.txt", "b\n")
+    const plan = await planPatch(parsePatch(patchOf("*** Update File: a.txt", "*** Move to: b.txt", "-a", "+A", "*** Add File: c.txt", "+c")), dir)
+    let renames = 0
+    const failing = async (from: string, to: string) => {
+      if (++renames === 4) throw new Error("EIO: i/o error")
+      fs.renameSync(from, to)
+    }
+    expect(await rejection(commitPatch(plan, { rename: failing }))).toContain("every file was restored: EIO")
+    expect(snapshot()).toEqual({ "a.txt": "a\n", "b.txt": "b\n" })
   })
 
   test("patch engine - a first hunk that fits two places is refused", async () => {

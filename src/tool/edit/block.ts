@@ -7,6 +7,7 @@
 import { buildReplacement, type Candidate, type Context, type Snippet } from "./candidate"
 import { EditError } from "./error"
 import { normalizeText } from "./normalize"
+import { dropChancePairs, sameShape } from "./shape"
 import { isBlank, lcsPairs, leadingWs, similarity } from "./text"
 
 export const BLOCK_SIMILARITY = 0.65
@@ -85,7 +86,8 @@ export function contextAwareMatches(ctx: Context, old: Snippet, neu: Snippet): C
 function align(o: string[], f: string[], b: Block) {
   const k = o.length
   const fileLines = f.slice(b.first, b.last + 1)
-  const equal = lcsPairs(o, fileLines, (x, y, j, t) => x === y && (j === 0) === (t === 0) && (j === k - 1) === (t === fileLines.length - 1))
+  const lcs = lcsPairs(o, fileLines, (x, y, j, t) => x === y && (j === 0) === (t === 0) && (j === k - 1) === (t === fileLines.length - 1))
+  const equal = dropChancePairs(lcs, o, fileLines)
   const fileOf: (number | undefined)[] = new Array(k).fill(undefined)
   const exact = new Set<number>()
   for (const [j, t] of equal) {
@@ -94,12 +96,21 @@ function align(o: string[], f: string[], b: Block) {
   }
   const fileExtra: number[][] = Array.from({ length: k + 1 }, () => [])
   let misaligned: number | undefined
+  let reflowed: number | undefined
   let prev: [number, number] = [-1, -1]
   for (const pair of [...equal, [k, fileLines.length] as [number, number]]) {
     const oldGap = pair[0] - prev[0] - 1
     const fileGap = pair[1] - prev[1] - 1
-    if (oldGap === fileGap) for (let d = 1; d <= oldGap; d++) fileOf[prev[0] + d] = prev[1] + d
-    else {
+    if (oldGap === fileGap) {
+      for (let d = 1; d <= oldGap; d++) {
+        const [j, t] = [prev[0] + d, prev[1] + d]
+        fileOf[j] = t
+        // A stale line pairs with the file line in its place only when both are written alike
+        // (same brackets, neither the other joined with its neighbour); else the two sides
+        // spread the same code over different lines and happen to count alike.
+        if (reflowed === undefined && !sameShape(o, j, fileLines, t)) reflowed = j
+      }
+    } else {
       for (let t = prev[1] + 1; t < pair[1]; t++) fileExtra[prev[0] + 1].push(t)
       // Lines on both sides that cannot pair one to one: the same code written over a different
       // number of lines. (Old lines alone were deleted since the read; file lines alone, elided.)
@@ -108,14 +119,14 @@ function align(o: string[], f: string[], b: Block) {
     }
     prev = pair
   }
-  return { fileOf, exact, fileExtra, misaligned }
+  return { fileOf, exact, fileExtra, misaligned: misaligned ?? reflowed }
 }
 
 function misaligned(line: string, fileLines: string[], first: number): EditError {
   const shown = fileLines.slice(0, 40).map((l, i) => `${first + i + 1}: ${l}`).join("\n")
   return new EditError(
     "not-found",
-    `Refusing the edit: oldString's line ${JSON.stringify(line.trim())} matches no single line of the file, whose lines there are written differently (a statement on one line in oldString is spread over several in the file, or the reverse). Nothing was changed. The file's lines are:\n${shown}\nCopy them into oldString exactly as they are.`,
+    `Refusing the edit: oldString's line ${JSON.stringify(line.trim())} matches no single line of the file, whose lines there are written differently (a block or statement on one line in oldString is spread over several in the file, or the reverse, or statements are joined or split, or a brace moved to another line), so oldString cannot be aligned with the file line for line. Nothing was changed. The file's lines are:\n${shown}\nCopy them into oldString exactly as they are.`,
   )
 }
 

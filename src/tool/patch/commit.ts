@@ -49,7 +49,7 @@ function targetsOf(plan: PlannedChange[]): { targets: Map<string, Target>; expec
   for (const c of plan) {
     touch(c.path, c.before)
     if (c.type === "move" && c.moveTo) {
-      touch(c.moveTo, null)
+      touch(c.moveTo, c.replaced ?? null)
       set(c.path, null)
       set(c.moveTo, c.after, targets.get(c.path)?.modeFrom ?? c.path)
     } else set(c.path, c.after)

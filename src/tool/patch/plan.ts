@@ -63,12 +63,12 @@ export async function planPatch(ops: PatchOp[], cwd: string): Promise<PlannedCha
       plan.push({ type: "update", path: abs, before, after })
       continue
     }
-    if ((await current(dest, op.moveTo!)) !== null) {
-      throw fail(`cannot move ${op.path} to ${op.moveTo}: ${op.moveTo} already exists. Delete it first in this patch ("*** Delete File: ${op.moveTo}") or choose another name.`)
-    }
+    // A file already at the destination is overwritten, as Add File overwrites and as Codex
+    // and OpenCode move; reading it here also refuses a directory there.
+    const replaced = await current(dest, op.moveTo!)
     state.set(abs, null)
     state.set(dest, after)
-    plan.push({ type: "move", path: abs, moveTo: dest, before, after })
+    plan.push({ type: "move", path: abs, moveTo: dest, before, after, replaced })
   }
   return plan
 }

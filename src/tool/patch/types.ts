@@ -32,4 +32,6 @@ export interface PlannedChange {
   before: string | null
   /** Full text after, null when the file is deleted. For "move": the destination's text. */
   after: string | null
+  /** For "move": the destination's text before, which the move overwrites (null: no file there). */
+  replaced?: string | null
 }
