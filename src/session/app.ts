@@ -174,7 +174,7 @@ export async function createApp(opts: AppOptions) {
       exec,
       cacheDir: paths.cache,
       fetch: () => opts.serverFetch?.(),
-      timeout: pluginTimeout(config),
+      timeout: pluginTimeout(loaded.userConfig),
       report(message) {
         pluginLog.warn(message)
         bus.publish("session.error", { error: toMessageError(toErrorObject(new Error(message))) })
@@ -485,7 +485,11 @@ export async function createApp(opts: AppOptions) {
 
 export type App = Awaited<ReturnType<typeof createApp>>
 
-/** `experimental.plugin_timeout` (ms): how long one plugin hook or command may take before it is given up. */
+/**
+ * `experimental.plugin_timeout` (ms): how long one plugin hook may take before it is given up
+ * (a guard then blocks its call). Read from the user's own config only: a repository that set
+ * it could time the user's guards out.
+ */
 function pluginTimeout(config: Config): number {
   const v = (config.experimental as Record<string, unknown> | undefined)?.plugin_timeout
   return typeof v === "number" && v > 0 ? v : 10_000
