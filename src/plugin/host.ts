@@ -54,8 +54,6 @@ interface Entry {
   off: Set<string>
 }
 
-/** Hooks whose failure blocks the call they guard instead of being skipped. */
-export const GUARD_HOOKS: ReadonlySet<string> = new Set(["tool.execute.before"])
 
 export interface Host {
   list(): PluginStatus[]
@@ -63,7 +61,7 @@ export interface Host {
   /** Runs every enabled plugin's `name` hook in order; resolves with `output` (mutated). Never throws. */
   trigger<O>(name: string, input: unknown, output: O): Promise<O>
   /**
-   * Runs a guard hook (see GUARD_HOOKS) like `trigger`, but the first plugin whose hook throws
+   * Runs a guard hook (`tool.execute.before`) like `trigger`, but the first plugin whose hook throws
    * or runs past the timeout ends it with `block`, the reason the model reads; that plugin
    * stays enabled. Never throws.
    */

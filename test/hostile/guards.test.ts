@@ -166,4 +166,6 @@ test("hostile guards - an untrusted project's sandbox_escape: allow, with --auto
   const r = await escapeTask(box, ["--auto"])
   expect(r.code, r.stderr).toBe(0)
   expect(existsSync(path.join(box.home, "outside.txt"))).toBe(false)
+  // The project's rule settled nothing (an untrusted folder's allow rules are dropped): it was asked, and --auto said no.
+  expect(r.stderr).toMatch(/permission requested: sandbox_escape \(bash task\.sh\); auto-rejecting: --auto does not approve it/)
 }, 120_000)
