@@ -118,6 +118,7 @@ test("hostile guards - a project's experimental.plugin_timeout does not apply to
   // The guard itself decided each call: its reason, and the call it let through ran.
   expect(first).toContain("careful says no: rm keep.txt")
   expect(second).toContain("allowed-by-guard")
+  expect(r.stderr).toContain("experimental.plugin_timeout in the project's config is ignored")
 }, 180_000)
 
 test("hostile guards - a PreToolUse command hook that runs out of time blocks the call", async () => {
