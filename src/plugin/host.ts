@@ -54,16 +54,15 @@ interface Entry {
   off: Set<string>
 }
 
-
 export interface Host {
   list(): PluginStatus[]
   tools(): Tool[]
   /** Runs every enabled plugin's `name` hook in order; resolves with `output` (mutated). Never throws. */
   trigger<O>(name: string, input: unknown, output: O): Promise<O>
   /**
-   * Runs a guard hook (`tool.execute.before`) like `trigger`, but the first plugin whose hook throws
-   * or runs past the timeout ends it with `block`, the reason the model reads; that plugin
-   * stays enabled. Never throws.
+   * Runs a guard hook (`tool.execute.before`) like `trigger`, but the first plugin whose hook
+   * throws or runs past the timeout ends it with `block`, the reason the model reads; that
+   * plugin stays enabled. Never throws.
    */
   guard<O>(name: string, input: unknown, output: O): Promise<{ output: O; block?: string }>
   /** Whether any enabled plugin has this hook (callers skip building inputs otherwise). */
