@@ -6,6 +6,19 @@ import path from "node:path"
 import type { PermissionAction, PermissionRule, Ruleset } from "../protocol"
 import { Wildcard } from "../util"
 
+/**
+ * Permissions only a rule that names them can allow: `"sandbox_escape": "allow"` (any pattern)
+ * does, while `"*": "allow"`, `"permission": "allow"` or `"sandbox_*": "allow"` are passed over
+ * as if absent. A blanket ask or deny still counts. Front ends that approve asks wholesale
+ * (`run --auto`) and plugins' permission.ask leave these to the user too.
+ */
+export const NAMED_ONLY: ReadonlySet<string> = new Set(["sandbox_escape"])
+
+/** Whether `rule` may decide `permission`: an allow for a NAMED_ONLY permission must name it. */
+export function counts(rule: PermissionRule, permission: string): boolean {
+  return rule.action !== "allow" || rule.permission === permission || !NAMED_ONLY.has(permission)
+}
+
 export function evaluate(permission: string, pattern: string, ...rulesets: Ruleset[]): PermissionRule {
   return lastMatch(permission, pattern, ...rulesets) ?? { permission, pattern: "*", action: "ask" }
 }
@@ -16,7 +29,7 @@ export function lastMatch(permission: string, pattern: string, ...rulesets: Rule
     const rules = rulesets[i]
     for (let j = rules.length - 1; j >= 0; j--) {
       const rule = rules[j]
-      if (Wildcard.match(permission, rule.permission) && Wildcard.match(pattern, rule.pattern)) return rule
+      if (Wildcard.match(permission, rule.permission) && Wildcard.match(pattern, rule.pattern) && counts(rule, permission)) return rule
     }
   }
   return undefined

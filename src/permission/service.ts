@@ -13,7 +13,7 @@ import {
   type Ruleset,
 } from "../protocol"
 import { Id, Wildcard } from "../util"
-import { evaluate, lastMatch } from "./rules"
+import { counts, evaluate, lastMatch, NAMED_ONLY } from "./rules"
 import { namesHost } from "./url"
 
 export interface AskInput {
@@ -93,7 +93,7 @@ export function judge(
 export function allowsEverything(permission: string, ruleset: Ruleset): boolean {
   for (let i = ruleset.length - 1; i >= 0; i--) {
     const rule = ruleset[i]
-    if (!Wildcard.match(permission, rule.permission)) continue
+    if (!Wildcard.match(permission, rule.permission) || !counts(rule, permission)) continue
     if (rule.action !== "allow") return false
     if (rule.pattern === "*") return true
   }
@@ -115,7 +115,8 @@ export interface PermissionsDeps {
   newId?: () => string
   /**
    * Contract: called for an ask the rules leave open, before the user is asked (plugins'
-   * permission.ask); "allow" or "deny" settle it, "ask" asks the user. Must not reject.
+   * permission.ask); "allow" or "deny" settle it ("allow" not for a NAMED_ONLY permission),
+   * "ask" asks the user. Must not reject.
    * Undefined: the user is asked.
    */
   decide?: (request: PermissionRequest) => Promise<"allow" | "deny" | "ask">
@@ -158,7 +159,8 @@ export function createPermissions(deps: PermissionsDeps): Permissions {
         ...(input.tool ? { tool: input.tool } : {}),
       }
       const decided = deps.decide ? await deps.decide(request) : "ask"
-      if (decided === "allow") return
+      // A plugin approving every ask is a blanket allow too: it cannot settle these.
+      if (decided === "allow" && !NAMED_ONLY.has(input.permission)) return
       if (decided === "deny") throw new PermissionDeniedError({ message: `A plugin denied this call (${input.permission}: ${input.patterns.join(", ")}). Do not retry it or work around it; choose another approach or ask the user.`, rules: [] })
       signal?.throwIfAborted()
       return new Promise<void>((resolve, reject) => {

@@ -4,7 +4,10 @@
 // with bash, in the project directory, the event's JSON on stdin and CLAUDE_PROJECT_DIR set;
 // the matching commands of one event run side by side. Exit 0: stdout may be JSON (a decision,
 // a reason, updatedInput, additionalContext); exit 2: a block, stderr is the reason; any other
-// exit: a non-blocking error, reported. A command past its timeout is killed and reported.
+// exit: a non-blocking error, reported. A command past its timeout is killed and reported;
+// for PreToolUse that also blocks the call (fail closed), for the other events it does not.
+// Timeouts are the hook's own (`timeout`): a project's hooks run only when it is trusted, and
+// a project's copy of one of the user's commands never replaces the user's (first one wins).
 import type { Exec } from "../process"
 import { claudeToolName, fromClaudeInput, toClaudeInput } from "./claude-names"
 
@@ -68,13 +71,18 @@ export function createCommandHooks(deps: CommandHooksDeps) {
     has: (event: HookEvent) => (deps.hooks[event]?.length ?? 0) > 0,
     run,
 
-    /** PreToolUse: a block (exit 2, or a deny decision) with its reason, or rewritten arguments. */
+    /** PreToolUse: a block (exit 2, a deny decision, or a timeout) with its reason, or rewritten arguments. */
     async preToolUse(call: { tool: string; sessionID: string; callID: string; args: Record<string, unknown> }): Promise<{ block?: boolean; reason?: string; args?: Record<string, unknown> } | undefined> {
       const name = claudeToolName(call.tool)
       const runs = await run("PreToolUse", { session_id: call.sessionID, tool_name: name, tool_input: toClaudeInput(call.args), tool_use_id: call.callID }, name)
       let args: Record<string, unknown> | undefined
       for (const r of runs) {
         if (r.code === 2) return { block: true, reason: r.stderr.trim() || `A PreToolUse hook blocked this ${name} call.` }
+        // Fail closed: a guard that could not decide in time has not allowed the call.
+        if (r.timedOut) {
+          const seconds = matching("PreToolUse", name).find((h) => h.command === r.command)?.timeout ?? 60
+          return { block: true, reason: `A PreToolUse hook (${JSON.stringify(r.command)}) did not finish within ${seconds} s, so this ${name} call was blocked.` }
+        }
         if (r.code !== 0 || !r.json) continue
         const specific = r.json.hookSpecificOutput ?? {}
         const decision = specific.permissionDecision ?? (r.json.decision === "block" ? "deny" : undefined)

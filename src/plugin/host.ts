@@ -1,8 +1,12 @@
 // The plugins of one App: loads each source in order, calls each plugin function of a module
 // with OpenCode's input, keeps the hooks they return, and runs a hook by name across all of
 // them (in load order, each mutating the shared `output`, as OpenCode does). A plugin that
-// throws while loading, or in a hook, or whose hook runs past the timeout, is reported with
-// its name and disabled for the rest of the App's life; the agent keeps working without it.
+// throws while loading is reported with its name and left out. Hooks fail two ways:
+// a guard (`tool.execute.before`) that throws or runs past the timeout blocks that one call,
+// with its reason, and keeps guarding the next (fail closed: throwing is OpenCode's way to
+// block); any other hook that throws or hangs is reported and that hook alone is turned off
+// for the rest of the App's life, so a failing `event` hook never takes a plugin's guards
+// with it.
 import type { Tool } from "../tool"
 import { customTool, isToolDefinition, toolsOfModule } from "./custom-tool"
 import { importFile, importPackage } from "./load"
@@ -46,6 +50,8 @@ export interface HostDeps {
 interface Entry {
   status: PluginStatus
   hooks: Hooks[]
+  /** Hooks turned off after they failed (never a guard). */
+  off: Set<string>
 }
 
 export interface Host {
@@ -53,6 +59,12 @@ export interface Host {
   tools(): Tool[]
   /** Runs every enabled plugin's `name` hook in order; resolves with `output` (mutated). Never throws. */
   trigger<O>(name: string, input: unknown, output: O): Promise<O>
+  /**
+   * Runs a guard hook (`tool.execute.before`) like `trigger`, but the first plugin whose hook
+   * throws or runs past the timeout ends it with `block`, the reason the model reads; that
+   * plugin stays enabled. Never throws.
+   */
+  guard<O>(name: string, input: unknown, output: O): Promise<{ output: O; block?: string }>
   /** Whether any enabled plugin has this hook (callers skip building inputs otherwise). */
   has(name: string): boolean
   /** The enabled plugins' values of a hook that is not a function (`auth`, `provider`), with each plugin's name. */
@@ -65,7 +77,7 @@ export async function loadPlugins(deps: HostDeps): Promise<Host> {
   const tools = new Map<string, Tool>()
 
   for (const source of deps.sources.plugins) {
-    const entry: Entry = { status: { name: source.name, kind: source.kind, source: source.target, status: "loaded", hooks: [], tools: [] }, hooks: [] }
+    const entry: Entry = { status: { name: source.name, kind: source.kind, source: source.target, status: "loaded", hooks: [], tools: [] }, hooks: [], off: new Set() }
     entries.push(entry)
     try {
       let started = Date.now()
@@ -97,26 +109,54 @@ export async function loadPlugins(deps: HostDeps): Promise<Host> {
     deps.report(`Plugin ${entry.status.name} ${message}${entry.status.status === "disabled" ? "; it is disabled for this session" : ""}`)
   }
 
+  /** A hook that failed is turned off for this plugin; the plugin's other hooks, its guards above all, keep running. */
+  function turnOff(entry: Entry, name: string, message: string) {
+    entry.off.add(name)
+    entry.status.error = message
+    const left = entry.status.hooks.filter((h) => !entry.off.has(h) && entry.hooks.some((hooks) => typeof hooks[h] === "function"))
+    if (left.length === 0 && entry.status.tools.length === 0) entry.status.status = "disabled"
+    deps.report(`Plugin ${entry.status.name} ${message}; that hook is off for this session${left.length ? ", its other hooks keep running" : ""}`)
+  }
+
   const enabled = () => entries.filter((e) => e.status.status === "loaded")
+  /** The enabled plugins' functions for a hook, in load order. */
+  const hookFns = (name: string) =>
+    enabled()
+      .filter((e) => !e.off.has(name))
+      .flatMap((entry) => entry.hooks.filter((h) => typeof h[name] === "function").map((hooks) => ({ entry, hooks, fn: hooks[name] as HookFn })))
+  const run = (hooks: Hooks, fn: HookFn, input: unknown, output: unknown) =>
+    withTimeout(Promise.resolve(fn.call(hooks, input, output)), deps.timeout, `did not finish within ${deps.timeout} ms`, TIMED_OUT)
   return {
     list: () => entries.map((e) => ({ ...e.status, hooks: [...e.status.hooks], tools: [...e.status.tools] })),
     tools: () => [...tools.values()],
-    has: (name) => enabled().some((e) => e.hooks.some((h) => typeof h[name] === "function")),
+    has: (name) => hookFns(name).length > 0,
     values: (name) => enabled().flatMap((e) => e.hooks.filter((h) => h[name] && typeof h[name] === "object").map((h) => ({ plugin: e.status.name, value: h[name] }))),
     async trigger(name, input, output) {
-      for (const entry of enabled()) {
-        for (const hooks of entry.hooks) {
-          const fn = hooks[name]
-          if (typeof fn !== "function") continue
-          try {
-            await withTimeout(Promise.resolve((fn as HookFn).call(hooks, input, output)), deps.timeout, `did not finish within ${deps.timeout} ms`)
-          } catch (e) {
-            fail(entry, `failed in its ${name} hook: ${messageOf(e)}`)
-            break
-          }
+      for (const { entry, hooks, fn } of hookFns(name)) {
+        if (entry.off.has(name)) continue
+        try {
+          await run(hooks, fn, input, output)
+        } catch (e) {
+          turnOff(entry, name, `failed in its ${name} hook: ${messageOf(e)}`)
         }
       }
       return output
+    },
+    async guard(name, input, output) {
+      for (const { entry, hooks, fn } of hookFns(name)) {
+        try {
+          await run(hooks, fn, input, output)
+        } catch (e) {
+          const plugin = entry.status.name
+          if ((e as Error)?.cause === TIMED_OUT) {
+            const block = `Plugin ${plugin}'s ${name} hook did not finish within ${deps.timeout} ms, so this call was blocked.`
+            deps.report(block)
+            return { output, block }
+          }
+          return { output, block: `Plugin ${plugin} blocked this call: ${messageOf(e) || "(it gave no reason)"}` }
+        }
+      }
+      return { output }
     },
     async dispose() {
       for (const entry of enabled()) {
@@ -160,7 +200,7 @@ export function pluginFunctions(mod: Record<string, unknown>): ((input: unknown,
 }
 
 async function loadToolFile(source: ToolSource, deps: HostDeps, tools: Map<string, Tool>): Promise<Entry> {
-  const entry: Entry = { status: { name: source.name, kind: "tool", source: source.file, status: "loaded", hooks: [], tools: [] }, hooks: [] }
+  const entry: Entry = { status: { name: source.name, kind: "tool", source: source.file, status: "loaded", hooks: [], tools: [] }, hooks: [], off: new Set() }
   const started = Date.now()
   try {
     const mod = await importFile(source.file, deps.cacheDir)
@@ -179,11 +219,14 @@ async function loadToolFile(source: ToolSource, deps: HostDeps, tools: Map<strin
   return entry
 }
 
-export function withTimeout<T>(p: Promise<T>, ms: number, message: string): Promise<T> {
+/** The `cause` of the error `withTimeout` rejects with, so a timeout is told from a hook's own throw. */
+const TIMED_OUT = Symbol("timed out")
+
+export function withTimeout<T>(p: Promise<T>, ms: number, message: string, cause?: unknown): Promise<T> {
   let timer: NodeJS.Timeout | undefined
   const limit = new Promise<never>((_, reject) => {
     // Not unref'd: a hook that hangs on nothing must not let the process exit under it.
-    timer = setTimeout(() => reject(new Error(message)), ms)
+    timer = setTimeout(() => reject(new Error(message, cause === undefined ? undefined : { cause })), ms)
   })
   return Promise.race([p, limit]).finally(() => clearTimeout(timer))
 }

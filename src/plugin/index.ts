@@ -132,13 +132,18 @@ export async function createExtensions(deps: ExtensionDeps) {
       return out
     },
 
-    /** The pipeline's before point: plugins' tool.execute.before (may rewrite args), then PreToolUse. */
+    /**
+     * The pipeline's before point: plugins' tool.execute.before (may rewrite args), then
+     * PreToolUse. Fails closed: a guard that throws, exits 2 or runs out of time blocks this
+     * call with its reason, and guards the next one again.
+     */
     async beforeExecute(call: Call): Promise<{ block?: boolean; reason?: string; args?: Record<string, unknown> } | undefined> {
       if (!HOOKED.has(call.origin)) return undefined
       await ready
       let args = call.args
       if (host?.has("tool.execute.before")) {
-        const output = await host.trigger("tool.execute.before", { tool: call.tool, sessionID: call.sessionID, callID: call.callID }, { args: structuredClone(args) })
+        const { output, block } = await host.guard("tool.execute.before", { tool: call.tool, sessionID: call.sessionID, callID: call.callID }, { args: structuredClone(args) })
+        if (block) return { block: true, reason: block }
         args = output.args
       }
       const verdict = commands.has("PreToolUse") ? await commands.preToolUse({ ...call, args }) : undefined

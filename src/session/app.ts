@@ -174,7 +174,7 @@ export async function createApp(opts: AppOptions) {
       exec,
       cacheDir: paths.cache,
       fetch: () => opts.serverFetch?.(),
-      timeout: pluginTimeout(config),
+      timeout: pluginTimeout(loaded.userConfig),
       report(message) {
         pluginLog.warn(message)
         bus.publish("session.error", { error: toMessageError(toErrorObject(new Error(message))) })
@@ -428,7 +428,7 @@ export async function createApp(opts: AppOptions) {
     secrets: loaded.secrets,
     configFiles: loaded.files,
     /** Config warnings, and the notice that the OS sandbox is off when it cannot work here. */
-    configWarnings: [...loaded.warnings, ...sandboxNotice],
+    configWarnings: [...loaded.warnings, ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
     /** The OS sandbox commands run in: on, off by config, or unavailable (with its notice). */
     sandbox,
     log,
@@ -485,10 +485,21 @@ export async function createApp(opts: AppOptions) {
 
 export type App = Awaited<ReturnType<typeof createApp>>
 
-/** `experimental.plugin_timeout` (ms): how long one plugin hook or command may take before it is given up. */
+/**
+ * `experimental.plugin_timeout` (ms): how long one plugin hook may take before it is given up
+ * (a guard then blocks its call). Read from the user's own config only: a repository that set
+ * it could time the user's guards out.
+ */
 function pluginTimeout(config: Config): number {
   const v = (config.experimental as Record<string, unknown> | undefined)?.plugin_timeout
   return typeof v === "number" && v > 0 ? v : 10_000
+}
+
+/** A project that sets plugin_timeout is told it does not apply (see pluginTimeout). */
+function projectTimeoutNotice(config: Config, user: Config): string[] {
+  const of = (c: Config) => (c.experimental as Record<string, unknown> | undefined)?.plugin_timeout
+  if (of(config) === undefined || of(config) === of(user)) return []
+  return ["experimental.plugin_timeout in the project's config is ignored: only your global config sets how long a plugin hook may take"]
 }
 
 function withShellEnv(exec: Exec, ext: Extensions): Exec {

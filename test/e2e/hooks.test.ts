@@ -108,7 +108,7 @@ test("hooks - UserPromptSubmit exit 2 blocks the prompt: the model is never call
   expect(server.requests).toHaveLength(0)
 }, 180_000)
 
-test("hooks - a plugin that throws on load and one that hangs in a hook are reported by name, and the run still answers", async () => {
+test("hooks - a plugin that throws on load is reported by name; one whose guard hangs blocks each call it cannot decide in time, stays loaded, and the run still answers", async () => {
   const box = sandbox()
   const plugins = path.join(box.project, ".wright", "plugin")
   mkdirSync(plugins, { recursive: true })
@@ -117,21 +117,24 @@ test("hooks - a plugin that throws on load and one that hangs in a hook are repo
     path.join(plugins, "stuck.js"),
     `export const Stuck = async () => ({ "tool.execute.before": () => new Promise(() => {}) })\n`,
   )
-  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), experimental: { plugin_timeout: 1500 } })
+  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  // Hook timeouts come from the user's own config only (a project's would time the user's guards out).
+  const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
+  mkdirSync(global, { recursive: true })
+  writeConfig(global, { experimental: { plugin_timeout: 1500 } })
   writeFileSync(path.join(box.project, "notes.txt"), "the notes\n")
   server.script(toolCall("read", { filePath: "notes.txt" }), toolCall("read", { filePath: "notes.txt", offset: 1 }), text("Read them."))
 
-  const started = Date.now()
   const r = await wright(["run", "read the notes"], { cwd: box.project, env: box.env, timeoutMs: 120_000 })
   expect(r.code, r.stderr).toBe(0)
   expect(r.stdout, r.stderr).toContain("Read them.")
   expect(r.stderr).toContain("Plugin broken failed to load: no config for broken")
-  expect(r.stderr).toMatch(/Plugin stuck failed in its tool\.execute\.before hook: did not finish within 1500 ms; it is disabled/)
-  // The hanging hook cost one timeout, not one per call: the plugin was disabled after the first.
-  expect(Date.now() - started).toBeLessThan(60_000)
+  // Fail closed: the guard that could not decide blocked each read; the model read why.
+  expect(r.stderr).toContain("Plugin stuck's tool.execute.before hook did not finish within 1500 ms, so this call was blocked.")
   const results = server.requests.slice(1).map((req) => req.body.messages.filter((m: { role: string }) => m.role === "tool").at(-1).content)
-  expect(results[0]).toContain("the notes")
-  expect(results[1]).toContain("the notes")
+  expect(results[0]).toContain("did not finish within 1500 ms")
+  expect(results[0]).not.toContain("the notes")
+  expect(results[1]).toContain("did not finish within 1500 ms")
 
   const list = await wright(["plugin", "list", "--format", "json"], { cwd: box.project, env: box.env, timeoutMs: 60_000 })
   expect(list.code).toBe(0)

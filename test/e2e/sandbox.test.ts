@@ -55,10 +55,24 @@ test("run sandbox - a write outside the project fails; the model is told it was 
   expect(r.stdout).toContain("Finished.")
 })
 
-test("run sandbox - with --auto the escape is approved once and the command runs again outside", async () => {
+test("run sandbox - --auto does not approve the escape: the command stays inside and the user is told which rule would allow it", async () => {
   const box = project({}, `echo escaped > "$HOME/outside.txt"\n`)
   const r = await runTask(box, ["--auto"])
   expect(r.code).toBe(0)
+  expect(existsSync(path.join(box.home, "outside.txt"))).toBe(false)
+  expect(r.stderr).toMatch(/permission requested: sandbox_escape \(bash task\.sh\); auto-rejecting: --auto does not approve it/)
+  expect(r.stderr).toContain(`"permission": {"sandbox_escape": "allow"}`)
+  expect(bashOutputs(box)[0]).toContain("The user declined to run it outside the sandbox")
+})
+
+test("run sandbox - sandbox_escape: allow in the user's global config runs the command again outside, no ask", async () => {
+  const box = project({}, `echo escaped > "$HOME/outside.txt"\n`)
+  const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
+  mkdirSync(global, { recursive: true })
+  writeConfig(global, { permission: { sandbox_escape: "allow" } })
+  const r = await runTask(box)
+  expect(r.code).toBe(0)
+  expect(r.stderr).not.toContain("sandbox_escape")
   expect(readFileSync(path.join(box.home, "outside.txt"), "utf8")).toBe("escaped\n")
   expect(bashOutputs(box)[0]).toContain("The user allowed running it outside the sandbox")
 })

@@ -22,6 +22,8 @@ export async function testCore(opts: {
   llm: LLMServer
   protocol?: Protocol
   config?: Record<string, unknown>
+  /** The user's global config (settings a project cannot make, such as experimental.plugin_timeout). */
+  globalConfig?: Record<string, unknown>
   files?: Record<string, string>
   dbFile?: string
   /** Runs on the project before the App starts (git init, …). */
@@ -39,6 +41,11 @@ export async function testCore(opts: {
   }
   opts.prepare?.(box.project)
   writeConfig(box.project, { ...providerConfig(opts.llm, opts.protocol ?? "openai-chat"), ...opts.config })
+  if (opts.globalConfig) {
+    const dir = path.join(box.env.XDG_CONFIG_HOME!, "wright")
+    mkdirSync(dir, { recursive: true })
+    writeConfig(dir, opts.globalConfig)
+  }
   const store = openStore(opts.dbFile ?? ":memory:")
   let serverFetch: ((req: Request) => Promise<Response>) | undefined
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test", fetch: opts.fetch, serverFetch: () => serverFetch })

@@ -1,7 +1,7 @@
 // Real OpenCode plugins published on npm, unchanged: two installed by wright's own npm path
 // into a cache shared by this file's tests (the registry must be reachable), one committed as
 // a fixture (see fixtures/README.md), all driven by the scripted model.
-import { existsSync, readdirSync, readFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
@@ -35,7 +35,11 @@ async function core(plugin: string[], progress: string[] = []) {
   box.env.XDG_CACHE_HOME = cache
   // npm reaches the registry with this machine's certificate setup, as it would for the user.
   for (const k of ["NODE_EXTRA_CA_CERTS", "SSL_CERT_FILE"]) if (process.env[k]) box.env[k] = process.env[k]
-  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), plugin, experimental: { plugin_timeout: 30_000 } })
+  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), plugin })
+  // Hook timeouts come from the user's own config only.
+  const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
+  mkdirSync(global, { recursive: true })
+  writeConfig(global, { experimental: { plugin_timeout: 30_000 } })
   const store = openStore(":memory:")
   let serverFetch: ((req: Request) => Promise<Response>) | undefined
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home, version: "test", serverFetch: () => serverFetch, progress: (l) => progress.push(l) })

@@ -125,10 +125,10 @@ test("plugin - a local TS plugin and custom tool files: every hook runs in order
     llm,
     config: {
       permission: { shout: "ask" },
-      experimental: { plugin_timeout: 20_000 },
       command: { hello: { template: "Say hello to $ARGUMENTS" } },
       provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${llm.url}/v1`, apiKey: "test-key" }, models: { "chat-model": { limit: LIMIT }, "tiny-model": { limit: LIMIT } } } },
     },
+    globalConfig: { experimental: { plugin_timeout: 20_000 } },
     files: { ".wright/plugin/recorder.ts": RECORDER, ".wright/tool/greet.ts": GREET_TOOL },
   })
   try {

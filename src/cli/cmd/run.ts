@@ -18,7 +18,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
       .option("password", { alias: "p", type: "string", describe: "password for --attach; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })
       .option("username", { alias: "u", type: "string", describe: "username for --attach (default: $WRIGHT_SERVER_USERNAME or wright)" })
-      .option("auto", { type: "boolean", describe: "approve every permission ask once (explicit denies still hold)" })
+      .option("auto", { type: "boolean", describe: "approve every permission ask once (explicit denies still hold; running a command outside the sandbox needs a sandbox_escape rule)" })
       .option("title", { type: "string", describe: "title of a new session" })
       .option("command", { type: "string", describe: "run a slash command; the message becomes its arguments" })
       .option("schema", { type: "string", describe: "JSON Schema file: the answer must match it and is printed alone" })

@@ -5,6 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
+import { NAMED_ONLY } from "../../permission"
 import { emptyTokens, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
@@ -132,8 +133,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       }
     }
     if (e.type === "permission.asked" && sessions.has(e.properties.sessionID)) {
-      const reply = args.auto ? "once" : "reject"
-      if (!args.auto) stderr(`${yellow("permission requested:")} ${terminalSafe(`${e.properties.permission} (${e.properties.patterns.join(", ")})`)}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
+      const asked = `${yellow("permission requested:")} ${terminalSafe(`${e.properties.permission} (${e.properties.patterns.join(", ")})`)}`
+      // --auto is a blanket allow: it never approves what only a rule naming it may (sandbox_escape).
+      const named = NAMED_ONLY.has(e.properties.permission)
+      const reply = args.auto && !named ? "once" : "reject"
+      if (named) stderr(`${asked}; auto-rejecting: --auto does not approve it ${dim(`(only a rule that names it does: "permission": {"${e.properties.permission}": "allow"})`)}\n`)
+      else if (!args.auto) stderr(`${asked}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
       client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
     }
     renderer.event(e)
