@@ -88,7 +88,11 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     }
     out.agent = agents
   }
-  if (project.provider) out.provider = restrictProviders(project.provider, user, knownProviders, ignored)
+  if (project.provider) {
+    const projectOnly = projectOnlyProviders(project.provider, user, knownProviders)
+    out.provider = restrictProviders(project.provider, projectOnly, ignored)
+    if (projectOnly.size > 0) dropModelsOf(out, projectOnly, ignored)
+  }
   for (const key of ["plugin", "shell", "lsp", "formatter"] as const) {
     if (project[key] === undefined || (key === "lsp" || key === "formatter") && project[key] === false) continue
     ignored.push(key === "plugin" ? `plugin: loads ${JSON.stringify(project.plugin)}` : key === "shell" ? `shell: runs commands with ${JSON.stringify(project.shell)}` : `${key}: starts the programs it names`)
@@ -142,45 +146,88 @@ function restrictSandbox(project: NonNullable<Config["sandbox"]>, user: NonNulla
   return out
 }
 
-/** Providers whose key is the user's keep their endpoint; a project's own provider cannot borrow the user's env. */
-function restrictProviders(providers: NonNullable<Config["provider"]>, user: Config, known: ReadonlySet<string> | undefined, ignored: string[]) {
+/**
+ * The providers an untrusted project defines on its own: not in the catalogue, not in the
+ * user's config. Each one chose its own endpoint. Without the catalogue at hand there are
+ * none: every provider counts as the user's, the stricter reading of restrictProviders.
+ */
+function projectOnlyProviders(providers: NonNullable<Config["provider"]>, user: Config, known: ReadonlySet<string> | undefined): Set<string> {
+  if (!known) return new Set()
+  return new Set(Object.keys(providers).filter((id) => !known.has(id) && user.provider?.[id] === undefined))
+}
+
+/**
+ * Providers whose key is the user's keep their endpoint, and the project's own are left out
+ * whole: picked by the project's `model`, or by default as the only configured provider, one
+ * would receive the conversation, and its package could sign requests with the user's cloud
+ * credentials (Bedrock's AWS keys, Vertex's Google ones) or fill `${VAR}` in its URL from the
+ * user's environment. Trusting the folder brings them back.
+ */
+function restrictProviders(providers: NonNullable<Config["provider"]>, projectOnly: ReadonlySet<string>, ignored: string[]) {
   const out: NonNullable<Config["provider"]> = {}
   for (const [id, cfg] of Object.entries(providers)) {
-    // Without the catalog at hand every provider counts as the user's: the stricter reading.
-    const usersOwn = !known || known.has(id) || user.provider?.[id] !== undefined
+    if (projectOnly.has(id)) {
+      const where = cfg.options?.baseURL ?? cfg.api ?? cfg.npm ?? "an endpoint of its own"
+      ignored.push(`provider.${id}: a provider only this folder defines, sending requests to ${where}`)
+      continue
+    }
     const next = { ...cfg }
     if (next.env) {
       ignored.push(`provider.${id}.env: reads the key from ${next.env.join(", ")} in your environment`)
       delete next.env
     }
-    if (usersOwn) {
-      for (const key of ["npm", "api"] as const) {
-        if (next[key] === undefined) continue
-        ignored.push(`provider.${id}.${key}: redirects your ${id} key`)
-        delete next[key]
-      }
-      if (next.options) {
-        const risky = Object.keys(next.options).filter((k) => !SAFE_PROVIDER_OPTIONS.has(k))
-        for (const k of risky) ignored.push(`provider.${id}.options.${k}: ${k === "apiKey" ? "replaces" : "redirects"} your ${id} key`)
-        next.options = Object.fromEntries(Object.entries(next.options).filter(([k]) => SAFE_PROVIDER_OPTIONS.has(k)))
-      }
-      if (next.models) {
-        const models: typeof next.models = {}
-        for (const [modelID, model] of Object.entries(next.models)) {
-          const m = { ...model } as Record<string, unknown>
-          for (const k of RISKY_MODEL_KEYS) {
-            if (m[k] === undefined) continue
-            ignored.push(`provider.${id}.models.${modelID}.${k}: changes what your ${id} key is sent with`)
-            delete m[k]
-          }
-          models[modelID] = m as (typeof models)[string]
+    for (const key of ["npm", "api"] as const) {
+      if (next[key] === undefined) continue
+      ignored.push(`provider.${id}.${key}: redirects your ${id} key`)
+      delete next[key]
+    }
+    if (next.options) {
+      const risky = Object.keys(next.options).filter((k) => !SAFE_PROVIDER_OPTIONS.has(k))
+      for (const k of risky) ignored.push(`provider.${id}.options.${k}: ${k === "apiKey" ? "replaces" : "redirects"} your ${id} key`)
+      next.options = Object.fromEntries(Object.entries(next.options).filter(([k]) => SAFE_PROVIDER_OPTIONS.has(k)))
+    }
+    if (next.models) {
+      const models: typeof next.models = {}
+      for (const [modelID, model] of Object.entries(next.models)) {
+        const m = { ...model } as Record<string, unknown>
+        for (const k of RISKY_MODEL_KEYS) {
+          if (m[k] === undefined) continue
+          ignored.push(`provider.${id}.models.${modelID}.${k}: changes what your ${id} key is sent with`)
+          delete m[k]
         }
-        next.models = models
+        models[modelID] = m as (typeof models)[string]
       }
+      next.models = models
     }
     out[id] = next
   }
   return out
+}
+
+/** The project's own choices of a model (`model`, `small_model`, an agent's or a command's) that name a provider left out: the user's default applies. */
+function dropModelsOf(out: Config, projectOnly: ReadonlySet<string>, ignored: string[]) {
+  const names = (ref: unknown) => typeof ref === "string" && projectOnly.has(ref.split("/")[0]!)
+  const held = (where: string, ref: string) => ignored.push(`${where}: ${JSON.stringify(ref)} uses provider ${ref.split("/")[0]}, which only this folder defines`)
+  for (const key of ["model", "small_model"] as const) {
+    if (!names(out[key])) continue
+    held(key, out[key]!)
+    delete out[key]
+  }
+  for (const section of ["agent", "command"] as const) {
+    const entries = out[section]
+    if (!entries) continue
+    const next: Record<string, unknown> = {}
+    for (const [name, entry] of Object.entries(entries)) {
+      if (!names(entry.model)) {
+        next[name] = entry
+        continue
+      }
+      held(`${section}.${name}.model`, entry.model!)
+      const { model: _model, ...rest } = entry
+      next[name] = rest
+    }
+    out[section] = next as never
+  }
 }
 
 /** The `allow` entries of a permission config, which an untrusted folder drops. */
