@@ -6,7 +6,7 @@
 // for permission rules, which the agent layer applies). The trust record is kept per
 // folder with a hash of every project config source, so a changed config asks again.
 import { createHash } from "node:crypto"
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, writeSync } from "node:fs"
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeSync } from "node:fs"
 import path from "node:path"
 import type { PermissionConfig } from "./permission"
 import type { Config } from "./schema"
@@ -95,11 +95,12 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
   }
   for (const key of ["plugin", "shell", "lsp", "formatter"] as const) {
     if (project[key] === undefined || (key === "lsp" || key === "formatter") && project[key] === false) continue
-    ignored.push(key === "plugin" ? `plugin: loads ${JSON.stringify(project.plugin)}` : key === "shell" ? `shell: runs commands with ${JSON.stringify(project.shell)}` : `${key}: starts the programs it names`)
+    const what = { plugin: `loads ${JSON.stringify(project.plugin)}`, shell: `runs commands with ${JSON.stringify(project.shell)}`, lsp: "starts the language servers it names", formatter: "runs the formatters it names" }[key]
+    ignored.push(`${key}: ${what} (runs code)`)
     delete out[key]
   }
   if (project.hooks && Object.keys(project.hooks).length > 0) {
-    ignored.push(`hooks: runs commands on ${Object.keys(project.hooks).join(", ")}`)
+    ignored.push(`hooks: runs commands on ${Object.keys(project.hooks).join(", ")} (runs code)`)
     delete out.hooks
   }
   if (project.server) {
@@ -291,12 +292,28 @@ const MAX_FILES = 5000
 const MAX_BYTES = 4 * 1024 * 1024
 const SKIP = new Set(["node_modules", ".git"])
 
-/** One hash over the project's config files and every file under its config folders. */
-export function hashProjectConfig(files: string[], dirs: string[]): string {
+/**
+ * Every project config source: the config files, and every file under the config folders
+ * with symlinks followed (a folder linked in is walked where it points, each folder once),
+ * so what trust records is what wright would load. `links` holds each symlink's own target.
+ */
+export function projectConfigFiles(files: string[], dirs: string[]): { files: string[]; links: Map<string, string> } {
   const all = new Set(files)
-  for (const dir of dirs) walk(dir, all)
+  const links = new Map<string, string>()
+  const seen = new Set<string>()
+  for (const dir of dirs) walk(dir, all, links, seen)
+  return { files: [...all].sort(), links }
+}
+
+/** One hash over the project's config files and every file under its config folders, and where each symlink among them points. */
+export function hashProjectConfig(files: string[], dirs: string[]): string {
+  return hashSources(projectConfigFiles(files, dirs))
+}
+
+export function hashSources(sources: { files: string[]; links: Map<string, string> }): string {
   const h = createHash("sha256")
-  for (const file of [...all].sort()) {
+  for (const [link, target] of [...sources.links].sort(([a], [b]) => (a < b ? -1 : 1))) h.update(`link\0${link}\0${target}\0`)
+  for (const file of sources.files) {
     h.update(file).update("\0")
     try {
       const info = statSync(file)
@@ -308,9 +325,32 @@ export function hashProjectConfig(files: string[], dirs: string[]): string {
   return h.digest("hex")
 }
 
-function walk(dir: string, into: Set<string>) {
+const CODE = /\.(m?js|ts)$/
+const CODE_FOLDERS: Record<string, string> = { plugin: "a plugin", plugins: "a plugin", tool: "a custom tool", tools: "a custom tool" }
+
+/**
+ * The plugins and custom tools among a project's config files (`<config folder>/plugin/x.ts`,
+ * `tool/`, …), one line each in the form the plugin loader holds them back with: code that
+ * runs in wright's own process once the folder is trusted.
+ */
+export function projectCode(files: string[], dirs: string[], directory: string): string[] {
+  const roots = new Set(dirs)
+  const out: string[] = []
+  for (const file of files) {
+    const folder = path.dirname(file)
+    const what = CODE_FOLDERS[path.basename(folder)]
+    if (!what || !roots.has(path.dirname(folder)) || !CODE.test(file) || file.endsWith(".d.ts")) continue
+    out.push(`${path.relative(directory, file) || file}: ${what} (runs code)`)
+  }
+  return out
+}
+
+function walk(dir: string, into: Set<string>, links: Map<string, string>, seen: Set<string>) {
   let entries
   try {
+    const real = realpathSync(dir)
+    if (seen.has(real)) return
+    seen.add(real)
     entries = readdirSync(dir, { withFileTypes: true })
   } catch {
     return
@@ -319,7 +359,16 @@ function walk(dir: string, into: Set<string>) {
     if (into.size >= MAX_FILES) return
     if (SKIP.has(e.name)) continue
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) walk(p, into)
+    let isDir = e.isDirectory()
+    if (e.isSymbolicLink()) {
+      try {
+        links.set(p, readlinkSync(p))
+        isDir = statSync(p).isDirectory()
+      } catch {
+        // A dangling link is recorded by its target alone.
+      }
+    }
+    if (isDir) walk(p, into, links, seen)
     else into.add(p)
   }
 }
