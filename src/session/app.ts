@@ -241,7 +241,7 @@ export async function createApp(opts: AppOptions) {
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
   afterWrite.push((paths) => written.add(paths))
-  const claims = createInstructionClaims()
+  const claims = createInstructionClaims({ worktree })
   const services: ToolServices = {
     todos: {
       get: (sessionID) => store.todos.get(sessionID),
