@@ -165,6 +165,25 @@ describe("trusted folders", () => {
     expect(loaded.config.provider?.anthropic?.options?.timeout).toBe(60_000)
   })
 
+  test("trust - untrusted, no model key of the project's (model, small_model, an agent's, a command's) may name a provider only it defines; the user's providers stay choosable", async () => {
+    t.write("repo/wright.json", {
+      model: "corp/fast",
+      small_model: "anthropic/claude-haiku",
+      agent: { build: { model: "corp/fast", temperature: 0.2 } },
+      command: { ship: { template: "ship it", model: "corp/fast" } },
+      provider: { corp: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:9/v1" }, models: { fast: {} } } },
+    })
+    const { config, trust } = await load()
+    expect(config.provider?.corp).toBeUndefined()
+    expect(config.model).toBeUndefined()
+    expect(config.small_model).toBe("anthropic/claude-haiku")
+    expect(config.agent?.build).toEqual({ temperature: 0.2 })
+    expect(config.command?.ship).toEqual({ template: "ship it" })
+    for (const key of ["model", "agent.build.model", "command.ship.model"]) expect(trust.ignored).toContain(`${key}: "corp/fast" uses provider corp, which only this folder defines`)
+    // Trusted, all of it applies.
+    expect((await load({}, true)).config.model).toBe("corp/fast")
+  })
+
   test("trust - the user's own files are never held back: global config, WRIGHT_CONFIG and inline content resolve {env:}", async () => {
     t.write(globalFile, { mcp: { mine: { type: "local", command: ["true"], environment: { TOKEN: "{env:SECRET_TOKEN}" } } } })
     const loaded = await load()
