@@ -83,6 +83,9 @@ export function sandbox() {
     XDG_STATE_HOME: path.join(home, "state"),
     NO_COLOR: "1",
     LANG: "C.UTF-8",
+    // The benches write their provider into the project's config, as a user who trusts their
+    // folder would: untrusted, a provider only the project defines is left out (config/trust.ts).
+    WRIGHT_TRUST: "1",
   }
   return { home, project, env, dbPath: path.join(home, "data", "wright", "wright.db"), remove: () => rmSync(home, { recursive: true, force: true }) }
 }

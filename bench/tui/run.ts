@@ -54,6 +54,8 @@ function makeHome(): Home {
     XDG_CACHE_HOME: path.join(root, "cache"),
     TERM: "xterm-256color",
     LANG: "C.UTF-8",
+    // The project's own provider needs a trusted folder (config/trust.ts): no trust prompt in the bench.
+    WRIGHT_TRUST: "1",
   }
   return { root, project, env }
 }

@@ -20,6 +20,8 @@ export { loadConfig, type LoadOptions, type LoadedConfig } from "./load"
 export {
   describeToken,
   hashProjectConfig,
+  projectCode,
+  projectConfigFiles,
   listTrustRecords,
   readTrustRecord,
   restrictProject,

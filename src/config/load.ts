@@ -8,7 +8,7 @@ import { parseConfigSource, validateConfig, type ParsedConfig } from "./parse"
 import { findGitRoot, levelsBetween, xdgPaths } from "./paths"
 import { PermissionConfig } from "./permission"
 import type { Config } from "./schema"
-import { describeToken, hashProjectConfig, projectTokenPolicy, readTrustRecord, restrictProject, type Trust } from "./trust"
+import { describeToken, hashSources, projectCode, projectConfigFiles, projectTokenPolicy, readTrustRecord, restrictProject, type Trust } from "./trust"
 
 export interface LoadOptions {
   /** The project directory wright runs in. */
@@ -45,6 +45,8 @@ export interface LoadedConfig {
   trust: Trust
   /** Config paths whose values came from `{env:}` or `{file:}`: secrets, redacted on the way out. */
   secrets: (string | number)[][]
+  /** What the project's own folders contribute, trusted or not: its config folders (.wright/, .opencode/) and the command names its config defines. */
+  project: { dirs: string[]; commands: string[] }
 }
 
 const GLOBAL_FILES = ["config.json", "wright.json", "wright.jsonc"]
@@ -64,7 +66,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
   const home = opts.home ?? os.homedir()
   const directory = path.resolve(opts.directory)
   const gitRoot = findGitRoot(directory)
-  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {}, trust: { directory, trusted: false, changed: false, ignored: [], hash: "" }, secrets: [] }
+  const out: LoadedConfig = { config: {}, files: [], dirs: [], warnings: [], worktree: gitRoot ?? directory, userConfig: {}, trust: { directory, trusted: false, changed: false, ignored: [], hash: "" }, secrets: [], project: { dirs: [], commands: [] } }
 
   const apply = (parsed: ParsedConfig) => {
     out.config = mergeConfig(out.config, parsed.config)
@@ -119,7 +121,14 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
         }
       }
     }
-    out.trust = decideTrust({ directory, env, opts, sources, projectDirs, dataDir: xdgPaths(env, home).data })
+    const files = projectConfigFiles(
+      sources.map((s) => s.file),
+      projectDirs,
+    )
+    out.trust = decideTrust({ directory, env, opts, hash: hashSources(files), dataDir: xdgPaths(env, home).data })
+    // Plugins and custom tools run in wright's own process: trusting the folder is what loads them.
+    if (!out.trust.trusted) out.trust.ignored.push(...projectCode(files.files, projectDirs, directory))
+    out.project = { dirs: projectDirs, commands: [] }
     const allow = out.trust.trusted ? undefined : projectTokenPolicy([directory, out.worktree])
     let project: Config = {}
     for (const { file, text } of sources) {
@@ -132,6 +141,7 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
         else out.trust.ignored.push(`${path.relative(directory, file) || file}: ${describeToken(t)}`)
       }
     }
+    out.project.commands = Object.keys(project.command ?? {})
     if (!out.trust.trusted) {
       const restricted = restrictProject(project, out.userConfig, opts.knownProviders)
       project = restricted.config
@@ -176,12 +186,8 @@ function applyEnvSwitches(config: Config, env: NodeJS.ProcessEnv): Config {
 }
 
 /** Trusted by flag, or by a record whose hash still matches every project config source. */
-function decideTrust(ctx: { directory: string; env: NodeJS.ProcessEnv; opts: LoadOptions; sources: { file: string }[]; projectDirs: string[]; dataDir: string },
-): Trust {
-  const hash = hashProjectConfig(
-    ctx.sources.map((s) => s.file),
-    ctx.projectDirs,
-  )
+function decideTrust(ctx: { directory: string; env: NodeJS.ProcessEnv; opts: LoadOptions; hash: string; dataDir: string }): Trust {
+  const hash = ctx.hash
   const base = { directory: ctx.directory, ignored: [], hash, changed: false }
   if (ctx.opts.trust || truthy(pick(ctx.env, "WRIGHT_TRUST", "OPENCODE_TRUST")[1])) return { ...base, trusted: true, source: "flag" }
   const record = readTrustRecord(ctx.dataDir, ctx.directory)

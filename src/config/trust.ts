@@ -6,7 +6,7 @@
 // for permission rules, which the agent layer applies). The trust record is kept per
 // folder with a hash of every project config source, so a changed config asks again.
 import { createHash } from "node:crypto"
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, renameSync, statSync, writeSync } from "node:fs"
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, readlinkSync, realpathSync, renameSync, statSync, writeSync } from "node:fs"
 import path from "node:path"
 import type { PermissionConfig } from "./permission"
 import type { Config } from "./schema"
@@ -88,14 +88,19 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     }
     out.agent = agents
   }
-  if (project.provider) out.provider = restrictProviders(project.provider, user, knownProviders, ignored)
+  if (project.provider) {
+    const projectOnly = projectOnlyProviders(project.provider, user, knownProviders)
+    out.provider = restrictProviders(project.provider, projectOnly, ignored)
+    if (projectOnly.size > 0) dropModelsOf(out, projectOnly, ignored)
+  }
   for (const key of ["plugin", "shell", "lsp", "formatter"] as const) {
     if (project[key] === undefined || (key === "lsp" || key === "formatter") && project[key] === false) continue
-    ignored.push(key === "plugin" ? `plugin: loads ${JSON.stringify(project.plugin)}` : key === "shell" ? `shell: runs commands with ${JSON.stringify(project.shell)}` : `${key}: starts the programs it names`)
+    const what = { plugin: `loads ${JSON.stringify(project.plugin)}`, shell: `runs commands with ${JSON.stringify(project.shell)}`, lsp: "starts the language servers it names", formatter: "runs the formatters it names" }[key]
+    ignored.push(`${key}: ${what} (runs code)`)
     delete out[key]
   }
   if (project.hooks && Object.keys(project.hooks).length > 0) {
-    ignored.push(`hooks: runs commands on ${Object.keys(project.hooks).join(", ")}`)
+    ignored.push(`hooks: runs commands on ${Object.keys(project.hooks).join(", ")} (runs code)`)
     delete out.hooks
   }
   if (project.server) {
@@ -142,45 +147,88 @@ function restrictSandbox(project: NonNullable<Config["sandbox"]>, user: NonNulla
   return out
 }
 
-/** Providers whose key is the user's keep their endpoint; a project's own provider cannot borrow the user's env. */
-function restrictProviders(providers: NonNullable<Config["provider"]>, user: Config, known: ReadonlySet<string> | undefined, ignored: string[]) {
+/**
+ * The providers an untrusted project defines on its own: not in the catalogue, not in the
+ * user's config. Each one chose its own endpoint. Without the catalogue at hand there are
+ * none: every provider counts as the user's, the stricter reading of restrictProviders.
+ */
+function projectOnlyProviders(providers: NonNullable<Config["provider"]>, user: Config, known: ReadonlySet<string> | undefined): Set<string> {
+  if (!known) return new Set()
+  return new Set(Object.keys(providers).filter((id) => !known.has(id) && user.provider?.[id] === undefined))
+}
+
+/**
+ * Providers whose key is the user's keep their endpoint, and the project's own are left out
+ * whole: picked by the project's `model`, or by default as the only configured provider, one
+ * would receive the conversation, and its package could sign requests with the user's cloud
+ * credentials (Bedrock's AWS keys, Vertex's Google ones) or fill `${VAR}` in its URL from the
+ * user's environment. Trusting the folder brings them back.
+ */
+function restrictProviders(providers: NonNullable<Config["provider"]>, projectOnly: ReadonlySet<string>, ignored: string[]) {
   const out: NonNullable<Config["provider"]> = {}
   for (const [id, cfg] of Object.entries(providers)) {
-    // Without the catalog at hand every provider counts as the user's: the stricter reading.
-    const usersOwn = !known || known.has(id) || user.provider?.[id] !== undefined
+    if (projectOnly.has(id)) {
+      const where = cfg.options?.baseURL ?? cfg.api ?? cfg.npm ?? "an endpoint of its own"
+      ignored.push(`provider.${id}: a provider only this folder defines, sending requests to ${where}`)
+      continue
+    }
     const next = { ...cfg }
     if (next.env) {
       ignored.push(`provider.${id}.env: reads the key from ${next.env.join(", ")} in your environment`)
       delete next.env
     }
-    if (usersOwn) {
-      for (const key of ["npm", "api"] as const) {
-        if (next[key] === undefined) continue
-        ignored.push(`provider.${id}.${key}: redirects your ${id} key`)
-        delete next[key]
-      }
-      if (next.options) {
-        const risky = Object.keys(next.options).filter((k) => !SAFE_PROVIDER_OPTIONS.has(k))
-        for (const k of risky) ignored.push(`provider.${id}.options.${k}: ${k === "apiKey" ? "replaces" : "redirects"} your ${id} key`)
-        next.options = Object.fromEntries(Object.entries(next.options).filter(([k]) => SAFE_PROVIDER_OPTIONS.has(k)))
-      }
-      if (next.models) {
-        const models: typeof next.models = {}
-        for (const [modelID, model] of Object.entries(next.models)) {
-          const m = { ...model } as Record<string, unknown>
-          for (const k of RISKY_MODEL_KEYS) {
-            if (m[k] === undefined) continue
-            ignored.push(`provider.${id}.models.${modelID}.${k}: changes what your ${id} key is sent with`)
-            delete m[k]
-          }
-          models[modelID] = m as (typeof models)[string]
+    for (const key of ["npm", "api"] as const) {
+      if (next[key] === undefined) continue
+      ignored.push(`provider.${id}.${key}: redirects your ${id} key`)
+      delete next[key]
+    }
+    if (next.options) {
+      const risky = Object.keys(next.options).filter((k) => !SAFE_PROVIDER_OPTIONS.has(k))
+      for (const k of risky) ignored.push(`provider.${id}.options.${k}: ${k === "apiKey" ? "replaces" : "redirects"} your ${id} key`)
+      next.options = Object.fromEntries(Object.entries(next.options).filter(([k]) => SAFE_PROVIDER_OPTIONS.has(k)))
+    }
+    if (next.models) {
+      const models: typeof next.models = {}
+      for (const [modelID, model] of Object.entries(next.models)) {
+        const m = { ...model } as Record<string, unknown>
+        for (const k of RISKY_MODEL_KEYS) {
+          if (m[k] === undefined) continue
+          ignored.push(`provider.${id}.models.${modelID}.${k}: changes what your ${id} key is sent with`)
+          delete m[k]
         }
-        next.models = models
+        models[modelID] = m as (typeof models)[string]
       }
+      next.models = models
     }
     out[id] = next
   }
   return out
+}
+
+/** The project's own choices of a model (`model`, `small_model`, an agent's or a command's) that name a provider left out: the user's default applies. */
+function dropModelsOf(out: Config, projectOnly: ReadonlySet<string>, ignored: string[]) {
+  const names = (ref: unknown) => typeof ref === "string" && projectOnly.has(ref.split("/")[0]!)
+  const held = (where: string, ref: string) => ignored.push(`${where}: ${JSON.stringify(ref)} uses provider ${ref.split("/")[0]}, which only this folder defines`)
+  for (const key of ["model", "small_model"] as const) {
+    if (!names(out[key])) continue
+    held(key, out[key]!)
+    delete out[key]
+  }
+  for (const section of ["agent", "command"] as const) {
+    const entries = out[section]
+    if (!entries) continue
+    const next: Record<string, unknown> = {}
+    for (const [name, entry] of Object.entries(entries)) {
+      if (!names(entry.model)) {
+        next[name] = entry
+        continue
+      }
+      held(`${section}.${name}.model`, entry.model!)
+      const { model: _model, ...rest } = entry
+      next[name] = rest
+    }
+    out[section] = next as never
+  }
 }
 
 /** The `allow` entries of a permission config, which an untrusted folder drops. */
@@ -244,12 +292,28 @@ const MAX_FILES = 5000
 const MAX_BYTES = 4 * 1024 * 1024
 const SKIP = new Set(["node_modules", ".git"])
 
-/** One hash over the project's config files and every file under its config folders. */
-export function hashProjectConfig(files: string[], dirs: string[]): string {
+/**
+ * Every project config source: the config files, and every file under the config folders
+ * with symlinks followed (a folder linked in is walked where it points, each folder once),
+ * so what trust records is what wright would load. `links` holds each symlink's own target.
+ */
+export function projectConfigFiles(files: string[], dirs: string[]): { files: string[]; links: Map<string, string> } {
   const all = new Set(files)
-  for (const dir of dirs) walk(dir, all)
+  const links = new Map<string, string>()
+  const seen = new Set<string>()
+  for (const dir of dirs) walk(dir, all, links, seen)
+  return { files: [...all].sort(), links }
+}
+
+/** One hash over the project's config files and every file under its config folders, and where each symlink among them points. */
+export function hashProjectConfig(files: string[], dirs: string[]): string {
+  return hashSources(projectConfigFiles(files, dirs))
+}
+
+export function hashSources(sources: { files: string[]; links: Map<string, string> }): string {
   const h = createHash("sha256")
-  for (const file of [...all].sort()) {
+  for (const [link, target] of [...sources.links].sort(([a], [b]) => (a < b ? -1 : 1))) h.update(`link\0${link}\0${target}\0`)
+  for (const file of sources.files) {
     h.update(file).update("\0")
     try {
       const info = statSync(file)
@@ -261,9 +325,32 @@ export function hashProjectConfig(files: string[], dirs: string[]): string {
   return h.digest("hex")
 }
 
-function walk(dir: string, into: Set<string>) {
+const CODE = /\.(m?js|ts)$/
+const CODE_FOLDERS: Record<string, string> = { plugin: "a plugin", plugins: "a plugin", tool: "a custom tool", tools: "a custom tool" }
+
+/**
+ * The plugins and custom tools among a project's config files (`<config folder>/plugin/x.ts`,
+ * `tool/`, …), one line each in the form the plugin loader holds them back with: code that
+ * runs in wright's own process once the folder is trusted.
+ */
+export function projectCode(files: string[], dirs: string[], directory: string): string[] {
+  const roots = new Set(dirs)
+  const out: string[] = []
+  for (const file of files) {
+    const folder = path.dirname(file)
+    const what = CODE_FOLDERS[path.basename(folder)]
+    if (!what || !roots.has(path.dirname(folder)) || !CODE.test(file) || file.endsWith(".d.ts")) continue
+    out.push(`${path.relative(directory, file) || file}: ${what} (runs code)`)
+  }
+  return out
+}
+
+function walk(dir: string, into: Set<string>, links: Map<string, string>, seen: Set<string>) {
   let entries
   try {
+    const real = realpathSync(dir)
+    if (seen.has(real)) return
+    seen.add(real)
     entries = readdirSync(dir, { withFileTypes: true })
   } catch {
     return
@@ -272,7 +359,16 @@ function walk(dir: string, into: Set<string>) {
     if (into.size >= MAX_FILES) return
     if (SKIP.has(e.name)) continue
     const p = path.join(dir, e.name)
-    if (e.isDirectory()) walk(p, into)
+    let isDir = e.isDirectory()
+    if (e.isSymbolicLink()) {
+      try {
+        links.set(p, readlinkSync(p))
+        isDir = statSync(p).isDirectory()
+      } catch {
+        // A dangling link is recorded by its target alone.
+      }
+    }
+    if (isDir) walk(p, into, links, seen)
     else into.add(p)
   }
 }

@@ -21,7 +21,7 @@ import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
-import { createCommandRunner, loadCommands, mcpPromptCommands } from "./command"
+import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
 import { createSessionMcp } from "./session-mcp"
 import { createEditorBridge } from "./editor-files"
 import { compactionHooks } from "./compaction"
@@ -111,7 +111,10 @@ export async function createApp(opts: AppOptions) {
   const questions = createQuestions({ bus })
   const configDirs = [...loaded.dirs]
   const agents = createAgents({ config, dirs: configDirs, toolOutputDir: outputDir, home, restricted: loaded.trust.restricted })
-  const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held] }
+  // A project command named like a built-in: held back untrusted, a warning trusted (command.ts).
+  const projectCommands = { ...loaded.project, trusted: loaded.trust.trusted }
+  const shadowed = shadowedBuiltins(projectCommands, directory)
+  const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held, ...(loaded.trust.trusted ? [] : shadowed)] }
   const skills = discoverSkills(configDirs)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
@@ -181,7 +184,8 @@ export async function createApp(opts: AppOptions) {
       },
       progress: opts.progress ?? ((line) => pluginLog.info(line)),
     })
-    trust.ignored.push(...extensions.held)
+    // The config layer names the project's plugin and tool files already (trust.ts projectCode).
+    trust.ignored.push(...extensions.held.filter((line) => !trust.ignored.includes(line)))
   }
   // Plugins loaded, and their model lists (provider.models) in place: a run waits for this.
   const extensionsReady = extensions?.providerModels(
@@ -237,7 +241,7 @@ export async function createApp(opts: AppOptions) {
   // The bash gate asks before running a file a tool wrote.
   const written = createWrittenFiles()
   afterWrite.push((paths) => written.add(paths))
-  const claims = createInstructionClaims()
+  const claims = createInstructionClaims({ worktree })
   const services: ToolServices = {
     todos: {
       get: (sessionID) => store.todos.get(sessionID),
@@ -371,7 +375,7 @@ export async function createApp(opts: AppOptions) {
   // Re-read on each use, so commands added while wright runs are found.
   // MCP prompts are `server:prompt`; a name taken by a command of the user's stays theirs.
   const commands = () => {
-    const own = loadCommands({ config, dirs: configDirs })
+    const own = loadCommands({ config, dirs: configDirs, project: projectCommands })
     const taken = new Set(own.map((c) => c.name))
     return [...own, ...mcpPromptCommands(mcp.prompts()).filter((c) => !taken.has(c.name))]
   }
@@ -428,7 +432,7 @@ export async function createApp(opts: AppOptions) {
     secrets: loaded.secrets,
     configFiles: loaded.files,
     /** Config warnings, and the notice that the OS sandbox is off when it cannot work here. */
-    configWarnings: [...loaded.warnings, ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
+    configWarnings: [...loaded.warnings, ...(loaded.trust.trusted ? shadowed : []), ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
     /** The OS sandbox commands run in: on, off by config, or unavailable (with its notice). */
     sandbox,
     log,

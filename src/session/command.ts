@@ -4,7 +4,7 @@
 // ordinary prompt, or as a subtask part the loop hands to the task tool. It never talks to
 // the model itself.
 import type { CommandInfo } from "./command-expand"
-import { readFileSync } from "node:fs"
+import { readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import type { Agents } from "../agent"
 import type { Bus } from "../bus"
@@ -24,19 +24,57 @@ const BUILTINS: CommandInfo[] = [
 ]
 
 /**
- * Every command by name, sorted: built-ins, then Markdown files (config directories low →
- * high), then `config.command`; a later definition replaces an earlier one of the same name.
- * A file with bad frontmatter or a bad key is a ConfigError naming the file.
+ * What the project's own folders and config contribute (LoadedConfig.project), and whether
+ * the folder is trusted: an untrusted project cannot take a built-in command's name.
  */
-export function loadCommands(input: { config: Config; dirs: string[] }): CommandInfo[] {
+export interface ProjectCommands {
+  dirs: string[]
+  commands: string[]
+  trusted: boolean
+}
+
+/**
+ * Every command by name, sorted: built-ins, then Markdown files (config directories low →
+ * high), then `config.command`; a later definition replaces an earlier one of the same name,
+ * except that in an untrusted folder the project's own never replaces a built-in (see
+ * `shadowedBuiltins` for what is reported). A file with bad frontmatter or a bad key is a
+ * ConfigError naming the file.
+ */
+export function loadCommands(input: { config: Config; dirs: string[]; project?: ProjectCommands }): CommandInfo[] {
   const byName = new Map<string, CommandInfo>()
   for (const cmd of BUILTINS) byName.set(cmd.name, cmd)
-  for (const cmd of markdownCommands(input.dirs)) byName.set(cmd.name, cmd)
+  const reserved = input.project && !input.project.trusted ? new Set(BUILTINS.map((b) => b.name)) : new Set<string>()
+  const projectDirs = new Set(input.project?.dirs)
+  for (const dir of input.dirs) {
+    for (const cmd of markdownCommands([dir])) if (!(reserved.has(cmd.name) && projectDirs.has(dir))) byName.set(cmd.name, cmd)
+  }
   for (const [name, cfg] of Object.entries(input.config.command ?? {})) {
     checkModel(cfg.model, undefined, `command.${name}.model`)
+    if (reserved.has(name) && input.project?.commands.includes(name)) continue
     byName.set(name, info(name, cfg, "config"))
   }
   return [...byName.values()].sort((a, b) => compareNames(a.name, b.name))
+}
+
+/**
+ * The project's commands that take a built-in's name, one line each naming the file or key:
+ * untrusted, the built-in stays (a line for the trust notice); trusted, the project's replaces
+ * it (a warning, so it is never silent). The user's own commands may replace a built-in
+ * quietly. Only the built-ins' file names are looked up: a few stats at startup.
+ */
+export function shadowedBuiltins(project: ProjectCommands, directory: string): string[] {
+  const out: string[] = []
+  const verb = project.trusted ? "replaces" : "would replace"
+  for (const { name } of BUILTINS) {
+    for (const dir of project.dirs) {
+      for (const sub of ["command", "commands"]) {
+        const file = path.join(dir, sub, `${name}.md`)
+        if (statSync(file, { throwIfNoEntry: false })?.isFile()) out.push(`${path.relative(directory, file) || file}: ${verb} the built-in /${name}`)
+      }
+    }
+    if (project.commands.includes(name)) out.push(`command.${name}: ${verb} the built-in /${name}`)
+  }
+  return out
 }
 
 function info(name: string, cfg: CommandConfig, source: CommandInfo["source"]): CommandInfo {

@@ -3,6 +3,7 @@
 // services. Front ends never import this: they reach it through the server's HTTP API.
 export { createApp, type App, type AppOptions } from "./app"
 export { createApps, type Apps } from "./apps"
+export { shadowedBuiltins } from "./command"
 export type { SessionService } from "./service"
 export { QuestionRejectedError } from "./question"
 export { STREAM_PERSIST_MS } from "./history"

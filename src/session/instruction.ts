@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs"
+import { existsSync, readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { glob } from "tinyglobby"
 import { expandHome } from "../util"
@@ -37,9 +37,39 @@ export function upTo(directory: string, worktree: string): string[] {
 }
 
 /**
+ * Whether a file the project names stays inside the project once its links are resolved. A
+ * repository's `AGENTS.md -> ~/.aws/credentials` (or a glob match that links out) would put
+ * the user's file in the prompt; a link to another file of the project is fine.
+ */
+export function insideProject(worktree: string): (file: string) => boolean {
+  let root: string | undefined
+  return (file) => {
+    root ??= realOrSelf(worktree)
+    let real: string
+    try {
+      real = realpathSync(file)
+    } catch {
+      return false
+    }
+    const rel = path.relative(root, real)
+    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
+  }
+}
+
+function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return path.resolve(p)
+  }
+}
+
+/**
  * The instruction files sent with the system prompt: the global AGENTS.md, then the first of
  * AGENTS.md / CLAUDE.md / CONTEXT.md that exists anywhere between the directory and the git
  * root (every level that has it, outermost first), then the `instructions` config entries.
+ * What the project names (its AGENTS.md, relative entries and glob matches) never follows a
+ * link out of it; the user's own files and absolute entries are read where they are.
  */
 export async function loadInstructions(input: InstructionInput): Promise<Instruction[]> {
   const found: string[] = []
@@ -48,11 +78,12 @@ export async function loadInstructions(input: InstructionInput): Promise<Instruc
   )
   if (globalFile) found.push(globalFile)
 
+  const inside = insideProject(input.worktree)
   const levels = upTo(input.directory, input.worktree)
   for (const name of PROJECT_NAMES) {
     const matches = levels.map((d) => path.join(d, name)).filter((f) => existsSync(f))
     if (matches.length) {
-      found.push(...matches.reverse())
+      found.push(...matches.reverse().filter(inside))
       break
     }
   }
@@ -60,7 +91,7 @@ export async function loadInstructions(input: InstructionInput): Promise<Instruc
   const urls: string[] = []
   for (const entry of input.extra ?? []) {
     if (/^https?:\/\//.test(entry)) urls.push(entry)
-    else found.push(...(await expandEntry(entry, input, levels)))
+    else found.push(...(await expandEntry(entry, input, levels, inside)))
   }
 
   const seen = new Set<string>()
@@ -80,7 +111,7 @@ export async function loadInstructions(input: InstructionInput): Promise<Instruc
   return out
 }
 
-async function expandEntry(entry: string, input: InstructionInput, levels: string[]): Promise<string[]> {
+async function expandEntry(entry: string, input: InstructionInput, levels: string[], inside: (file: string) => boolean): Promise<string[]> {
   const expanded = expandHome(entry, input.home)
   if (path.isAbsolute(expanded)) {
     if (!/[*?[{]/.test(expanded)) return existsSync(expanded) ? [expanded] : []
@@ -90,7 +121,7 @@ async function expandEntry(entry: string, input: InstructionInput, levels: strin
   const out: string[] = []
   for (const dir of levels) {
     const matches = await glob(expanded, { cwd: dir, absolute: true, dot: true, ignore: ["**/node_modules/**", "**/.git/**"] })
-    out.push(...matches.sort())
+    out.push(...matches.filter(inside).sort())
   }
   return out
 }
@@ -114,7 +145,9 @@ export function formatInstruction(i: Instruction): string {
  * Which instruction files the model has seen, so the read tool attaches each one at most once:
  * those in the system prompt, and per message those the read tool already attached.
  */
-export function createInstructionClaims() {
+export function createInstructionClaims(opts: { worktree: string }) {
+  // The read tool finds these between the worktree and the file it read: project files, held inside it.
+  const inside = insideProject(opts.worktree)
   const inSystem = new Set<string>()
   const claimed = new Map<string, Set<string>>()
   return {
@@ -126,7 +159,7 @@ export function createInstructionClaims() {
     claim(messageID: string, files: string[]): string[] {
       let seen = claimed.get(messageID)
       if (!seen) claimed.set(messageID, (seen = new Set()))
-      const fresh = files.filter((f) => !inSystem.has(f) && !seen.has(f))
+      const fresh = files.filter((f) => !inSystem.has(f) && !seen.has(f) && inside(f))
       for (const f of fresh) seen.add(f)
       return fresh
     },

@@ -58,16 +58,15 @@ describe("trusted folders", () => {
     expect(c.server).toBeUndefined()
     expect(c.instructions).toEqual(["CONTRIBUTING.md"])
     expect(c.provider?.anthropic?.options).toEqual({})
-    // The project's own provider keeps its endpoint but cannot read the user's key from the environment.
-    expect(c.provider?.mine?.env).toBeUndefined()
-    expect(c.provider?.mine?.options?.baseURL).toBe("http://127.0.0.1:9/v1")
+    // A provider only the project defines is left out whole: it chose its own endpoint.
+    expect(c.provider?.mine).toBeUndefined()
     // A {file:} inside the project still resolves.
     expect(c.small_model).toBe("fine to read")
     // The user's own rules are what config.permission holds; the project's wait in `restricted`.
     expect(c.permission).toEqual({ bash: { "*": "ask", "rm *": "deny", "curl *": "deny" } })
 
     const ignored = loaded.trust.ignored.join("\n")
-    for (const bit of ["mcp.evil", "mcp.leak", "{file:~/.ssh/id_rsa}", "{env:SECRET_TOKEN}", "permission.bash", "agent.build.permission.bash", "provider.anthropic.options.baseURL", "provider.mine.env", "server.cors", "plugin", "shell", "https://evil.test/prompt.md"])
+    for (const bit of ["mcp.evil", "mcp.leak", "{file:~/.ssh/id_rsa}", "{env:SECRET_TOKEN}", "permission.bash", "agent.build.permission.bash", "provider.anthropic.options.baseURL", "provider.mine: a provider only this folder defines", "server.cors", "plugin", "shell", "https://evil.test/prompt.md"])
       expect(ignored).toContain(bit)
     expect(ignored).not.toContain("PRIVATE KEY")
     expect(ignored).not.toContain("s3cret")
@@ -157,12 +156,32 @@ describe("trusted folders", () => {
   })
 
   test("trust - a folder whose config asks for nothing risky loads in full with nothing to report", async () => {
-    t.write("repo/wright.json", { model: "anthropic/claude-x", provider: { mine: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:1/v1" } } }, instructions: ["docs/*.md"] })
+    // Choosing one of the user's providers' models is no risk; defining a provider of its own is (see the hostile suite).
+    t.write("repo/wright.json", { model: "anthropic/claude-x", provider: { anthropic: { options: { timeout: 60_000 } } }, instructions: ["docs/*.md"] })
     const loaded = await load()
     expect(loaded.trust.trusted).toBe(false)
     expect(loaded.trust.ignored).toEqual([])
     expect(loaded.config.model).toBe("anthropic/claude-x")
-    expect(loaded.config.provider?.mine?.options?.baseURL).toBe("http://127.0.0.1:1/v1")
+    expect(loaded.config.provider?.anthropic?.options?.timeout).toBe(60_000)
+  })
+
+  test("trust - untrusted, no model key of the project's (model, small_model, an agent's, a command's) may name a provider only it defines; the user's providers stay choosable", async () => {
+    t.write("repo/wright.json", {
+      model: "corp/fast",
+      small_model: "anthropic/claude-haiku",
+      agent: { build: { model: "corp/fast", temperature: 0.2 } },
+      command: { ship: { template: "ship it", model: "corp/fast" } },
+      provider: { corp: { npm: "@ai-sdk/openai-compatible", options: { baseURL: "http://127.0.0.1:9/v1" }, models: { fast: {} } } },
+    })
+    const { config, trust } = await load()
+    expect(config.provider?.corp).toBeUndefined()
+    expect(config.model).toBeUndefined()
+    expect(config.small_model).toBe("anthropic/claude-haiku")
+    expect(config.agent?.build).toEqual({ temperature: 0.2 })
+    expect(config.command?.ship).toEqual({ template: "ship it" })
+    for (const key of ["model", "agent.build.model", "command.ship.model"]) expect(trust.ignored).toContain(`${key}: "corp/fast" uses provider corp, which only this folder defines`)
+    // Trusted, all of it applies.
+    expect((await load({}, true)).config.model).toBe("corp/fast")
   })
 
   test("trust - the user's own files are never held back: global config, WRIGHT_CONFIG and inline content resolve {env:}", async () => {

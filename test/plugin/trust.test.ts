@@ -53,7 +53,7 @@ test("plugin trust - an untrusted folder's plugins, custom tools and hooks do no
     expect(c.app.trust.trusted).toBe(false)
     expect(c.app.trust.ignored).toEqual(
       expect.arrayContaining([
-        expect.stringMatching(/^hooks: runs commands on UserPromptSubmit$/),
+        expect.stringMatching(/^hooks: runs commands on UserPromptSubmit \(runs code\)$/),
         ".wright/plugin/evil.ts: a plugin (runs code)",
         ".opencode/tool/sneaky.js: a custom tool (runs code)",
       ]),

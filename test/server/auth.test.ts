@@ -110,7 +110,7 @@ test("auth route - the guarded listener refuses a cross-origin PUT before it sto
   }
 })
 
-test("auth trust - a provider only an untrusted project defines gets no stored key, even under its own id; trusted, it does", async () => {
+test("auth trust - a provider only an untrusted project defines is not reached at all, so its stored key goes nowhere; trusted, it gets the key stored under its id", async () => {
   const box = sandbox()
   delete box.env.WRIGHT_TRUST
   writeConfig(box.project, {
@@ -125,15 +125,17 @@ test("auth trust - a provider only an untrusted project defines gets no stored k
     const client = createClient({ baseUrl: "http://wright.test", fetch: server.fetch })
     try {
       attacker.script(text("ok"))
+      const before = attacker.requests.length
       const s = await client.session.create({})
-      await client.session.prompt(s.id, { parts: [{ type: "text", text: "hi" }] })
-      // The untrusted provider is still reached (the project may choose it); only the key is held back.
-      return String(attacker.requests.at(-1)!.headers.authorization ?? "")
+      // Untrusted, the project's model is ignored and no model of the user's is set: the prompt fails before any request.
+      await client.session.prompt(s.id, { parts: [{ type: "text", text: "hi" }] }).catch(() => undefined)
+      const req = attacker.requests[before]
+      return req && String(req.headers.authorization ?? "")
     } finally {
       await app.dispose()
       store.close()
     }
   }
-  expect(await ask(box.env)).not.toContain("stored-under-evil-0000")
+  expect(await ask(box.env)).toBeUndefined()
   expect(await ask({ ...box.env, WRIGHT_TRUST: "1" })).toBe("Bearer stored-under-evil-0000")
 })

@@ -7,6 +7,7 @@ import path from "node:path"
 import { createAgents } from "../../agent"
 import { listTrustRecords, loadConfig, writeTrustRecord, xdgPaths } from "../../config"
 import { catalogProviderIDs } from "../../llm"
+import { shadowedBuiltins } from "../../session"
 import { bold, dim, green, UserError } from "../ui"
 
 export interface TrustArgs {
@@ -34,7 +35,8 @@ export async function trust(args: TrustArgs) {
   const env = { ...process.env, WRIGHT_TRUST: "", OPENCODE_TRUST: "" }
   const loaded = await loadConfig({ directory, env, knownProviders: catalogProviderIDs(xdgPaths(env).cache) })
   const agents = createAgents({ config: loaded.config, dirs: loaded.dirs, toolOutputDir: os.tmpdir(), restricted: loaded.trust.restricted })
-  const granted = [...loaded.trust.ignored, ...agents.held]
+  // Everything a run would name in its notice: config keys, plugin and tool files, Markdown agents' rules, commands named like a built-in.
+  const granted = [...loaded.trust.ignored, ...agents.held, ...shadowedBuiltins({ ...loaded.project, trusted: false }, directory)]
   const file = writeTrustRecord(data, directory, loaded.trust.hash)
   if (granted.length === 0) {
     process.stdout.write(`${green("Trusted")} ${directory}. Its config asks for nothing an untrusted folder lacks.\n`)
