@@ -6,8 +6,9 @@
 import { existsSync, statSync } from "node:fs"
 import path from "node:path"
 import type { Config } from "../config"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { createFormatters } from "./format"
+import { isolate } from "./isolation"
 import { createLspManager, type LspManager } from "./manager"
 import { errorBlock, formatNote, lateNote } from "./report"
 import { createQueries, type LspQueries } from "./query"
@@ -27,6 +28,11 @@ export interface CodeIntelDeps {
   env: NodeJS.ProcessEnv
   /** The project's own config and binaries apply (config/trust.ts). */
   trusted: boolean
+  /**
+   * The App's sandbox. Untrusted, servers and formatters run only inside it, without network
+   * (isolation.ts); undefined, off or unavailable: they do not run at all.
+   */
+  sandbox?: Sandbox
   /** Publishes `lsp.diagnostics` and `lsp.updated` on the App's bus. */
   publish(event: { type: "lsp.diagnostics"; properties: { file: string; errors: number; warnings: number } } | { type: "lsp.updated"; properties: Record<string, never> }): void
   /** How long a server may take to answer initialize before it counts as hung (tests shorten it). */
@@ -46,9 +52,14 @@ export function createCodeIntel(deps: CodeIntelDeps) {
   const directory = path.resolve(deps.directory)
   const lspConfig = deps.config.lsp
   const timeout = (lspConfig && typeof lspConfig === "object" && typeof lspConfig.timeout === "number" ? lspConfig.timeout : undefined) ?? DEFAULT_TIMEOUT
+  const isolation = isolate({ exec: deps.exec, trusted: deps.trusted, sandbox: deps.sandbox, cacheDir: deps.cacheDir, env: deps.env })
   const manager: LspManager = createLspManager({
     config: lspConfig,
-    exec: deps.exec,
+    exec: isolation.lspExec,
+    installExec: deps.exec,
+    sandboxed: isolation.sandboxed,
+    refuse: isolation.refuse,
+    allowRead: isolation.allowRead,
     directory,
     env: deps.env,
     trusted: deps.trusted,
@@ -57,12 +68,21 @@ export function createCodeIntel(deps: CodeIntelDeps) {
     progress: deps.progress,
     onStatus: () => deps.publish({ type: "lsp.updated", properties: {} }),
   })
-  const formatters = createFormatters({ config: deps.config.formatter, exec: deps.exec, directory, env: deps.env, trusted: deps.trusted })
+  const formatters = createFormatters({ config: deps.config.formatter, exec: isolation.formatExec, directory, env: deps.env, trusted: deps.trusted, refuse: isolation.refuse })
+  let isolationNoted = false
+
+  /** How project tools run here, once per App, with the first file a server or formatter would see ("" after). */
+  function isolationNote(files: string[]): string {
+    if (isolationNoted || !isolation.notice || !files.some((f) => manager.handles(f) || formatters.handles(f))) return ""
+    isolationNoted = true
+    deps.progress?.(isolation.notice)
+    return `\n\n${isolation.notice}`
+  }
 
   /** The afterWrite subscriber: format each changed file, then report its errors. Never throws. */
   async function afterWrite(files: string[]): Promise<string> {
     const present = files.filter((f) => existsSync(f))
-    let notes = ""
+    let notes = isolationNote(present)
     for (const file of present) {
       const outcome = await formatters.format(file)
       if (outcome.kind === "failed") notes += `\n\nThe formatter ${outcome.formatter} failed on ${path.relative(directory, file) || file} (${outcome.error}); the file was kept as written.`

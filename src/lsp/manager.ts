@@ -9,7 +9,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
 import { isInstalled, npmInstall, type Exec } from "../process"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, isFile, languageId, serverDefs, type ServerDef } from "./servers"
+import { findBinary, findRoot, installRoots, isFile, languageId, ownTsserver, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -20,6 +20,8 @@ export interface ServerStatus {
   root: string
   status: "connected" | "error"
   error?: string
+  /** It runs in wright's sandbox without network (an untrusted folder). */
+  sandboxed?: boolean
 }
 
 export interface TouchResult {
@@ -50,6 +52,14 @@ export interface LspManagerDeps {
   /** Told when an install starts and ends; must not throw. */
   progress?(line: string): void
   onStatus?(): void
+  /** Runs npm for installs into the cache (wright's own action, with install scripts off); default `exec`. */
+  installExec?: Exec
+  /** Servers run sandboxed (without network); GET /lsp says so. */
+  sandboxed?: boolean
+  /** Why no server may run here at all (untrusted, and no sandbox); undefined: they may. */
+  refuse?: string
+  /** A directory a sandboxed server must be able to read (the TypeScript it is handed). Must not throw. */
+  allowRead?(dir: string): void
 }
 
 export interface LspManager {
@@ -115,6 +125,12 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     let slot = slots.get(key)
     if (slot) return slot
     if (missing.has(key)) return undefined
+    if (deps.refuse) {
+      // Listed (GET /lsp says why), never started, never installed.
+      slot = { def, root, failures: 2, state: "disabled", error: deps.refuse, notified: true }
+      slots.set(key, slot)
+      return slot
+    }
     let binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
     let install: string | undefined
     if (!binary && def.npm && deps.download) {
@@ -140,10 +156,12 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     slot.starting = (async () => {
       try {
         if (slot.install && !(await installed(slot))) return undefined
+        const initialization = ownTypescript(slot)
+        if (initialization === null) return undefined
         const { startClient } = await import("./client")
         const client = await startClient(
           deps.exec,
-          { serverID: slot.def.id, root: slot.root, command: slot.def.command, env: slot.def.env, initialization: slot.def.initialization, languageId, abort: kill.signal, pull: slot.def.pull },
+          { serverID: slot.def.id, root: slot.root, command: slot.def.command, env: slot.def.env, initialization, languageId, abort: kill.signal, pull: slot.def.pull, sandboxed: deps.sandboxed },
           deps.startTimeout ?? START_TIMEOUT,
         )
         if (closed) {
@@ -171,6 +189,27 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return slot.starting
   }
 
+  /**
+   * The server's initialization options. In an untrusted folder typescript-language-server gets
+   * the TypeScript installed beside it as `tsserver.path`: left to itself it prefers a
+   * node_modules/typescript in the workspace or any folder above it, which is the project's
+   * code. Null (the slot disabled, with the reason) when it has none of its own.
+   */
+  function ownTypescript(slot: Slot): Record<string, unknown> | undefined | null {
+    const init = slot.def.initialization
+    if (deps.trusted || !slot.def.ownTypescript) return init
+    const tsserver = ownTsserver(slot.def.command[0]!, directory)
+    if (!tsserver) {
+      slot.failures = 2
+      slot.state = "disabled"
+      slot.error = `not started: this folder is not trusted, and no TypeScript was found beside ${slot.def.command[0]} (the project's own is never used here); install typescript next to it, or trust the folder`
+      return null
+    }
+    for (const dir of installRoots(tsserver)) deps.allowRead?.(dir)
+    const ts = (init?.tsserver ?? {}) as Record<string, unknown>
+    return { ...init, tsserver: { ...ts, path: tsserver } }
+  }
+
   /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
   async function installed(slot: Slot): Promise<boolean> {
     const packages = slot.def.npm ?? []
@@ -182,8 +221,9 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
         packages,
         label,
         hint: `Install ${packages[0]} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`,
-        exec: deps.exec,
+        exec: deps.installExec ?? deps.exec,
         cwd: slot.install!,
+        ignoreScripts: true,
         abort: kill.signal,
       })
       deps.progress?.(`Installed ${label}${ms === undefined ? "" : ` in ${(ms / 1000).toFixed(1)} s`}`)
@@ -222,6 +262,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     }
     if (slot.state !== "disabled" || slot.notified) return []
     slot.notified = true
+    if (slot.error?.startsWith("not started")) return [`The ${slot.def.id} language server was ${slot.error}.`]
     if (slot.error?.startsWith("Could not install")) return [`${slot.error} No diagnostics from the ${slot.def.id} language server in this session.`]
     return [`The ${slot.def.id} language server failed twice (${slot.error}) and is disabled for this session; no diagnostics from it.`]
   }
@@ -289,6 +330,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
           root: path.relative(directory, s.root) || ".",
           status: s.state === "connected" ? "connected" : "error",
           ...(s.error && s.state !== "connected" ? { error: s.error } : {}),
+          ...(deps.sandboxed && !deps.refuse ? { sandboxed: true } : {}),
         })),
     diagnostics() {
       const out: Record<string, Diagnostic[]> = {}

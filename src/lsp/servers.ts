@@ -1,7 +1,8 @@
 // Which language servers exist: the built-ins (used where their binary is found) and the ones
 // config names in OpenCode's `lsp` format. A server owns a set of extensions and finds its root
 // by walking up from the file to the nearest marker, never above the project's worktree.
-import { existsSync, statSync } from "node:fs"
+import { existsSync, realpathSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
 import path from "node:path"
 import type { LspConfig } from "../config"
 
@@ -21,6 +22,11 @@ export interface ServerDef {
   npm?: string[]
   /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
   pull?: "tsserver"
+  /**
+   * typescript-language-server: in an untrusted folder it is handed the TypeScript installed
+   * beside it (`tsserver.path`), never the workspace's (manager.ts).
+   */
+  ownTypescript?: boolean
   builtin: boolean
 }
 
@@ -32,6 +38,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     command: ["typescript-language-server", "--stdio"],
     npm: ["typescript-language-server", "typescript"],
     pull: "tsserver",
+    ownTypescript: true,
     // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
     // busy machine doubled a cold start); no typings downloads; node_modules is not watched (see
     // client.ts: tsserver walked every folder under it before it answered).
@@ -94,6 +101,7 @@ export function serverDefs(config: LspConfig | undefined): ServerDef[] {
         env: entry.env,
         initialization: entry.initialization ?? base?.initialization,
         ...(base?.pull && !entry.command ? { pull: base.pull } : {}),
+        ...(base?.ownTypescript && !entry.command ? { ownTypescript: true } : {}),
         ...(base?.npm && !entry.command ? { npm: base.npm } : {}),
         builtin: false,
       })
@@ -139,6 +147,41 @@ export function findBinary(name: string, opts: { root: string; top: string; path
     if (isFile(p)) return p
   }
   return undefined
+}
+
+/**
+ * The tsserver.js of the TypeScript that the server at `binary` resolves for itself (Node's
+ * lookup from its real path, as typescript-language-server's bundled fallback does), unless it
+ * lies inside `project`: that one is the project's code. Undefined when there is none.
+ */
+export function ownTsserver(binary: string, project: string): string | undefined {
+  try {
+    const real = realpathSync(binary)
+    const lib = path.dirname(createRequire(real).resolve("typescript"))
+    const tsserver = realpathSync(path.join(lib, "tsserver.js"))
+    return isInside(realpathSync(project), tsserver) ? undefined : tsserver
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The folders a tool's install lives in: up to the last node_modules (the whole tree it loads
+ * from), else its folder, both as given (what is executed) and with links resolved (what is read).
+ */
+export function installRoots(binary: string): string[] {
+  const root = (p: string) => {
+    const parts = p.split(path.sep)
+    const at = parts.lastIndexOf("node_modules")
+    return at > 0 ? parts.slice(0, at + 1).join(path.sep) : path.dirname(p)
+  }
+  let real = binary
+  try {
+    real = realpathSync(binary)
+  } catch {
+    // Not there yet (an install to come): the given path says where it will be.
+  }
+  return [...new Set([root(binary), root(real)])]
 }
 
 export function isFile(p: string): boolean {

@@ -23,6 +23,8 @@ export interface NpmInstall {
   timeout?: number
   /** Aborting kills npm (the App shutting down). */
   abort?: AbortSignal
+  /** npm's --ignore-scripts: no package's install script runs (language servers need none). */
+  ignoreScripts?: boolean
 }
 
 const running = new Map<string, Promise<number | undefined>>()
@@ -50,7 +52,7 @@ export function npmInstall(job: NpmInstall): Promise<number | undefined> {
 async function install(job: NpmInstall): Promise<number> {
   mkdirSync(job.root, { recursive: true })
   const started = Date.now()
-  const argv = ["npm", "install", "--prefix", job.root, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...job.packages]
+  const argv = ["npm", "install", "--prefix", job.root, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...(job.ignoreScripts ? ["--ignore-scripts"] : []), ...job.packages]
   let child
   try {
     child = await job.exec(argv, { cwd: job.cwd, timeout: job.timeout ?? 300_000, abort: job.abort, env: { npm_config_update_notifier: "false" } })

@@ -223,6 +223,8 @@ export async function createApp(opts: AppOptions) {
     directory,
     env,
     trusted: loaded.trust.trusted,
+    // Untrusted: servers and formatters run only inside it, without network.
+    sandbox,
     publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)),
     // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
     cacheDir: paths.cache,

@@ -1,0 +1,33 @@
+// Language servers in an untrusted folder run inside the App's sandbox (real bwrap), without
+// network. With `external_directory: deny` the sandbox hides everything outside the project;
+// the server's own install (here this repository's node_modules, reached through a symlink) and
+// Node must stay readable, or the server could not start at all.
+import { writeFileSync } from "node:fs"
+import path from "node:path"
+import { afterEach, expect, test } from "vitest"
+import { createCodeIntel, type CodeIntel } from "../../src/lsp"
+import { createExec, resolveSandbox, type Sandbox } from "../../src/process"
+import { tempDir } from "../lib/tool-context"
+
+const open: { intel: CodeIntel; box: Sandbox }[] = []
+afterEach(async () => {
+  for (const { intel, box } of open.splice(0)) {
+    await intel.shutdown()
+    if (box.state === "on") box.dispose()
+  }
+})
+
+test("lsp sandbox - untrusted, with reads outside the project denied, the sandboxed server still starts and reports the error", async () => {
+  const dir = tempDir("wright-lsp-sbx-")
+  writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, lib: ["es2022"], types: [], noEmit: true } }))
+  writeFileSync(path.join(dir, "a.ts"), 'export const n: number = "x"\n')
+  const env = { PATH: `${path.resolve("node_modules/.bin")}:${process.env.PATH}`, HOME: process.env.HOME }
+  const box = await resolveSandbox({ config: {}, worktree: dir, directory: dir, env, home: process.env.HOME!, restrictReads: true })
+  expect(box.state).toBe("on")
+  const intel = createCodeIntel({ config: { formatter: false, lsp: { timeout: 60_000 } } as Record<string, unknown>, exec: createExec({ env }), directory: dir, env, trusted: false, sandbox: box, publish: () => {} })
+  open.push({ intel, box })
+  const out = await intel.afterWrite([path.join(dir, "a.ts")])
+  expect(out).toContain("run in wright's sandbox without network")
+  expect(out).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
+  expect(intel.status()).toEqual([expect.objectContaining({ id: "typescript", status: "connected", sandboxed: true })])
+}, 90_000)
