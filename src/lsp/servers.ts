@@ -17,7 +17,8 @@ export interface ServerDef {
   initialization?: Record<string, unknown>
   /**
    * npm packages that provide `command[0]` as a bin, installed into the cache when the binary
-   * is found nowhere else (built-ins only; see manager.ts).
+   * is found nowhere else (built-ins only; see manager.ts). Pinned: each set of versions gets
+   * its own cache folder, installed once, and a new wright release with new pins installs anew.
    */
   npm?: string[]
   /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
@@ -36,7 +37,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
     markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
     command: ["typescript-language-server", "--stdio"],
-    npm: ["typescript-language-server", "typescript"],
+    npm: ["typescript-language-server@5.3.0", "typescript@5.9.3"],
     pull: "tsserver",
     ownTypescript: true,
     // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
@@ -49,7 +50,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     extensions: [".py", ".pyi"],
     markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
     command: ["pyright-langserver", "--stdio"],
-    npm: ["pyright"],
+    npm: ["pyright@1.1.414"],
   },
   { id: "gopls", extensions: [".go"], markers: ["go.work", "go.mod", "go.sum"], command: ["gopls"] },
   { id: "rust", extensions: [".rs"], markers: ["Cargo.toml", "Cargo.lock"], command: ["rust-analyzer"] },
@@ -59,7 +60,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"],
     command: ["clangd", "--background-index", "--clang-tidy"],
   },
-  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server"] },
+  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server@5.8.1"] },
 ]
 
 const LANGUAGE: Record<string, string> = {

@@ -28,6 +28,12 @@ test("lsp sandbox - untrusted, with reads outside the project denied, the sandbo
   open.push({ intel, box })
   const out = await intel.afterWrite([path.join(dir, "a.ts")])
   expect(out).toContain("run in wright's sandbox without network")
-  expect(out).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
+  expect(out).toContain("Diagnostics pending: the typescript language server is not ready yet")
+  let notes = ""
+  for (let i = 0; i < 600 && !notes; i++) {
+    notes = intel.takeLate("")
+    if (!notes) await new Promise((r) => setTimeout(r, 100))
+  }
+  expect(notes).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
   expect(intel.status()).toEqual([expect.objectContaining({ id: "typescript", status: "connected", sandboxed: true })])
 }, 90_000)
