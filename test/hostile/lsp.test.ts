@@ -89,8 +89,9 @@ test("hostile lsp - reading and editing a .ts file in a cloned repository never 
   expect(r.code, r.stderr).toBe(0)
   expect(ran(box.marker)).toBe("")
   // The server did run (so the test could fail): the error came from wright's own TypeScript.
-  const all = server.requests.map(toolResults).join("\n")
+  const all = toolResults(server.requests.at(-1)!)
   expect(all).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
+  expect(all).toContain("Late diagnostics from the typescript language server")
   // The model and the user are told once how project tools run here.
   expect(all.split("run in wright's sandbox without network").length - 1).toBe(1)
 }, 240_000)
@@ -102,7 +103,7 @@ test("hostile lsp - with the sandbox off, an untrusted folder's language servers
   const r = await wright(["run", "look at a.ts"], { cwd: box.project, env: box.env, timeoutMs: 120_000 })
   expect(r.code, r.stderr).toBe(0)
   expect(ran(box.marker)).toBe("")
-  const all = server.requests.map(toolResults).join("\n")
+  const all = toolResults(server.requests.at(-1)!)
   expect(all).toContain("Edit applied successfully.")
   expect(all).toContain("do not run: this folder is not trusted and the sandbox is off")
 }, 180_000)
