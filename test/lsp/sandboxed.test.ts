@@ -17,6 +17,15 @@ afterEach(async () => {
   }
 })
 
+async function lateNotes(intel: CodeIntel): Promise<string> {
+  let notes = ""
+  for (let i = 0; i < 600 && !notes; i++) {
+    notes = intel.takeLate("")
+    if (!notes) await new Promise((r) => setTimeout(r, 100))
+  }
+  return notes
+}
+
 test("lsp sandbox - untrusted, with reads outside the project denied, the sandboxed server still starts and reports the error", async () => {
   const dir = tempDir("wright-lsp-sbx-")
   writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { strict: true, lib: ["es2022"], types: [], noEmit: true } }))
@@ -29,11 +38,20 @@ test("lsp sandbox - untrusted, with reads outside the project denied, the sandbo
   const out = await intel.afterWrite([path.join(dir, "a.ts")])
   expect(out).toContain("run in wright's sandbox without network")
   expect(out).toContain("Diagnostics pending: the typescript language server is not ready yet")
-  let notes = ""
-  for (let i = 0; i < 600 && !notes; i++) {
-    notes = intel.takeLate("")
-    if (!notes) await new Promise((r) => setTimeout(r, 100))
-  }
+  const notes = await lateNotes(intel)
   expect(notes).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
   expect(intel.status()).toEqual([expect.objectContaining({ id: "typescript", status: "connected", sandboxed: true })])
+}, 90_000)
+
+test("lsp sandbox - pyright runs sandboxed too, reads denied outside the project, and reports the error", async () => {
+  const dir = tempDir("wright-lsp-sbx-")
+  writeFileSync(path.join(dir, "pyproject.toml"), "[project]\nname = 'x'\n")
+  writeFileSync(path.join(dir, "m.py"), 'def f(x: int) -> int:\n    return x\n\nf("one")\n')
+  const env = { PATH: `${path.resolve("node_modules/.bin")}:${process.env.PATH}`, HOME: process.env.HOME }
+  const box = await resolveSandbox({ config: {}, worktree: dir, directory: dir, env, home: process.env.HOME!, restrictReads: true })
+  const intel = createCodeIntel({ config: { formatter: false, lsp: { timeout: 60_000 } } as Record<string, unknown>, exec: createExec({ env }), directory: dir, env, trusted: false, sandbox: box, publish: () => {} })
+  open.push({ intel, box })
+  expect(await intel.afterWrite([path.join(dir, "m.py")])).toContain("Diagnostics pending: the pyright language server is not ready yet")
+  expect(await lateNotes(intel)).toMatch(/ERROR \[4:3\] Argument of type "Literal\['one'\]" cannot be assigned to parameter "x"/)
+  expect(intel.status()).toEqual([expect.objectContaining({ id: "pyright", status: "connected", sandboxed: true })])
 }, 90_000)
