@@ -40,7 +40,10 @@ test("lsp sandbox - untrusted, with reads outside the project denied, the sandbo
   expect(out).toContain("Diagnostics pending: the typescript language server is not ready yet")
   const notes = await lateNotes(intel)
   expect(notes).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
+  // Still up seconds later: a server told wright's pid (which its PID namespace cannot see) exits within ~3 s.
+  await new Promise((r) => setTimeout(r, 4500))
   expect(intel.status()).toEqual([expect.objectContaining({ id: "typescript", status: "connected", sandboxed: true })])
+  expect(await intel.afterWrite([path.join(dir, "a.ts")])).toContain("ERROR [1:14] Type 'string' is not assignable to type 'number'.")
 }, 90_000)
 
 test("lsp sandbox - pyright runs sandboxed too, reads denied outside the project, and reports the error", async () => {
