@@ -24,6 +24,12 @@ export interface ClientSpec {
    * waiting for pushes: it publishes per kind, and not at all when nothing changed.
    */
   pull?: "tsserver"
+  /**
+   * It runs in the sandbox's own PID namespace, where wright's pid is not visible: initialize
+   * then sends no processId (a server watching a pid it cannot see exits within seconds); it
+   * still ends when its stdin closes or bwrap dies with wright.
+   */
+  sandboxed?: boolean
 }
 
 export interface LspClient {
@@ -101,7 +107,7 @@ export async function startClient(exec: Exec, spec: ClientSpec, startTimeout: nu
   try {
     const init = await bounded(
       conn.sendRequest<{ capabilities?: typeof capabilities }>("initialize", {
-        processId: process.pid,
+        processId: spec.sandboxed ? null : process.pid,
         rootUri,
         rootPath: spec.root,
         workspaceFolders: [{ name: path.basename(spec.root), uri: rootUri }],

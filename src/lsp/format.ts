@@ -63,6 +63,8 @@ export interface FormatterStatus {
 export interface Formatters {
   /** Formats `file` in place with every formatter for its extension, in order. Never throws. */
   format(file: string): Promise<FormatOutcome>
+  /** Whether a formatter applies to this file (refused or not). */
+  handles(file: string): boolean
   /** GET /formatter: every known formatter and whether it applies here. */
   status(): FormatterStatus[]
 }
@@ -74,6 +76,8 @@ export interface FormattersDeps {
   env: NodeJS.ProcessEnv
   /** The project's own node_modules/.bin may run (config/trust.ts). */
   trusted: boolean
+  /** Why no formatter may run here (untrusted, and no sandbox); undefined: they may. */
+  refuse?: string
 }
 
 export function createFormatters(deps: FormattersDeps): Formatters {
@@ -90,7 +94,10 @@ export function createFormatters(deps: FormattersDeps): Formatters {
 
   async function run(def: FormatterDef, file: string): Promise<string | undefined> {
     const argv = def.command.map((a) => a.replaceAll("$FILE", file))
-    argv[0] = which(argv[0]!) ?? argv[0]!
+    const found = which(argv[0]!)
+    // Untrusted: only what PATH finds, never a path into the project.
+    if (!found && !deps.trusted) return `${argv[0]} was not found on PATH`
+    argv[0] = found ?? argv[0]!
     const child = await deps.exec(argv, { cwd: directory, env: def.environment, timeout: FORMAT_TIMEOUT })
     let err = ""
     child.stdout.resume()
@@ -104,6 +111,7 @@ export function createFormatters(deps: FormattersDeps): Formatters {
   return {
     async format(file) {
       const ext = path.extname(file).toLowerCase()
+      if (deps.refuse) return { kind: "unchanged" }
       const matching = defs.filter((d) => d.extensions.includes(ext) && isEnabled(d))
       if (matching.length === 0) return { kind: "unchanged" }
       const before = await readFile(file, "utf8").catch(() => undefined)
@@ -119,7 +127,8 @@ export function createFormatters(deps: FormattersDeps): Formatters {
       const after = await readFile(file, "utf8").catch(() => before)
       return after === before ? { kind: "unchanged" } : { kind: "changed", formatter: matching.map((d) => d.id).join(", "), before, after }
     },
-    status: () => defs.map((d) => ({ name: d.id, extensions: d.extensions, enabled: isEnabled(d) })),
+    handles: (file) => defs.some((d) => d.extensions.includes(path.extname(file).toLowerCase()) && isEnabled(d)),
+    status: () => defs.map((d) => ({ name: d.id, extensions: d.extensions, enabled: !deps.refuse && isEnabled(d) })),
   }
 }
 

@@ -1,15 +1,17 @@
 // The App's language servers: one per (server, root), started on the first file of its
 // language, restarted once after a crash or a hang, then disabled for the session with a
-// notice. Every wait a tool sees is bounded by the caller's deadline: a server still starting
-// when it passes keeps starting in the background for the next write. Shut down with the App.
-// An npm-based built-in found nowhere is installed into the cache first (process/npm.ts), once,
-// with a notice; a failed install disables it for the session, like a second crash.
+// notice. A tool waits only for a warm server (connected and answering), and only about as
+// long as its recent answers took, never beyond the caller's deadline; a server that is
+// installing, starting or restarting is not waited for: its report on the file comes later
+// (TouchResult.later). Shut down with the App. An npm-based built-in found nowhere is installed
+// into the cache in the background (process/npm.ts), once per pinned version, with a notice;
+// a failed install disables it for the session and is remembered for a day.
 import path from "node:path"
 import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
-import { isInstalled, npmInstall, type Exec } from "../process"
+import { isInstalled, npmInstall, rememberedFailure, specName, type Exec } from "../process"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, isFile, languageId, serverDefs, type ServerDef } from "./servers"
+import { findBinary, findRoot, installRoots, isFile, languageId, ownTsserver, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -20,15 +22,31 @@ export interface ServerStatus {
   root: string
   status: "connected" | "error"
   error?: string
+  /** It runs in wright's sandbox without network (an untrusted folder). */
+  sandboxed?: boolean
 }
 
 export interface TouchResult {
   file: string
   /** Diagnostics per server that handles the file; missing when it did not report in time. */
   diagnostics: Diagnostic[]
-  /** Servers that did not report on this version before the deadline. */
+  /** Warm servers that did not report on this version within the wait: their report comes in `later`. */
   late: string[]
-  /** One-time notices (a server disabled after failing twice). */
+  /** Servers not ready (installing, starting, restarting): not waited for; their report comes in `later`. */
+  pending: string[]
+  /** One-time notices (a server being installed, disabled after failing twice). */
+  notices: string[]
+  /**
+   * What the late and pending servers say about this version once they report (or give up),
+   * one entry per server: its diagnostics, or undefined when it never reported, and any
+   * notice (an install that failed). Resolves within LATE_LIMIT; never rejects.
+   */
+  later: Promise<LateReport[]>
+}
+
+export interface LateReport {
+  server: string
+  diagnostics?: Diagnostic[]
   notices: string[]
 }
 
@@ -50,6 +68,14 @@ export interface LspManagerDeps {
   /** Told when an install starts and ends; must not throw. */
   progress?(line: string): void
   onStatus?(): void
+  /** Runs npm for installs into the cache (wright's own action, with install scripts off); default `exec`. */
+  installExec?: Exec
+  /** Servers run sandboxed (without network); GET /lsp says so. */
+  sandboxed?: boolean
+  /** Why no server may run here at all (untrusted, and no sandbox); undefined: they may. */
+  refuse?: string
+  /** A directory a sandboxed server must be able to read (the TypeScript it is handed). Must not throw. */
+  allowRead?(dir: string): void
 }
 
 export interface LspManager {
@@ -60,8 +86,9 @@ export interface LspManager {
   /** Whether any server handles this file's extension (no process started). */
   handles(file: string): boolean
   /**
-   * Sends the file's text to every server for it (starting them if needed) and waits, until
-   * `deadline` aborts, for their report on this version. Never rejects.
+   * Sends the file's text to every server for it (starting them in the background if needed)
+   * and waits for the warm ones' report on this version: about as long as their recent answers
+   * took, never after `deadline` aborts. Never rejects.
    */
   touch(file: string, deadline: AbortSignal): Promise<TouchResult>
   /**
@@ -92,9 +119,19 @@ interface Slot {
   notified: boolean
   /** The "being installed" notice was given. */
   installNoted?: boolean
+  /** How long its last answers to a touch took (ms), newest last. */
+  answers: number[]
 }
 
 const START_TIMEOUT = 45_000
+/** How long a report that a tool did not wait for is still waited for in the background. */
+const LATE_LIMIT = 120_000
+/** A failed install is not tried again for this long (an offline machine). */
+const REMEMBER_FAILURE = 24 * 3_600_000
+/** How many recent answers the wait is based on, the multiple of their median it allows, and its floor (ms). */
+const ANSWERS_KEPT = 8
+const WAIT_FACTOR = 4
+const WAIT_FLOOR = 250
 
 export function createLspManager(deps: LspManagerDeps): LspManager {
   const defs = serverDefs(deps.config)
@@ -115,19 +152,34 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     let slot = slots.get(key)
     if (slot) return slot
     if (missing.has(key)) return undefined
+    if (deps.refuse) {
+      // Listed (GET /lsp says why), never started, never installed.
+      slot = { def, root, failures: 2, state: "disabled", error: deps.refuse, notified: true, answers: [] }
+      slots.set(key, slot)
+      return slot
+    }
     let binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
     let install: string | undefined
     if (!binary && def.npm && deps.download) {
-      const where = path.join(deps.download.cacheDir, "lsp", "npm", def.id)
+      const where = path.join(deps.download.cacheDir, "lsp", "npm", cacheFolder(def))
       const cached = path.join(where, "node_modules", ".bin", def.command[0]!)
       if (isInstalled(where) && isFile(cached)) binary = cached
-      else if (deps.download.enabled) [binary, install] = [cached, where]
+      else if (deps.download.enabled) {
+        // An install that failed lately (offline) is not tried again on every edit or every run.
+        const failure = rememberedFailure(where, REMEMBER_FAILURE)
+        if (failure) {
+          slot = { def, root, failures: 2, state: "disabled", error: failure, notified: false, answers: [] }
+          slots.set(key, slot)
+          return slot
+        }
+        ;[binary, install] = [cached, where]
+      }
     }
     if (!binary) {
       missing.add(key)
       return undefined
     }
-    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, install, failures: 0, state: "starting", notified: false }
+    slot = { def: { ...def, command: [binary, ...def.command.slice(1)] }, root, install, failures: 0, state: "starting", notified: false, answers: [] }
     slots.set(key, slot)
     return slot
   }
@@ -140,10 +192,12 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     slot.starting = (async () => {
       try {
         if (slot.install && !(await installed(slot))) return undefined
+        const initialization = ownTypescript(slot)
+        if (initialization === null) return undefined
         const { startClient } = await import("./client")
         const client = await startClient(
           deps.exec,
-          { serverID: slot.def.id, root: slot.root, command: slot.def.command, env: slot.def.env, initialization: slot.def.initialization, languageId, abort: kill.signal, pull: slot.def.pull },
+          { serverID: slot.def.id, root: slot.root, command: slot.def.command, env: slot.def.env, initialization, languageId, abort: kill.signal, pull: slot.def.pull, sandboxed: deps.sandboxed },
           deps.startTimeout ?? START_TIMEOUT,
         )
         if (closed) {
@@ -171,6 +225,27 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return slot.starting
   }
 
+  /**
+   * The server's initialization options. In an untrusted folder typescript-language-server gets
+   * the TypeScript installed beside it as `tsserver.path`: left to itself it prefers a
+   * node_modules/typescript in the workspace or any folder above it, which is the project's
+   * code. Null (the slot disabled, with the reason) when it has none of its own.
+   */
+  function ownTypescript(slot: Slot): Record<string, unknown> | undefined | null {
+    const init = slot.def.initialization
+    if (deps.trusted || !slot.def.ownTypescript) return init
+    const tsserver = ownTsserver(slot.def.command[0]!, directory)
+    if (!tsserver) {
+      slot.failures = 2
+      slot.state = "disabled"
+      slot.error = `not started: this folder is not trusted, and no TypeScript was found beside ${slot.def.command[0]} (the project's own is never used here); install typescript next to it, or trust the folder`
+      return null
+    }
+    for (const dir of installRoots(tsserver)) deps.allowRead?.(dir)
+    const ts = (init?.tsserver ?? {}) as Record<string, unknown>
+    return { ...init, tsserver: { ...ts, path: tsserver } }
+  }
+
   /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
   async function installed(slot: Slot): Promise<boolean> {
     const packages = slot.def.npm ?? []
@@ -182,9 +257,11 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
         packages,
         label,
         hint: `Install ${packages[0]} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`,
-        exec: deps.exec,
+        exec: deps.installExec ?? deps.exec,
         cwd: slot.install!,
+        ignoreScripts: true,
         abort: kill.signal,
+        remember: REMEMBER_FAILURE,
       })
       deps.progress?.(`Installed ${label}${ms === undefined ? "" : ` in ${(ms / 1000).toFixed(1)} s`}`)
       slot.install = undefined
@@ -215,6 +292,23 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return client
   }
 
+  /** The client's report on this version of `file`, waited for up to LATE_LIMIT; its time joins the slot's recent answers. */
+  function asked(slot: Slot, client: LspClient, file: string): Promise<Diagnostic[] | "timeout"> {
+    const began = Date.now()
+    return client.touch(file, AbortSignal.any([kill.signal, AbortSignal.timeout(LATE_LIMIT)])).then((got) => {
+      if (got !== "timeout") slot.answers = [...slot.answers, Date.now() - began].slice(-ANSWERS_KEPT)
+      return got
+    })
+  }
+
+  /** How long a tool waits for a warm server: a few times its recent median, at least the floor; unbounded (the caller's deadline) before its first answer. */
+  function waitFor(slot: Slot): number {
+    if (slot.answers.length === 0) return LATE_LIMIT
+    const sorted = [...slot.answers].sort((a, b) => a - b)
+    const median = sorted[Math.floor(sorted.length / 2)]!
+    return Math.max(WAIT_FLOOR, WAIT_FACTOR * median)
+  }
+
   function notice(slot: Slot): string[] {
     if (slot.install && !slot.installNoted && slot.state !== "disabled") {
       slot.installNoted = true
@@ -222,6 +316,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     }
     if (slot.state !== "disabled" || slot.notified) return []
     slot.notified = true
+    if (slot.error?.startsWith("not started")) return [`The ${slot.def.id} language server was ${slot.error}.`]
     if (slot.error?.startsWith("Could not install")) return [`${slot.error} No diagnostics from the ${slot.def.id} language server in this session.`]
     return [`The ${slot.def.id} language server failed twice (${slot.error}) and is disabled for this session; no diagnostics from it.`]
   }
@@ -233,30 +328,46 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       await Promise.all([...slots.values()].map((s) => s.client?.reload()))
     },
     async touch(file, deadline) {
-      const result: TouchResult = { file, diagnostics: [], late: [], notices: [] }
+      const later: Promise<LateReport | undefined>[] = []
+      const result: TouchResult = { file, diagnostics: [], late: [], pending: [], notices: [], later: Promise.resolve([]) }
       const work = defsFor(file).map(async (def) => {
         const slot = slotFor(def, file)
         if (!slot) return
-        const installing = slot.install !== undefined
-        const client = await ready(slot, deadline)
-        // An install that finished within the bound is still told, once.
-        if (installing && !slot.install && !slot.installNoted && slot.state !== "disabled") {
-          slot.installNoted = true
-          result.notices.push(`The ${def.id} language server was not found, so it was installed with npm (${def.npm?.join(", ")}) into wright's cache, once. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`)
-        }
-        result.notices.push(...notice(slot))
-        // While installing, or just after an install that used up most of the bound, "did not report
-        // within N ms" would blame the server for npm's time: the install notice says what happened.
+        const client = slot.client
         if (!client) {
-          if (slot.state !== "disabled" && !installing && !slot.install) result.late.push(def.id)
+          if (slot.state === "disabled") {
+            result.notices.push(...notice(slot))
+            return
+          }
+          // Installing, starting or restarting: the tool does not wait; the report follows.
+          const installing = slot.install !== undefined
+          result.notices.push(...notice(slot))
+          result.pending.push(def.id)
+          later.push(
+            start(slot).then(async (first): Promise<LateReport> => {
+              // A start that failed once is retried once (failed()): its outcome is the report.
+              const started = first ?? (slot.state === "error" ? await start(slot) : undefined)
+              if (!started) return { server: def.id, notices: notice(slot) }
+              const installed = installing ? [`The ${def.id} language server was installed with npm (${def.npm?.join(", ")}) into wright's cache.`] : []
+              const got = await asked(slot, started, file)
+              return { server: def.id, notices: [...installed, ...notice(slot)], ...(got === "timeout" ? {} : { diagnostics: got }) }
+            }),
+          )
           return
         }
-        const got = await client.touch(file, deadline)
-        result.notices.push(...notice(slot))
-        if (got !== "timeout") result.diagnostics.push(...got)
-        else if (!installing) result.late.push(def.id)
+        const answer = asked(slot, client, file)
+        const got = await race(answer, AbortSignal.any([deadline, AbortSignal.timeout(waitFor(slot))]))
+        if (got !== undefined && got !== "timeout") {
+          result.diagnostics.push(...got)
+          return
+        }
+        result.late.push(def.id)
+        // "timeout" before the wait ended: the server died; what follows (a restart, or disabled) is the report.
+        const settled = got === undefined ? answer : answer.then((a) => new Promise<typeof a>((r) => setImmediate(() => r(a))))
+        later.push(settled.then((a) => ({ server: def.id, notices: notice(slot), ...(a === "timeout" ? {} : { diagnostics: a }) })))
       })
       await Promise.all(work)
+      result.later = Promise.all(later.map((p) => p.catch(() => undefined))).then((all) => all.filter((r): r is LateReport => r !== undefined))
       return result
     },
     warm(file) {
@@ -289,6 +400,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
           root: path.relative(directory, s.root) || ".",
           status: s.state === "connected" ? "connected" : "error",
           ...(s.error && s.state !== "connected" ? { error: s.error } : {}),
+          ...(deps.sandboxed && !deps.refuse ? { sandboxed: true } : {}),
         })),
     diagnostics() {
       const out: Record<string, Diagnostic[]> = {}
@@ -302,6 +414,12 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       kill.abort()
     },
   }
+}
+
+/** The cache folder of a server's pinned packages: a new pin installs into a new folder. */
+function cacheFolder(def: ServerDef): string {
+  const versions = (def.npm ?? []).map((spec) => spec.slice(specName(spec).length + 1) || "latest")
+  return [def.id, ...versions].join("-")
 }
 
 function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {

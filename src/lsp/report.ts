@@ -24,9 +24,31 @@ export function errorBlock(file: string, diagnostics: Diagnostic[], label: strin
   return `\n\nLSP errors detected in ${label}, please fix:\n<diagnostics file="${file}">\n${shown.join("\n")}${more}\n</diagnostics>`
 }
 
-export function lateNote(file: string, servers: string[], timeout: number, directory: string): string {
+/** The servers for `file` were not ready (installing, starting): the write did not wait for them. */
+export function pendingNote(file: string, servers: string[], directory: string): string {
   const rel = path.relative(directory, file) || file
-  return `\n\nThe ${servers.join(" and ")} language server did not report on ${rel} within ${timeout} ms (lsp.timeout); errors it finds later are not shown here.`
+  return `\n\nDiagnostics pending: the ${servers.join(" and ")} language server is not ready yet, so this result did not wait for it; what it reports on ${rel} comes with a later tool result, marked as late.`
+}
+
+/** Warm servers did not report within the wait their recent answers allow. */
+export function slowNote(file: string, servers: string[], directory: string): string {
+  const rel = path.relative(directory, file) || file
+  return `\n\nDiagnostics pending: the ${servers.join(" and ")} language server did not report on ${rel} in time; what it reports comes with a later tool result, marked as late.`
+}
+
+/** What servers reported on `file` after its tool result had returned; "" when there is nothing to say. */
+export function lateReport(file: string, reports: { server: string; diagnostics?: Diagnostic[]; notices: string[] }[], directory: string): string {
+  const rel = path.relative(directory, file) || file
+  let out = ""
+  for (const r of reports) for (const n of r.notices) out += `\n\n${n}`
+  const reported = reports.filter((r) => r.diagnostics)
+  if (reported.length > 0) {
+    const all = reported.flatMap((r) => r.diagnostics ?? [])
+    const servers = reported.map((r) => r.server).join(" and ")
+    const block = errorBlock(file, all, rel)
+    out += block ? `\n\nLate diagnostics from the ${servers} language server, for ${rel} as an earlier tool wrote it:${block}` : `\n\nLate diagnostics: the ${servers} language server found no errors in ${rel} as an earlier tool wrote it.`
+  }
+  return out
 }
 
 /** The lines a formatter changed, as `-`/`+` lines with their new line numbers, capped. */

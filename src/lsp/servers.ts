@@ -1,7 +1,8 @@
 // Which language servers exist: the built-ins (used where their binary is found) and the ones
 // config names in OpenCode's `lsp` format. A server owns a set of extensions and finds its root
 // by walking up from the file to the nearest marker, never above the project's worktree.
-import { existsSync, statSync } from "node:fs"
+import { existsSync, realpathSync, statSync } from "node:fs"
+import { createRequire } from "node:module"
 import path from "node:path"
 import type { LspConfig } from "../config"
 
@@ -16,11 +17,17 @@ export interface ServerDef {
   initialization?: Record<string, unknown>
   /**
    * npm packages that provide `command[0]` as a bin, installed into the cache when the binary
-   * is found nowhere else (built-ins only; see manager.ts).
+   * is found nowhere else (built-ins only; see manager.ts). Pinned: each set of versions gets
+   * its own cache folder, installed once, and a new wright release with new pins installs anew.
    */
   npm?: string[]
   /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
   pull?: "tsserver"
+  /**
+   * typescript-language-server: in an untrusted folder it is handed the TypeScript installed
+   * beside it (`tsserver.path`), never the workspace's (manager.ts).
+   */
+  ownTypescript?: boolean
   builtin: boolean
 }
 
@@ -30,8 +37,9 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
     markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
     command: ["typescript-language-server", "--stdio"],
-    npm: ["typescript-language-server", "typescript"],
+    npm: ["typescript-language-server@5.3.0", "typescript@5.9.3"],
     pull: "tsserver",
+    ownTypescript: true,
     // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
     // busy machine doubled a cold start); no typings downloads; node_modules is not watched (see
     // client.ts: tsserver walked every folder under it before it answered).
@@ -42,7 +50,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     extensions: [".py", ".pyi"],
     markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
     command: ["pyright-langserver", "--stdio"],
-    npm: ["pyright"],
+    npm: ["pyright@1.1.414"],
   },
   { id: "gopls", extensions: [".go"], markers: ["go.work", "go.mod", "go.sum"], command: ["gopls"] },
   { id: "rust", extensions: [".rs"], markers: ["Cargo.toml", "Cargo.lock"], command: ["rust-analyzer"] },
@@ -52,7 +60,7 @@ const BUILTIN: Omit<ServerDef, "builtin">[] = [
     markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"],
     command: ["clangd", "--background-index", "--clang-tidy"],
   },
-  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server"] },
+  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server@5.8.1"] },
 ]
 
 const LANGUAGE: Record<string, string> = {
@@ -94,6 +102,7 @@ export function serverDefs(config: LspConfig | undefined): ServerDef[] {
         env: entry.env,
         initialization: entry.initialization ?? base?.initialization,
         ...(base?.pull && !entry.command ? { pull: base.pull } : {}),
+        ...(base?.ownTypescript && !entry.command ? { ownTypescript: true } : {}),
         ...(base?.npm && !entry.command ? { npm: base.npm } : {}),
         builtin: false,
       })
@@ -139,6 +148,41 @@ export function findBinary(name: string, opts: { root: string; top: string; path
     if (isFile(p)) return p
   }
   return undefined
+}
+
+/**
+ * The tsserver.js of the TypeScript that the server at `binary` resolves for itself (Node's
+ * lookup from its real path, as typescript-language-server's bundled fallback does), unless it
+ * lies inside `project`: that one is the project's code. Undefined when there is none.
+ */
+export function ownTsserver(binary: string, project: string): string | undefined {
+  try {
+    const real = realpathSync(binary)
+    const lib = path.dirname(createRequire(real).resolve("typescript"))
+    const tsserver = realpathSync(path.join(lib, "tsserver.js"))
+    return isInside(realpathSync(project), tsserver) ? undefined : tsserver
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The folders a tool's install lives in: up to the last node_modules (the whole tree it loads
+ * from), else its folder, both as given (what is executed) and with links resolved (what is read).
+ */
+export function installRoots(binary: string): string[] {
+  const root = (p: string) => {
+    const parts = p.split(path.sep)
+    const at = parts.lastIndexOf("node_modules")
+    return at > 0 ? parts.slice(0, at + 1).join(path.sep) : path.dirname(p)
+  }
+  let real = binary
+  try {
+    real = realpathSync(binary)
+  } catch {
+    // Not there yet (an install to come): the given path says where it will be.
+  }
+  return [...new Set([root(binary), root(real)])]
 }
 
 export function isFile(p: string): boolean {

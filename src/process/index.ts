@@ -6,6 +6,7 @@
 export { createExec, KILL_GRACE_MS, type Child, type Exec, type ExecDeps, type ExecOptions, type ExitInfo } from "./exec"
 export { resolveSandbox, bwrapArgs, gitDirs, type Sandbox, type SandboxMode, type SandboxPolicy } from "./sandbox"
 export { readRestriction } from "./sandbox-reads"
-export { npmInstall, isInstalled, specName, type NpmInstall } from "./npm"
+export { npmInstall, isInstalled, rememberedFailure, specName, type NpmInstall } from "./npm"
 export { warmSandbox } from "./sandbox-probe"
 export type { SandboxBlock } from "./sandbox-failure"
+export { toolSandbox, type ToolSandboxOptions } from "./sandbox-variant"

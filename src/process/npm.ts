@@ -2,8 +2,10 @@
 // through the spawner, once; a later call finds the folder's `.installed` mark and runs no npm
 // at all. Calls for the same folder in one process share one install. A failed install
 // (offline, unknown package, npm missing) leaves nothing behind and rejects with an error
-// that names what was being installed and why.
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+// that names what was being installed and why; with `remember`, the failure is kept beside the
+// folder (`<root>.failed`) so that an offline machine does not run npm again on every edit or
+// every run until it is old enough.
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import type { Exec } from "./exec"
 
@@ -23,6 +25,10 @@ export interface NpmInstall {
   timeout?: number
   /** Aborting kills npm (the App shutting down). */
   abort?: AbortSignal
+  /** npm's --ignore-scripts: no package's install script runs (language servers need none). */
+  ignoreScripts?: boolean
+  /** How long a failure is remembered (ms): until then a call rejects with it and runs no npm. Undefined: not remembered. */
+  remember?: number
 }
 
 const running = new Map<string, Promise<number | undefined>>()
@@ -38,10 +44,17 @@ export function isInstalled(root: string): boolean {
  */
 export function npmInstall(job: NpmInstall): Promise<number | undefined> {
   if (isInstalled(job.root)) return Promise.resolve(undefined)
+  const failed = job.remember === undefined ? undefined : rememberedFailure(job.root, job.remember)
+  if (failed) return Promise.reject(new Error(failed))
   const key = path.resolve(job.root)
   let p = running.get(key)
   if (!p) {
-    p = install(job).finally(() => running.delete(key))
+    p = install(job)
+      .catch((e: Error) => {
+        if (job.remember !== undefined) writeFileSync(failureFile(job.root), JSON.stringify({ time: new Date().toISOString(), error: e.message }))
+        throw e
+      })
+      .finally(() => running.delete(key))
     running.set(key, p)
   }
   return p
@@ -50,7 +63,7 @@ export function npmInstall(job: NpmInstall): Promise<number | undefined> {
 async function install(job: NpmInstall): Promise<number> {
   mkdirSync(job.root, { recursive: true })
   const started = Date.now()
-  const argv = ["npm", "install", "--prefix", job.root, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...job.packages]
+  const argv = ["npm", "install", "--prefix", job.root, "--no-save", "--no-audit", "--no-fund", "--no-package-lock", "--loglevel=error", ...(job.ignoreScripts ? ["--ignore-scripts"] : []), ...job.packages]
   let child
   try {
     child = await job.exec(argv, { cwd: job.cwd, timeout: job.timeout ?? 300_000, abort: job.abort, env: { npm_config_update_notifier: "false" } })
@@ -70,7 +83,28 @@ async function install(job: NpmInstall): Promise<number> {
     throw new Error(`Could not install ${job.label} with npm: ${why}.${offline}`)
   }
   writeFileSync(path.join(job.root, ".installed"), `${new Date().toISOString()}\n`)
+  rmSync(failureFile(job.root), { force: true })
   return Date.now() - started
+}
+
+function failureFile(root: string): string {
+  return `${path.resolve(root)}.failed`
+}
+
+/**
+ * The remembered failure of installing into `root`, younger than `maxAge` ms, as the error to
+ * show (saying when it happened and how to retry now); undefined when there is none.
+ */
+export function rememberedFailure(root: string, maxAge: number): string | undefined {
+  const file = failureFile(root)
+  try {
+    const { time, error } = JSON.parse(readFileSync(file, "utf8")) as { time: string; error: string }
+    const at = Date.parse(time)
+    if (!(Date.now() - at < maxAge)) return undefined
+    return `${error} (This failure is from ${time}; wright tries again ${Math.round(maxAge / 3_600_000)} h after it, or now if you delete ${file}.)`
+  } catch {
+    return undefined
+  }
 }
 
 /** The package name of an npm spec (`@scope/pkg@^1` → `@scope/pkg`). */

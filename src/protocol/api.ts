@@ -290,8 +290,8 @@ export type SessionEditorInput = z.infer<typeof SessionEditorInput>
 export const EditorFileReply = z.object({ content: z.string().optional(), error: z.string().optional() })
 export type EditorFileReply = z.infer<typeof EditorFileReply>
 
-/** A language server started for a root (OpenCode's LSPStatus; `error` says why when it failed). */
-export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.string(), status: z.enum(["connected", "error"]), error: z.string().optional() })
+/** A language server started for a root (OpenCode's LSPStatus; `error` says why when it failed or may not run; `sandboxed`: it runs in wright's sandbox without network). */
+export const LspStatus = z.object({ id: z.string(), name: z.string(), root: z.string(), status: z.enum(["connected", "error"]), error: z.string().optional(), sandboxed: z.boolean().optional() })
 export type LspStatus = z.infer<typeof LspStatus>
 
 /** A formatter and whether it applies to this project (OpenCode's FormatterStatus). */

@@ -227,6 +227,8 @@ export async function createApp(opts: AppOptions) {
     directory,
     env,
     trusted: loaded.trust.trusted,
+    // Untrusted: servers and formatters run only inside it, without network.
+    sandbox,
     publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)),
     // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
     cacheDir: paths.cache,
@@ -266,6 +268,12 @@ export async function createApp(opts: AppOptions) {
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  // Diagnostics a language server sent after a write had returned (it was installing, starting
+  // or slow) join the session's next tool result, so the model sees them with its next step.
+  if (config.lsp !== false) toolHooks.afterFinalize.push((call, final) => {
+    const late = codeIntel.takeLate(call.sessionID)
+    return late ? { output: final.output + late } : undefined
+  })
   if (extensions) {
     const ext = extensions
     toolHooks.beforeExecute.push((call) => ext.beforeExecute(call))

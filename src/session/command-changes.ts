@@ -26,6 +26,7 @@ export function createCommandChanges(deps: { store: SnapshotStore; intel: CodeIn
             return await deps.intel.commandEnded(
               stamp,
               changed.map((f) => path.join(deps.store.worktree, f)),
+              sessionID,
             )
           } catch {
             return ""

@@ -1,7 +1,9 @@
 // Files a bash command changed get diagnostics like a write's, through the real App: the model
 // faked at the wire runs bash, the snapshot store names what the command changed, and the real
 // typescript-language-server (from node_modules/.bin, on PATH) reports the error into the bash
-// result, which the next request to the model carries. Reading a file starts its server.
+// result, which the next request to the model carries. Reading a file starts its server. A
+// result never waits for a server that is not warm (test/lsp/diagnostics.test.ts covers the late
+// report), so these tests warm the server first, as a read of the project's files would.
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { prompt, testCore } from "../lib/core"
@@ -30,6 +32,13 @@ function withServers() {
   return box
 }
 
+/** Starts the TypeScript server on `file` and waits until it is connected, as a read before the command would. */
+async function warmed(core: Awaited<ReturnType<typeof testCore>>, file: string) {
+  core.app.codeIntel.manager.warm(path.join(core.box.project, file))
+  const deadline = Date.now() + 120_000
+  while (core.app.codeIntel.status()[0]?.status !== "connected" && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100))
+}
+
 function toolOutputs(core: Awaited<ReturnType<typeof testCore>>, sessionID: string, tool: string): string[] {
   return core.app.sessions
     .messages(sessionID)
@@ -40,6 +49,7 @@ function toolOutputs(core: Awaited<ReturnType<typeof testCore>>, sessionID: stri
 test("bash - a command that writes a type error into a.ts gets the error in its result, and the model's next request carries it", async () => {
   const core = await testCore({ llm, box: withServers(), config: SLOW, files: { "tsconfig.json": TSCONFIG, "b.ts": "export const ok = 1\n" } })
   try {
+    await warmed(core, "b.ts")
     const s = await core.client.session.create()
     llm.script(
       toolCall("bash", { command: `printf 'const x: number = "s"\\n' > a.ts`, description: "write a.ts" }),
@@ -74,8 +84,9 @@ test("bash - a command that changes no file with a server reports nothing and st
 }, 120_000)
 
 test("bash - a command that changes many files has the first ten checked and says how many were not", async () => {
-  const core = await testCore({ llm, box: withServers(), config: SLOW, files: { "tsconfig.json": TSCONFIG } })
+  const core = await testCore({ llm, box: withServers(), config: SLOW, files: { "tsconfig.json": TSCONFIG, "b.ts": "export const ok = 1\n" } })
   try {
+    await warmed(core, "b.ts")
     const s = await core.client.session.create()
     llm.script(toolCall("bash", { command: `for i in $(seq 10 21); do printf 'export const v: number = "s"\n' > f$i.ts; done`, description: "generate" }), text("ok"))
     await core.client.session.prompt(s.id, prompt("generate"))

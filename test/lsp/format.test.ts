@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { createCodeIntel } from "../../src/lsp"
-import { createExec } from "../../src/process"
+import { createExec, resolveSandbox } from "../../src/process"
 import { createFileService, editTool, writeTool } from "../../src/tool"
 import { tempDir, toolContext } from "../lib/tool-context"
 
@@ -59,3 +59,25 @@ test("format - a failing formatter is reported and the file stays as written; fo
   expect(done.output).toBe("Wrote file successfully.")
   expect(readFileSync(plain, "utf8")).toBe("const x = {a:1}\n")
 }, 60_000)
+
+test("format - untrusted, prettier runs in the sandbox without network (reads outside the project denied) and still rewrites the file; with no sandbox it does not run", async () => {
+  const dir = tempDir("wright-format-")
+  writeFileSync(path.join(dir, "package.json"), PKG)
+  const box = await resolveSandbox({ config: {}, worktree: dir, directory: dir, env, home: process.env.HOME!, restrictReads: true })
+  try {
+    const intel = createCodeIntel({ config: { lsp: false }, exec: createExec({ env }), directory: dir, env, trusted: false, sandbox: box, publish: () => {} })
+    const ctx = toolContext({ directory: dir, files: createFileService({ edited: () => {}, afterWrite: [intel.afterWrite] }) })
+    const out = await writeTool.execute({ filePath: path.join(dir, "a.ts"), content: "const x = {a:1}\n" }, ctx)
+    expect(out.output).toContain("run in wright's sandbox without network")
+    expect(out.output).toContain("prettier reformatted a.ts after the write")
+    expect(readFileSync(path.join(dir, "a.ts"), "utf8")).toBe("const x = { a: 1 };\n")
+  } finally {
+    if (box.state === "on") box.dispose()
+  }
+  const off = createCodeIntel({ config: { lsp: false }, exec: createExec({ env }), directory: dir, env, trusted: false, sandbox: { state: "off" }, publish: () => {} })
+  const ctx = toolContext({ directory: dir, files: createFileService({ edited: () => {}, afterWrite: [off.afterWrite] }) })
+  const out = await writeTool.execute({ filePath: path.join(dir, "b.ts"), content: "const y = {b:1}\n" }, ctx)
+  expect(out.output).toContain("Language servers and formatters do not run: this folder is not trusted and the sandbox is off")
+  expect(readFileSync(path.join(dir, "b.ts"), "utf8")).toBe("const y = {b:1}\n")
+  expect(off.formatterStatus()).toContainEqual(expect.objectContaining({ name: "prettier", enabled: false }))
+}, 120_000)

@@ -32,8 +32,15 @@ test("lsp routes - GET /lsp lists a server once a file of its language is writte
   llm.script(toolCall("edit", { filePath: "a.stub", oldString: "one", newString: "two" }), text("done"))
   const session = await core.client.session.create({})
   await core.client.session.prompt(session.id, prompt("edit it"))
-  expect(await core.client.lsp.status()).toEqual([{ id: "stub", name: "stub", root: ".", status: "error", error: "the server exited" }])
+  // The edit did not wait for the server: it comes up (and crashes) in the background.
+  let status = await core.client.lsp.status()
+  for (let i = 0; i < 100 && status.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 100))
+    status = await core.client.lsp.status()
+  }
+  expect(status).toEqual([{ id: "stub", name: "stub", root: ".", status: "error", error: "the server exited" }])
   expect(core.events.some((e) => e.type === "lsp.updated")).toBe(true)
-  expect(core.events).toContainEqual({ type: "lsp.diagnostics", properties: { file: path.join(core.box.project, "a.stub"), errors: 0, warnings: 0 } })
+  // A server that never reported is not published as "0 errors".
+  expect(core.events.some((e) => e.type === "lsp.diagnostics")).toBe(false)
   await core.close()
 }, 60_000)
