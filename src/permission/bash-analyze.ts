@@ -83,8 +83,13 @@ class Analysis implements Analyzer {
   private readonly vcs = new Set<string>()
   /** Variables this command line set to a number: harmless in arithmetic. */
   private readonly numbers = new Set<string>()
-  /** Variables declared integer (`declare -i`): every assignment to them is arithmetic. */
-  private readonly integers = new Set<string>()
+  /**
+   * Variables declared integer (`declare -i`): every assignment to them is arithmetic. bash's
+   * own RANDOM, SRANDOM, OPTIND and HISTCMD evaluate what is assigned to them the same way.
+   */
+  private readonly integers = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
+  /** Arrays declared associative (`declare -A`): their subscripts are strings, not arithmetic. */
+  private readonly associative = new Set<string>()
   private readonly worktree: string
 
   private readonly before?: (absPath: string) => boolean
@@ -346,6 +351,12 @@ class Analysis implements Analyzer {
       case "expansion":
         this.expansion(node)
         return this.children(node)
+      case "for_statement":
+      case "select_statement": {
+        const variable = node.childForFieldName("variable")?.text
+        if (variable && this.integers.has(variable)) this.unknown(`${variable} is declared integer: the loop assigns it values bash evaluates as arithmetic`)
+        return this.children(node)
+      }
       case "file_redirect":
         return this.redirect(node)
       case "variable_assignment":
@@ -524,18 +535,31 @@ class Analysis implements Analyzer {
     walk(node)
   }
 
-  /** `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt, $(…) included. */
+  /**
+   * `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt,
+   * $(…) included. The offset and length of `${s:off:len}` are arithmetic, and so is the value
+   * `${n:=v}` assigns to an integer variable.
+   */
   private expansion(node: Node): void {
     const first = node.child(1)
     const text = node.text
     if (first?.type === "!" && !/[@*]\]?\}$/.test(text)) this.unknown(`${text} expands a variable named by another variable's value`)
     if (/@[PAKa-zE]?P\}$|@P\}$/.test(text)) this.unknown(`${text} expands a value as a prompt, running any $(…) in it`)
+    let slice = false
+    const name = node.namedChildren.find((c) => c?.type === "variable_name")?.text
+    for (const child of node.children) {
+      if (!child) continue
+      if (child.type === ":") slice = true
+      else if ((child.type === ":=" || child.type === "=") && name && this.integers.has(name)) slice = true
+      else if (slice && child.isNamed) this.arithmeticNodes([child])
+    }
   }
 
   private assignment(node: Node): void {
     const name = node.childForFieldName("name")
     if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
     const value = node.childForFieldName("value")
+    if (name?.type === "variable_name" && value?.type === "array") this.arrayElements(name.text, value)
     if (name?.type === "variable_name") {
       if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
       else this.numbers.delete(name.text)
@@ -548,18 +572,42 @@ class Analysis implements Analyzer {
     if (name && name.type !== "variable_name") evalWord(name, this.visit)
   }
 
+  /**
+   * `arr=([i]=v …)`: the subscripts of an indexed array are arithmetic (those of an array this
+   * line declared associative are strings), and the values of an integer array are too.
+   */
+  private arrayElements(name: string, array: Node): void {
+    for (const element of array.namedChildren) {
+      if (!element) continue
+      const parts = element.type === "concatenation" ? element.children.filter((c): c is Node => c !== null) : [element]
+      const close = parts.findIndex((p) => p.text.startsWith("]"))
+      if (parts[0]?.text === "[" && close > 0) {
+        if (!this.associative.has(name)) this.arithmeticNodes(parts.slice(1, close))
+      }
+      if (this.integers.has(name) && element.type !== "number") this.unknown(`${name} is declared integer: the array's values are evaluated as arithmetic`)
+    }
+  }
+
+  /** A builtin (read, mapfile, printf -v, wait -p) sets `name`: arithmetic when it is declared integer. */
+  setsVariable(name: string, what: string): void {
+    if (this.integers.has(name)) this.unknown(`${what} sets ${name}, declared integer: the value is evaluated as arithmetic`)
+  }
+
   private declaration(node: Node): void {
     const keyword = node.child(0)?.text ?? "declare"
     const flags = node.namedChildren.filter((c): c is Node => c !== null && c.type === "word" && c.text.startsWith("-")).map((c) => c.text)
     const integer = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*i/.test(f))
+    const associative = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*A/.test(f))
     for (const child of node.namedChildren) {
       if (!child) continue
       if (child.type === "variable_assignment") {
         const name = child.childForFieldName("name")
         if (integer && name?.type === "variable_name") this.integers.add(name.text)
+        if (associative && name?.type === "variable_name") this.associative.add(name.text)
         this.assignment(child)
       } else if (child.type === "variable_name") {
         if (integer) this.integers.add(child.text)
+        if (associative) this.associative.add(child.text)
       } else {
         const word = evalWord(child, this.visit)
         if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)

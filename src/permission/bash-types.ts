@@ -34,6 +34,8 @@ export interface Analyzer {
   gitConfig(): void
   /** Literal text bash evaluates as arithmetic (`let`): unknown unless it is plainly harmless. */
   arithmeticText(text: string, what: string): void
+  /** A builtin sets the variable `name` (read, mapfile, printf -v, wait -p): asks when it is declared integer. */
+  setsVariable(name: string, what: string): void
   /** True when `word` names a file written earlier in this command line. */
   runsWritten(word: Word): boolean
 }
