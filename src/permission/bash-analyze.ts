@@ -276,7 +276,15 @@ class Analysis implements Analyzer {
   }
 
   runsWritten(word: Word): boolean {
-    return this.locations(word).some((p) => this.written.has(p) || this.before?.(p) === true)
+    return this.locations(word).some((p) => this.writtenFile(p))
+  }
+
+  writtenFile(absPath: string): boolean {
+    return this.written.has(absPath) || this.before?.(absPath) === true
+  }
+
+  dirs(): string[] | undefined {
+    return this.cwdKnown ? this.cwds : undefined
   }
 
   writes(): string[] {
@@ -469,7 +477,8 @@ class Analysis implements Analyzer {
       } else if (r.type === "heredoc_redirect") {
         stdin = { kind: "text", text: heredocText(r) }
       } else if (r.type === "file_redirect" && r.children.some((c) => c?.type === "<")) {
-        stdin = { kind: "file" }
+        const dest = r.childForFieldName("destination")
+        stdin = { kind: "file", ...(dest ? { word: evalWord(dest, pureVisit) } : {}) }
       }
     }
     if (stdin) return stdin

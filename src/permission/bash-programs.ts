@@ -3,6 +3,7 @@
 // ssh `-o ProxyCommand=`, sort `--compress-program`, make `--eval`, and editors. The
 // code is analysed like a `bash -c` string when it is literal, and is unknowable otherwise.
 import { reader } from "./bash-reads"
+import { make } from "./bash-scripts"
 import type { Analyzer, Handler } from "./bash-types"
 import { type Word, literalWord, operands } from "./bash-words"
 
@@ -173,6 +174,64 @@ const ssh: Handler = (words, a) => {
   }
 }
 
+// sqlite3's dot-commands `.shell`/`.system` run shell code; `.once |cmd`, `.output |cmd`,
+// `.read |cmd` and `.import |cmd` pipe through a command; `.load` and load_extension() load
+// native code; edit() runs an editor named in the SQL; writefile() writes any file.
+function sqliteText(text: string, a: Analyzer): void {
+  for (const raw of text.split(/\r?\n/)) {
+    const line = raw.trim()
+    const dot = /^\.([a-z]+)\s*(.*)$/is.exec(line)
+    if (dot) {
+      const [, command, rest] = dot
+      if (/^(shell|system)$/i.test(command)) a.script(rest)
+      else {
+        const pipes = /^(once|output|read|import|log)$/i.test(command) && /(^|\s)['"]?\|/.test(rest)
+        const opens = (/^(once|output)$/i.test(command) && /(^|\s)-[ex]\b/.test(rest)) || /^excel$/i.test(command)
+        if (pipes || opens || /^load$/i.test(command)) a.unknown(`sqlite3 .${command} ${rest} runs a program or loads code`)
+      }
+    } else if (/\b(edit|load_extension|writefile)\s*\(/i.test(line)) a.unknown(`sqlite3 runs SQL that calls ${/\b(edit|load_extension|writefile)\s*\(/i.exec(line)![1]}(), which runs programs or writes files`)
+  }
+}
+
+const SQLITE_VALUE = ["-cmd", "-init", "-separator", "-newline", "-nullvalue", "-mmap", "-lookaside", "-pagecache", "-heap", "-maxsize", "-vfs", "-escape"]
+
+const sqlite3: Handler = (words, a, io) => {
+  const rest: Word[] = []
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i].value
+    const option = v?.replace(/^--/, "-")
+    if (v === undefined) {
+      a.unknown(`sqlite3 is given ${words[i].raw}, only known at run time`)
+      rest.push(words[i])
+    } else if (option === "-cmd") runSql(a, words[++i])
+    else if (option === "-init") a.unknown("sqlite3 -init reads commands from a file, which are not analysed")
+    else if (option !== undefined && SQLITE_VALUE.includes(option)) i++
+    else if (!v.startsWith("-") || rest.length > 0) rest.push(words[i])
+  }
+  if (rest[0]) a.checkPath(rest[0], { io })
+  for (const sql of rest.slice(1)) runSql(a, sql)
+  if (rest.length > 1) return
+  const stdin = io.stdin
+  if (stdin?.kind === "text" && stdin.text !== undefined) sqliteText(stdin.text, a)
+  else if (stdin?.kind === "pipe" || stdin?.kind === "text") a.unknown("sqlite3 runs commands read from its standard input, which may run programs (.shell)")
+  else if (stdin?.kind === "file" && stdin.word && a.runsWritten(stdin.word)) a.unknown(`sqlite3 runs commands from ${stdin.word.raw}, a file written in this session`)
+}
+
+function runSql(a: Analyzer, sql: Word | undefined): void {
+  if (sql?.value === undefined) a.unknown("sqlite3 runs SQL only known at run time")
+  else sqliteText(sql.value, a)
+}
+
+// man's pager (-P, --pager) and browser (-H, --html=) are commands it runs through the shell.
+const man: Handler = (words, a) => {
+  const { options } = operands(words, 1, "CMPrLmSsepER", ["--pager", "--config-file", "--manpath", "--prompt", "--locale", "--systems", "--sections", "--extension", "--preprocessor", "--encoding", "--recode"])
+  for (const o of options) if (o.name === "-P" || o.name === "--pager") runCode(a, `man ${o.name}`, o.value)
+  for (const w of words) {
+    const browser = /^(?:-[a-zA-Z]*H|--html=)(.+)$/.exec(w.value ?? "")?.[1]
+    if (browser) runCode(a, "man --html", literalWord(browser))
+  }
+}
+
 const editor: Handler = (words, a) => {
   if (words.length > 1) a.unknown(`${words[0].value} can run shell commands from its arguments`)
 }
@@ -191,7 +250,9 @@ export const PROGRAMS: Record<string, Handler> = {
     for (const o of operands(words, 1, "kotST", long, []).options) if ((o.name === "-o" || o.name === "--output") && o.value) a.wrote(o.value)
     reader({ shortValue: "kotST", longValue: long, readOptions: ["--files0-from"] })(words, a, io)
   },
-  make: codeOptions("CfIjloWE", ["--eval", "--file", "--directory"], ["-E", "--eval"]),
+  make,
+  sqlite3,
+  man,
 }
 
 for (const name of ["vi", "vim", "nvim", "ex", "view", "emacs", "ed"]) PROGRAMS[name] = editor

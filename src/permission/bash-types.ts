@@ -4,7 +4,7 @@ import type { Word } from "./bash-words"
 
 export interface Io {
   /** Where standard input comes from, when the command reads it. */
-  stdin?: { kind: "pipe" } | { kind: "file" } | { kind: "text"; text?: string }
+  stdin?: { kind: "pipe" } | { kind: "file"; word?: Word } | { kind: "text"; text?: string }
   /** `xargs` appends words read from its input. */
   extraArgs?: boolean
   /** Inside `find -exec`: `{}` stands for paths under find's start paths. */
@@ -38,6 +38,10 @@ export interface Analyzer {
   setsVariable(name: string, what: string): void
   /** True when `word` names a file written earlier in this command line. */
   runsWritten(word: Word): boolean
+  /** True when the file at `absPath` was written by this wright (a tool, an earlier command) or earlier in this command line. */
+  writtenFile(absPath: string): boolean
+  /** The directories the command may run in (several after a `cd` that may fail); undefined when only known at run time. */
+  dirs(): string[] | undefined
 }
 
 export interface Outcome {
