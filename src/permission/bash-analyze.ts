@@ -9,7 +9,7 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
-import { type Analyzer, type Io, checksOwnPaths, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Analyzer, type Io, checksOwnPaths, commandVariable, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
 import { type Form, arithmeticNodes, heredocText, keywordPrefixes, pathOperand, RESERVED, truncates, unique, wrapperForms } from "./bash-syntax"
 import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
@@ -566,8 +566,13 @@ class Analysis implements Analyzer {
 
   private assignment(node: Node): void {
     const name = node.childForFieldName("name")
-    if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
     const value = node.childForFieldName("value")
+    if (name && commandVariable(name.text)) {
+      // GIT_SSH_COMMAND='…', GIT_PAGER=cat: the command programs will run is analysed as such.
+      const command = value ? evalWord(value, pureVisit).value : ""
+      if (command === undefined) this.unknown(`setting ${name.text} to a command only known at run time`)
+      else this.script(command)
+    } else if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
     if (name?.type === "variable_name" && value?.type === "array") this.arrayElements(name.text, value)
     if (name?.type === "variable_name") {
       if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)

@@ -3,7 +3,7 @@
 // code (`eval`, `watch`, `su -c`), and builtins that change what a name runs. Whatever
 // cannot be known before running is reported.
 import { scriptFile } from "./bash-interpreters"
-import { ASSIGNMENT, type Handler, dangerousVariable, describe } from "./bash-types"
+import { ASSIGNMENT, type Handler, commandVariable, dangerousVariable, describe } from "./bash-types"
 import { type Word, literalWord, operands, scanOptions } from "./bash-words"
 
 // Wrappers whose first operand is the command they run.
@@ -37,7 +37,8 @@ const env: Handler = (words, a) => {
   for (; i < words.length; i++) {
     const name = ASSIGNMENT.exec(words[i].value ?? "")?.[1]
     if (!name) break
-    if (dangerousVariable(name)) a.unknown(`env ${name}=… changes which programs run`)
+    if (commandVariable(name)) a.script(words[i].value!.slice(name.length + 1))
+    else if (dangerousVariable(name)) a.unknown(`env ${name}=… changes which programs run`)
   }
   return i < words.length ? { inner: i } : undefined
 }

@@ -73,5 +73,15 @@ export function dangerousVariable(name: string): boolean {
   return DANGEROUS_ENV.has(name) || DANGEROUS_PREFIX.some((p) => name.startsWith(p)) || DANGEROUS_SUFFIX.some((s) => name.endsWith(s))
 }
 
+const COMMAND_ENV = new Set(["GIT_EXTERNAL_DIFF", "GIT_SSH", "VISUAL", "BROWSER"])
+
+/**
+ * Variables whose value is a command line programs run (GIT_SSH_COMMAND, GIT_PAGER, EDITOR,
+ * GIT_EXTERNAL_DIFF, …): a literal value is analysed as shell code instead of asked about.
+ */
+export function commandVariable(name: string): boolean {
+  return COMMAND_ENV.has(name) || ["_COMMAND", "PAGER", "EDITOR", "ASKPASS"].some((s) => name.endsWith(s))
+}
+
 export const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
 
