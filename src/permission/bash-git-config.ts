@@ -71,7 +71,8 @@ const CODE: [string, string, Kind][] = [
 const PLAIN = new Set(
   ("user author committer color advice init i18n column log format pretty status commit tag push pull fetch merge rebase diff core " +
     "safe http gc maintenance branch checkout clone blame grep index pack feature versionsort am apply rerere transfer mailmap notes " +
-    "reset stash worktree fsck url add trace2 submodule help").split(" "),
+    "reset stash worktree fsck url add submodule help protocol credential gpg remote filter interactive difftool mergetool " +
+    "sequence sparse splitindex uploadpack receive repack").split(" "),
 )
 const BOOLEAN = /^(true|false|yes|no|on|off|1|0|)$/i
 // Helpers git ships or that are common (`git credential-<name>`), and plain helper names.

@@ -5,7 +5,7 @@
 import os from "node:os"
 import path from "node:path"
 import { type Repository, findRepository, gitHook, gitSetting, parseGitConfig } from "./bash-git-config"
-import { readProjectFile } from "./bash-scripts"
+import { readProjectFile, sessionWrote } from "./bash-scripts"
 import type { Analyzer, Handler } from "./bash-types"
 import { type Word, literalWord } from "./bash-words"
 import fs from "node:fs"
@@ -177,7 +177,7 @@ function repositoryCode(repo: Repository, a: Analyzer): void {
   let hooksFromSession = false
   const local = path.join(repo.common, "config")
   for (const file of [local, path.join(repo.gitDir, "config.worktree"), ...GLOBAL_CONFIGS()]) {
-    const written = a.writtenFile(file)
+    const written = sessionWrote(a, file)
     // The repository's own config is read for core.hooksPath alone, written or not.
     if (!written && file !== local) continue
     const text = written ? readProjectFile(file, a, "git reads") : safeRead(file)
@@ -197,7 +197,7 @@ function repositoryCode(repo: Repository, a: Analyzer): void {
   }
   for (const name of names) {
     const file = path.join(dir, name)
-    if (!name.endsWith(".sample") && (hooksFromSession || a.writtenFile(file))) gitHook(file, a)
+    if (!name.endsWith(".sample") && (hooksFromSession || sessionWrote(a, file))) gitHook(file, a)
   }
 }
 

@@ -8,9 +8,20 @@ import fs from "node:fs"
 import path from "node:path"
 import { makefileCommands } from "./bash-makefile"
 import type { Analyzer, Handler } from "./bash-types"
-import { type Word, operands, scanOptions } from "./bash-words"
+import { type Word, operands } from "./bash-words"
 
 const MAX_BYTES = 1 << 20
+
+/** This wright wrote `file`, or the file a symbolic link there points to. */
+export function sessionWrote(a: Analyzer, file: string): boolean {
+  if (a.writtenFile(file)) return true
+  try {
+    const real = fs.realpathSync(file)
+    return real !== file && a.writtenFile(real)
+  } catch {
+    return false
+  }
+}
 
 /** The text of a file, or undefined (with the reason asked) when it cannot be read. */
 export function readProjectFile(file: string, a: Analyzer, what: string): string | undefined {
@@ -58,6 +69,23 @@ function scriptNames(manager: string, words: Word[], at: number): string[] | und
   return BUILTIN.has(sub) || sub.startsWith("-") ? undefined : [sub]
 }
 
+/** The value of option `name` anywhere among `words` (`--prefix x`, `--prefix=x`); null when only known at run time. */
+function optionValue(words: Word[], names: string[]): string | null | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i].value
+    if (v === undefined) continue
+    const name = names.find((n) => v === n || v.startsWith(`${n}=`))
+    if (!name) continue
+    const value = v === name ? words[i + 1]?.value : v.slice(name.length + 1)
+    return value === undefined ? null : value
+  }
+  return undefined
+}
+
+// Settings files that make a package manager run other code: npm's script-shell and
+// node-options, yarn's yarnPath and plugins, pnpm's hooks file.
+const RC_FILES = [".npmrc", ".yarnrc", ".yarnrc.yml", ".pnpmfile.cjs", ".pnpmfile.mjs"]
+
 /** The nearest package.json at or above `dir`. */
 function packageJson(dir: string): string | undefined {
   for (let d = dir, i = 0; i < 64; i++) {
@@ -76,14 +104,21 @@ function packageJson(dir: string): string | undefined {
  */
 export function packageScripts(manager: string, dirOption: string[]): (words: Word[], a: Analyzer, at: number) => void {
   return (words, a, at) => {
+    const dirValue = optionValue(words, dirOption)
+    if (dirValue === null) return a.unknown(`${manager} runs in a directory only known at run time`)
+    for (const cwd of a.dirs() ?? []) {
+      const dir = dirValue ? path.resolve(cwd, dirValue) : cwd
+      for (const rc of RC_FILES) {
+        for (const file of new Set([path.join(cwd, rc), path.join(dir, rc)])) {
+          if (sessionWrote(a, file)) a.unknown(`${manager} reads ${file}, written in this session, which can make it run other programs`)
+        }
+      }
+    }
     const names = scriptNames(manager, words, at)
     if (!names) return
-    const top = scanOptions(words, 1, "", dirOption)
-    const dirValue = top.options.find((o) => dirOption.includes(o.name))?.value
-    if (dirValue && dirValue.value === undefined) return a.unknown(`${manager} runs in a directory only known at run time`)
     for (const cwd of a.dirs() ?? []) {
-      const file = packageJson(dirValue?.value ? path.resolve(cwd, dirValue.value) : cwd)
-      if (!file || !a.writtenFile(file)) continue
+      const file = packageJson(dirValue ? path.resolve(cwd, dirValue) : cwd)
+      if (!file || !sessionWrote(a, file)) continue
       const text = readProjectFile(file, a, `${manager} reads`)
       let scripts: unknown
       try {
@@ -110,7 +145,7 @@ export function packageScripts(manager: string, dirOption: string[]): (words: Wo
 const MAKE_VALUE = ["--eval", "--file", "--makefile", "--directory", "--include-dir", "--jobs", "--load-average", "--old-file", "--assume-old", "--what-if", "--new-file", "--assume-new"]
 
 /** `make [targets]`: `--eval` text, and the recipes of a Makefile this wright wrote. */
-export const make: Handler = (words, a) => {
+export const make: Handler = (words, a, io) => {
   const { options, operands: rest, dynamic } = operands(words, 1, "CfIjloWE", MAKE_VALUE)
   const dirs: string[] = []
   const files: string[] = []
@@ -145,7 +180,14 @@ export const make: Handler = (words, a) => {
     const dir = dirs.reduce((d, c) => path.resolve(d, c), cwd)
     const makefiles = files.length > 0 ? files.map((f) => path.resolve(dir, f)) : [["GNUmakefile", "makefile", "Makefile"].map((n) => path.join(dir, n)).find((f) => fs.existsSync(f))]
     for (const file of makefiles) {
-      if (!file || !a.writtenFile(file)) continue
+      if (file && /^\/dev\/(stdin|fd\/0)$|\/-$/.test(file)) {
+        // `make -f -`: the makefile is the command's standard input.
+        const stdin = io.stdin
+        if (stdin?.kind === "text" && stdin.text !== undefined) makefileCommands(stdin.text, targets, overrides, a, "make -f -")
+        else if (stdin?.kind !== "file" || (stdin.word && a.runsWritten(stdin.word))) a.unknown("make reads a makefile from its standard input, which is not analysed")
+        continue
+      }
+      if (!file || !sessionWrote(a, file)) continue
       const text = readProjectFile(file, a, "make reads")
       if (text !== undefined) makefileCommands(text, targets, overrides, a, file)
     }

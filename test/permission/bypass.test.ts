@@ -487,6 +487,8 @@ interface WrittenCase {
   command: string
   written?: Record<string, string>
   present?: Record<string, string>
+  /** Symbolic links made before the command (path → target), not written by this wright. */
+  links?: Record<string, string>
   expect: Outcome | "not allow"
 }
 
@@ -531,6 +533,15 @@ const WRITTEN: WrittenCase[] = [
   { command: "npm test", written: { "package.json": "{ not json" }, expect: "not allow" },
   { command: "python3 -m cProfile x.py", written: { "x.py": "import os\n" }, expect: "not allow" },
   { command: "sh < x.sh", written: { "x.sh": "rm -rf src\n" }, expect: "not allow" },
+  { command: "make", written: { "evil.mk": "all:\n\trm -rf src\n" }, links: { Makefile: "evil.mk" }, expect: "deny" },
+  { command: "git commit -m x", written: { "h.sh": HOOK }, links: { ".git/hooks/pre-commit": "../../h.sh" }, expect: "deny" },
+  { command: "npm test --prefix=sub", written: { "sub/package.json": PKG({ test: "rm -rf src" }) }, expect: "deny" },
+  { command: "make -f - <<'MK'\nall:\n\trm -rf src\nMK", expect: "not allow" },
+  { command: "make -f /dev/stdin <<'MK'\nall:\n\trm -rf src\nMK", expect: "deny" },
+  { command: "MAKEFILES=evil.mk make", expect: "not allow" },
+  { command: "npm test", written: { ".npmrc": "script-shell=/tmp/evil\n" }, present: { "package.json": PKG({ test: "vitest" }) }, expect: "not allow" },
+  { command: "yarn build", written: { ".yarnrc.yml": "yarnPath: evil.cjs\n" }, expect: "not allow" },
+  { command: "pnpm install", written: { ".pnpmfile.cjs": "require('child_process').execSync('rm -rf src')\n" }, expect: "not allow" },
   // Still allowed: nothing the session wrote runs, or what runs is harmless.
   { command: "git status", present: { ".git/config": "[alias]\n\tx = !rm -rf src\n", ".git/hooks/pre-commit": HOOK }, expect: "allow" },
   { command: "git commit -m x", written: { ".git/config": "[core]\n\tbare = false\n[user]\n\tname = x\n" }, expect: "allow" },
@@ -554,6 +565,10 @@ async function decideWritten(c: WrittenCase): Promise<Outcome> {
       fs.writeFileSync(file, content)
       if (record) written.add(file)
     }
+  }
+  for (const [rel, target] of Object.entries(c.links ?? {})) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true })
+    fs.symlinkSync(target, path.join(dir, rel))
   }
   fs.mkdirSync(path.join(dir, "sub"), { recursive: true })
   return decide(c.command, { cwd: dir, written: (p) => written.has(p) })
