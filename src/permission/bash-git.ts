@@ -151,9 +151,13 @@ function locate(where: Where, option: string, value: string | undefined): void {
 
 /** The repositories the command may act on (one per directory it may run in). */
 function repositories(where: Where, a: Analyzer): Repository[] {
-  if (where.unknown) return []
+  const dirs = a.dirs()
+  if (where.unknown || !dirs) {
+    a.unknown("git runs in a directory only known at run time, whose settings and hooks cannot be read")
+    return []
+  }
   const out: Repository[] = []
-  for (const cwd of a.dirs() ?? []) {
+  for (const cwd of dirs) {
     const start = where.dirs.reduce((d, c) => path.resolve(d, c), cwd)
     if (where.gitDir === undefined) {
       const repo = findRepository(start)

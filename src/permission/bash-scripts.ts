@@ -105,7 +105,7 @@ function packageJson(dir: string): string | undefined {
 export function packageScripts(manager: string, dirOption: string[]): (words: Word[], a: Analyzer, at: number) => void {
   return (words, a, at) => {
     const dirValue = optionValue(words, dirOption)
-    if (dirValue === null) return a.unknown(`${manager} runs in a directory only known at run time`)
+    if (dirValue === null || !a.dirs()) return a.unknown(`${manager} runs in a directory only known at run time, whose package.json cannot be read`)
     for (const cwd of a.dirs() ?? []) {
       const dir = dirValue ? path.resolve(cwd, dirValue) : cwd
       for (const rc of RC_FILES) {
@@ -176,6 +176,7 @@ export const make: Handler = (words, a, io) => {
     if (eq > 0) overrides.set(v.slice(0, eq), v.slice(eq + 1))
     else targets.push(v)
   }
+  if (!a.dirs()) a.unknown("make runs in a directory only known at run time, whose makefile cannot be read")
   for (const cwd of a.dirs() ?? []) {
     const dir = dirs.reduce((d, c) => path.resolve(d, c), cwd)
     const makefiles = files.length > 0 ? files.map((f) => path.resolve(dir, f)) : [["GNUmakefile", "makefile", "Makefile"].map((n) => path.join(dir, n)).find((f) => fs.existsSync(f))]

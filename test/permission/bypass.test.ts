@@ -542,6 +542,12 @@ const WRITTEN: WrittenCase[] = [
   { command: "npm test", written: { ".npmrc": "script-shell=/tmp/evil\n" }, present: { "package.json": PKG({ test: "vitest" }) }, expect: "not allow" },
   { command: "yarn build", written: { ".yarnrc.yml": "yarnPath: evil.cjs\n" }, expect: "not allow" },
   { command: "pnpm install", written: { ".pnpmfile.cjs": "require('child_process').execSync('rm -rf src')\n" }, expect: "not allow" },
+  { command: 'cd "$(pwd)" && git commit -m x', written: { ".git/hooks/pre-commit": HOOK }, expect: "not allow" },
+  { command: "cd - && git commit -m x", written: { ".git/hooks/pre-commit": HOOK }, expect: "not allow" },
+  { command: "popd; make", written: { Makefile: "all:\n\trm -rf src\n" }, expect: "not allow" },
+  { command: "cd - && npm test", written: { "package.json": PKG({ test: "rm -rf src" }) }, expect: "not allow" },
+  { command: 'cd "$D" && make', written: { Makefile: "all:\n\trm -rf src\n" }, expect: "not allow" },
+  { command: 'cd "$D" && npm test', written: { "package.json": PKG({ test: "rm -rf src" }) }, expect: "not allow" },
   // Still allowed: nothing the session wrote runs, or what runs is harmless.
   { command: "git status", present: { ".git/config": "[alias]\n\tx = !rm -rf src\n", ".git/hooks/pre-commit": HOOK }, expect: "allow" },
   { command: "git commit -m x", written: { ".git/config": "[core]\n\tbare = false\n[user]\n\tname = x\n" }, expect: "allow" },
