@@ -11,7 +11,7 @@ import path from "node:path"
 import { prefixInfo } from "./arity"
 import { type Analyzer, type Io, checksOwnPaths, commandVariable, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
-import { type Form, arithmeticNodes, heredocText, keywordPrefixes, pathOperand, RESERVED, truncates, unique, wrapperForms } from "./bash-syntax"
+import { type ArithmeticContext, type Form, arithmeticNodes, arrayArithmetic, heredocText, keywordPrefixes, pathOperand, RESERVED, testArithmetic, truncates, unique, wrapperForms } from "./bash-syntax"
 import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
 import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal, vcsConfigPattern } from "./paths"
 
@@ -354,7 +354,7 @@ class Analysis implements Analyzer {
         }
         return
       case "test_command":
-        this.testCommand(node)
+        testArithmetic(node, this.arithmeticContext())
         return this.children(node)
       case "expansion":
         this.expansion(node)
@@ -512,7 +512,11 @@ class Analysis implements Analyzer {
   }
 
   private arithmeticNodes(nodes: Node[]): void {
-    arithmeticNodes(nodes, { visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), numbers: this.numbers })
+    arithmeticNodes(nodes, this.arithmeticContext())
+  }
+
+  private arithmeticContext(): ArithmeticContext {
+    return { visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), numbers: this.numbers }
   }
 
   /** Literal arithmetic text (`let 'x=a[$(cmd)]'`, a `declare -i` value). */
@@ -521,27 +525,6 @@ class Analysis implements Analyzer {
     for (const name of text.match(/[A-Za-z_]\w*/g) ?? []) {
       if (!this.numbers.has(name) && !/^(0x|0b)/i.test(name)) return this.unknown(`${what} ${text}: ${name} is evaluated as arithmetic, and its value may hold $(…)`)
     }
-  }
-
-  private testCommand(node: Node): void {
-    const walk = (n: Node): void => {
-      if (n.type === "binary_expression") {
-        const op = n.childForFieldName("operator")?.text ?? ""
-        if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
-          for (const side of ["left", "right"]) {
-            const operand = n.childForFieldName(side)
-            if (operand && operand.type !== "number") this.arithmeticNodes([operand])
-          }
-          return
-        }
-      }
-      if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "-v") {
-        const operand = n.namedChildren.find((c) => c !== null && c.type !== "test_operator")
-        if (operand && (operand.text.includes("[") || operand.type !== "word")) this.unknown(`[[ -v ${operand.text} ]] evaluates a subscript that may hold $(…)`)
-      }
-      for (const child of n.namedChildren) if (child) walk(child)
-    }
-    walk(node)
   }
 
   /**
@@ -573,7 +556,9 @@ class Analysis implements Analyzer {
       if (command === undefined) this.unknown(`setting ${name.text} to a command only known at run time`)
       else this.script(command)
     } else if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
-    if (name?.type === "variable_name" && value?.type === "array") this.arrayElements(name.text, value)
+    if (name?.type === "variable_name" && value?.type === "array") {
+      arrayArithmetic(value, { name: name.text, associative: this.associative.has(name.text), integer: this.integers.has(name.text) }, this.arithmeticContext())
+    }
     if (name?.type === "variable_name") {
       if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
       else this.numbers.delete(name.text)
@@ -584,22 +569,6 @@ class Analysis implements Analyzer {
     }
     for (const child of node.namedChildren) if (child && child.id !== name?.id) evalWord(child, this.visit)
     if (name && name.type !== "variable_name") evalWord(name, this.visit)
-  }
-
-  /**
-   * `arr=([i]=v …)`: the subscripts of an indexed array are arithmetic (those of an array this
-   * line declared associative are strings), and the values of an integer array are too.
-   */
-  private arrayElements(name: string, array: Node): void {
-    for (const element of array.namedChildren) {
-      if (!element) continue
-      const parts = element.type === "concatenation" ? element.children.filter((c): c is Node => c !== null) : [element]
-      const close = parts.findIndex((p) => p.text.startsWith("]"))
-      if (parts[0]?.text === "[" && close > 0) {
-        if (!this.associative.has(name)) this.arithmeticNodes(parts.slice(1, close))
-      }
-      if (this.integers.has(name) && element.type !== "number") this.unknown(`${name} is declared integer: the array's values are evaluated as arithmetic`)
-    }
   }
 
   /** A builtin (read, mapfile, printf -v, wait -p) sets `name`: arithmetic when it is declared integer. */

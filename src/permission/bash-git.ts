@@ -2,13 +2,13 @@
 // `bisect run`, `submodule foreach`, `git config` writes), and what the repository will run:
 // settings given with `-c` or held in a config file this wright wrote, and hooks it wrote
 // (bash-git-config.ts reads them).
+import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { type Repository, findRepository, gitHook, gitSetting, parseGitConfig } from "./bash-git-config"
 import { readProjectFile, sessionWrote } from "./bash-scripts"
 import type { Analyzer, Handler } from "./bash-types"
 import { type Word, literalWord } from "./bash-words"
-import fs from "node:fs"
 
 function runCode(a: Analyzer, what: string, code: Word | undefined): void {
   if (code?.value === undefined) a.unknown(`${what} runs code only known at run time`)

@@ -15,6 +15,7 @@ const MAX_BYTES = 1 << 20
 /** This wright wrote `file`, or the file a symbolic link there points to. */
 export function sessionWrote(a: Analyzer, file: string): boolean {
   if (a.writtenFile(file)) return true
+  if (!fs.existsSync(file)) return false
   try {
     const real = fs.realpathSync(file)
     return real !== file && a.writtenFile(real)
