@@ -9,9 +9,9 @@ import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
-import { type Analyzer, type Io, checksOwnPaths, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Analyzer, type Io, checksOwnPaths, commandVariable, dangerousVariable, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
-import { type Form, arithmeticNodes, heredocText, keywordPrefixes, pathOperand, RESERVED, truncates, unique, wrapperForms } from "./bash-syntax"
+import { type ArithmeticContext, type Form, arithmeticNodes, arrayArithmetic, heredocText, keywordPrefixes, pathOperand, RESERVED, testArithmetic, truncates, unique, wrapperForms } from "./bash-syntax"
 import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
 import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal, vcsConfigPattern } from "./paths"
 
@@ -83,8 +83,13 @@ class Analysis implements Analyzer {
   private readonly vcs = new Set<string>()
   /** Variables this command line set to a number: harmless in arithmetic. */
   private readonly numbers = new Set<string>()
-  /** Variables declared integer (`declare -i`): every assignment to them is arithmetic. */
-  private readonly integers = new Set<string>()
+  /**
+   * Variables declared integer (`declare -i`): every assignment to them is arithmetic. bash's
+   * own RANDOM, SRANDOM, OPTIND and HISTCMD evaluate what is assigned to them the same way.
+   */
+  private readonly integers = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
+  /** Arrays declared associative (`declare -A`): their subscripts are strings, not arithmetic. */
+  private readonly associative = new Set<string>()
   private readonly worktree: string
 
   private readonly before?: (absPath: string) => boolean
@@ -271,7 +276,15 @@ class Analysis implements Analyzer {
   }
 
   runsWritten(word: Word): boolean {
-    return this.locations(word).some((p) => this.written.has(p) || this.before?.(p) === true)
+    return this.locations(word).some((p) => this.writtenFile(p))
+  }
+
+  writtenFile(absPath: string): boolean {
+    return this.written.has(absPath) || this.before?.(absPath) === true
+  }
+
+  dirs(): string[] | undefined {
+    return this.cwdKnown ? this.cwds : undefined
   }
 
   writes(): string[] {
@@ -341,11 +354,17 @@ class Analysis implements Analyzer {
         }
         return
       case "test_command":
-        this.testCommand(node)
+        testArithmetic(node, this.arithmeticContext())
         return this.children(node)
       case "expansion":
         this.expansion(node)
         return this.children(node)
+      case "for_statement":
+      case "select_statement": {
+        const variable = node.childForFieldName("variable")?.text
+        if (variable && this.integers.has(variable)) this.unknown(`${variable} is declared integer: the loop assigns it values bash evaluates as arithmetic`)
+        return this.children(node)
+      }
       case "file_redirect":
         return this.redirect(node)
       case "variable_assignment":
@@ -458,7 +477,8 @@ class Analysis implements Analyzer {
       } else if (r.type === "heredoc_redirect") {
         stdin = { kind: "text", text: heredocText(r) }
       } else if (r.type === "file_redirect" && r.children.some((c) => c?.type === "<")) {
-        stdin = { kind: "file" }
+        const dest = r.childForFieldName("destination")
+        stdin = { kind: "file", ...(dest ? { word: evalWord(dest, pureVisit) } : {}) }
       }
     }
     if (stdin) return stdin
@@ -492,7 +512,11 @@ class Analysis implements Analyzer {
   }
 
   private arithmeticNodes(nodes: Node[]): void {
-    arithmeticNodes(nodes, { visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), numbers: this.numbers })
+    arithmeticNodes(nodes, this.arithmeticContext())
+  }
+
+  private arithmeticContext(): ArithmeticContext {
+    return { visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), numbers: this.numbers }
   }
 
   /** Literal arithmetic text (`let 'x=a[$(cmd)]'`, a `declare -i` value). */
@@ -503,39 +527,38 @@ class Analysis implements Analyzer {
     }
   }
 
-  private testCommand(node: Node): void {
-    const walk = (n: Node): void => {
-      if (n.type === "binary_expression") {
-        const op = n.childForFieldName("operator")?.text ?? ""
-        if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
-          for (const side of ["left", "right"]) {
-            const operand = n.childForFieldName(side)
-            if (operand && operand.type !== "number") this.arithmeticNodes([operand])
-          }
-          return
-        }
-      }
-      if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "-v") {
-        const operand = n.namedChildren.find((c) => c !== null && c.type !== "test_operator")
-        if (operand && (operand.text.includes("[") || operand.type !== "word")) this.unknown(`[[ -v ${operand.text} ]] evaluates a subscript that may hold $(…)`)
-      }
-      for (const child of n.namedChildren) if (child) walk(child)
-    }
-    walk(node)
-  }
-
-  /** `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt, $(…) included. */
+  /**
+   * `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt,
+   * $(…) included. The offset and length of `${s:off:len}` are arithmetic, and so is the value
+   * `${n:=v}` assigns to an integer variable.
+   */
   private expansion(node: Node): void {
     const first = node.child(1)
     const text = node.text
     if (first?.type === "!" && !/[@*]\]?\}$/.test(text)) this.unknown(`${text} expands a variable named by another variable's value`)
     if (/@[PAKa-zE]?P\}$|@P\}$/.test(text)) this.unknown(`${text} expands a value as a prompt, running any $(…) in it`)
+    let slice = false
+    const name = node.namedChildren.find((c) => c?.type === "variable_name")?.text
+    for (const child of node.children) {
+      if (!child) continue
+      if (child.type === ":") slice = true
+      else if ((child.type === ":=" || child.type === "=") && name && this.integers.has(name)) slice = true
+      else if (slice && child.isNamed) this.arithmeticNodes([child])
+    }
   }
 
   private assignment(node: Node): void {
     const name = node.childForFieldName("name")
-    if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
     const value = node.childForFieldName("value")
+    if (name && commandVariable(name.text)) {
+      // GIT_SSH_COMMAND='…', GIT_PAGER=cat: the command programs will run is analysed as such.
+      const command = value ? evalWord(value, pureVisit).value : ""
+      if (command === undefined) this.unknown(`setting ${name.text} to a command only known at run time`)
+      else this.script(command)
+    } else if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
+    if (name?.type === "variable_name" && value?.type === "array") {
+      arrayArithmetic(value, { name: name.text, associative: this.associative.has(name.text), integer: this.integers.has(name.text) }, this.arithmeticContext())
+    }
     if (name?.type === "variable_name") {
       if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
       else this.numbers.delete(name.text)
@@ -548,18 +571,26 @@ class Analysis implements Analyzer {
     if (name && name.type !== "variable_name") evalWord(name, this.visit)
   }
 
+  /** A builtin (read, mapfile, printf -v, wait -p) sets `name`: arithmetic when it is declared integer. */
+  setsVariable(name: string, what: string): void {
+    if (this.integers.has(name)) this.unknown(`${what} sets ${name}, declared integer: the value is evaluated as arithmetic`)
+  }
+
   private declaration(node: Node): void {
     const keyword = node.child(0)?.text ?? "declare"
     const flags = node.namedChildren.filter((c): c is Node => c !== null && c.type === "word" && c.text.startsWith("-")).map((c) => c.text)
     const integer = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*i/.test(f))
+    const associative = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*A/.test(f))
     for (const child of node.namedChildren) {
       if (!child) continue
       if (child.type === "variable_assignment") {
         const name = child.childForFieldName("name")
         if (integer && name?.type === "variable_name") this.integers.add(name.text)
+        if (associative && name?.type === "variable_name") this.associative.add(name.text)
         this.assignment(child)
       } else if (child.type === "variable_name") {
         if (integer) this.integers.add(child.text)
+        if (associative) this.associative.add(child.text)
       } else {
         const word = evalWord(child, this.visit)
         if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)

@@ -11,7 +11,7 @@ import { RUNNERS } from "./bash-runners"
 import type { Handler } from "./bash-types"
 
 export type { Analyzer, Io, Outcome } from "./bash-types"
-export { dangerousVariable } from "./bash-types"
+export { commandVariable, dangerousVariable } from "./bash-types"
 
 const TABLES: Record<string, Handler>[] = [FILE_COMMANDS, RUNNERS, PACKAGE_RUNNERS, PROGRAMS, READ_COMMANDS, { pwsh: powershell, powershell }]
 

@@ -51,7 +51,10 @@ export function scriptFile(word: Word, a: Analyzer, what: string): void {
 
 function readsStdin(name: string, a: Analyzer, io: Io, isShell: boolean): void {
   const stdin = io.stdin
-  if (stdin?.kind === "file") return
+  if (stdin?.kind === "file") {
+    if (stdin.word && a.runsWritten(stdin.word)) a.unknown(`${name} runs ${stdin.word.raw}, a file written in this session (or by this command line), from its standard input`)
+    return
+  }
   if (isShell && stdin?.kind === "text" && stdin.text !== undefined) {
     a.script(stdin.text)
     return
@@ -73,6 +76,14 @@ interface InterpreterSpec {
 
 const PYTHON: InterpreterSpec = { inlineLetters: "c", shortValue: "mWXQ", noScript: ["-m", "-V", "--version", "-h", "--help"] }
 const NODE_PRELOAD = ["-r", "--require", "--import", "--loader", "--experimental-loader"]
+const TS_NODE: InterpreterSpec = {
+  inlineLetters: "ep",
+  inlineLong: ["--eval", "--print"],
+  shortValue: "rC",
+  longValue: ["--require", "--import", "--loader", "--tsconfig", "--project", "--compiler", "--conditions"],
+  noScript: ["-v", "--version", "-h", "--help"],
+  preload: NODE_PRELOAD,
+}
 const NODE: InterpreterSpec = {
   inlineLetters: "ep",
   inlineLong: ["--eval", "--print"],
@@ -93,6 +104,11 @@ const INTERPRETERS: Record<string, InterpreterSpec> = {
   Rscript: { inlineLetters: "e", noScript: ["--version", "--help"] },
   osascript: { inlineLetters: "e", noScript: [] },
   tclsh: { inlineLetters: "", noScript: [] },
+  tsx: TS_NODE,
+  "ts-node": TS_NODE,
+  "ts-node-esm": TS_NODE,
+  ipython: PYTHON,
+  ipython3: PYTHON,
 }
 
 function interpreterSpec(name: string): InterpreterSpec | undefined {
@@ -100,10 +116,53 @@ function interpreterSpec(name: string): InterpreterSpec | undefined {
   return INTERPRETERS[name]
 }
 
+/**
+ * Where the arguments of `python -m MODULE` start: python reads no options after the module's
+ * name (`python -m pytest -c setup.cfg` gives -c to pytest). Undefined without -m.
+ */
+function moduleArgs(words: Word[]): number | undefined {
+  for (let i = 1; i < words.length; i++) {
+    const v = words[i].value
+    if (v === undefined || v.length < 2 || !v.startsWith("-") || v.startsWith("--")) return undefined
+    for (let j = 1; j < v.length; j++) {
+      if (v[j] === "m") return j + 1 < v.length ? i + 1 : i + 2
+      if (v[j] === "c") return undefined
+      if ("WXQ".includes(v[j])) {
+        if (j + 1 === v.length) i++
+        break
+      }
+    }
+  }
+  return undefined
+}
+
+// Standard modules that run a script named in their arguments (`python -m cProfile x.py`).
+const SCRIPT_MODULES = new Set(["pdb", "cProfile", "profile", "trace"])
+
+/** The arguments of `python -m MODULE` where the module runs code they hold or name. */
+function pythonModule(name: string, module: string, words: Word[], from: number, a: Analyzer): void {
+  const args = words.slice(from)
+  if (module === "timeit" && args.length > 0) return a.unknown(`${name} -m timeit runs its arguments as Python code`)
+  if (!SCRIPT_MODULES.has(module)) return
+  const scan = scanOptions(words, from, "cosmC", ["--command", "--outfile", "--sort", "--module", "--coverdir", "--file", "--ignore-module", "--ignore-dir"])
+  const command = scan.options.find((o) => o.name === "-c" || o.name === "--command")
+  if (command) a.unknown(`${name} -m ${module} ${command.name} runs debugger commands, which run Python code`)
+  const inner = scan.options.find((o) => o.name === "-m" || o.name === "--module")
+  if (inner) {
+    if (inner.value?.value === undefined) a.unknown(`${name} -m ${module} -m runs a module only known at run time`)
+    else a.localModule(inner.value.value.split(".")[0], `${name} -m ${module} -m ${inner.value.value}`)
+  }
+  if (scan.dynamic) a.unknown(`${name} -m ${module} is given words that are only known at run time`)
+  else if (words[scan.index]) scriptFile(words[scan.index], a, `${name} -m ${module} runs`)
+}
+
 export const interpreter: Handler = (words, a, io) => {
   if (fromInput(words, a, io)) return
   const name = words[0].value!
   const spec = interpreterSpec(name)!
+  const full = words
+  const cut = spec === PYTHON ? moduleArgs(words) : undefined
+  if (cut !== undefined) words = words.slice(0, cut)
   const scan = scanOptions(words, 1, spec.shortValue ?? "", spec.longValue ?? [])
   const inline = scan.options.find(
     (o) => (o.name.length === 2 && spec.inlineLetters.includes(o.name[1])) || (spec.inlineLong ?? []).includes(o.name),
@@ -119,6 +178,7 @@ export const interpreter: Handler = (words, a, io) => {
   if (module) {
     if (module.value === undefined) a.unknown(`${name} -m runs a module only known at run time`)
     else a.localModule(module.value.split(".")[0], `${name} -m ${module.value}`)
+    if (module.value !== undefined && cut !== undefined) pythonModule(name, module.value, full, cut, a)
   }
   if (scan.dynamic) {
     a.unknown(`${name} is given words that are only known at run time`)

@@ -1,6 +1,8 @@
 // Package and environment runners that run any command: `npx`, `npm exec`, `pnpm exec`,
 // `uv run`, `poetry run`, `mise exec --`, … They are looked through like `sudo`; an
 // option that takes shell code (`npx -c`, `pnpm exec -c`, `bun exec`) is analysed as such.
+import { interpreter } from "./bash-interpreters"
+import { packageScripts } from "./bash-scripts"
 import type { Analyzer, Handler, Outcome } from "./bash-types"
 import { type Word, scanOptions } from "./bash-words"
 
@@ -36,14 +38,17 @@ function runWith(spec: RunSpec, from: number, words: Word[], a: Analyzer): Outco
   return scan.index < words.length ? { inner: scan.index } : undefined
 }
 
-function packageRunner(globalValue: string[], subs: Record<string, RunSpec>): Handler {
+/** `other` is told about any other subcommand (`npm test`, which runs a script), at its index. */
+function packageRunner(globalValue: string[], subs: Record<string, RunSpec>, other?: (words: Word[], a: Analyzer, at: number) => void): Handler {
   return (words, a) => {
     const top = scanOptions(words, 1, "", globalValue)
     const sub = top.dynamic ? undefined : words[top.index]?.value
     if (top.dynamic) a.unknown(`${words[0].value} is given words that are only known at run time`)
     if (sub !== undefined && Object.hasOwn(subs, sub)) return runWith(subs[sub], top.index + 1, words, a)
+    if (!top.dynamic) other?.(words, a, top.index)
   }
 }
+
 
 const NPX: RunSpec = { shortValue: "p", longValue: ["--package"], code: ["-c", "--call"] }
 const RUN: RunSpec = {}
@@ -53,16 +58,27 @@ const UV: RunSpec = {
   longValue: ["--with", "--python", "--project", "--directory", "--package", "--extra", "--group", "--index", "--env-file", "--with-requirements", "--with-editable", "--from"],
 }
 
+const bunRunner = packageRunner(["--cwd"], { x: RUN, exec: { shellMode: "always" } }, packageScripts("bun", ["--cwd"]))
 
 export const PACKAGE_RUNNERS: Record<string, Handler> = {
   npx: (words, a) => runWith(NPX, 1, words, a),
   pnpx: (words, a) => runWith(NPX, 1, words, a),
   bunx: (words, a) => runWith(NPX, 1, words, a),
   uvx: (words, a) => runWith(UV, 1, words, a),
-  npm: packageRunner(["--prefix", "-w", "--workspace"], { exec: NPX, x: NPX }),
-  pnpm: packageRunner(["-C", "--dir", "-F", "--filter"], { exec: { shellMode: ["-c", "--shell-mode"] }, dlx: { longValue: ["--package"], shellMode: ["-c", "--shell-mode"] } }),
-  yarn: packageRunner(["--cwd"], { exec: RUN, dlx: { shortValue: "p", longValue: ["--package"] } }),
-  bun: packageRunner(["--cwd"], { x: RUN, exec: { shellMode: "always" } }),
+  npm: packageRunner(["--prefix", "-w", "--workspace"], { exec: NPX, x: NPX }, packageScripts("npm", ["--prefix"])),
+  pnpm: packageRunner(
+    ["-C", "--dir", "-F", "--filter"],
+    { exec: { shellMode: ["-c", "--shell-mode"] }, dlx: { longValue: ["--package"], shellMode: ["-c", "--shell-mode"] } },
+    packageScripts("pnpm", ["-C", "--dir"]),
+  ),
+  yarn: packageRunner(["--cwd"], { exec: RUN, dlx: { shortValue: "p", longValue: ["--package"] } }, packageScripts("yarn", ["--cwd"])),
+  // bun is a package runner and a JavaScript runtime: `bun -e code`, `bun file.ts`.
+  bun: (words, a, io) => {
+    const outcome = bunRunner(words, a, io)
+    const sub = words[1]?.value
+    if (!outcome && words.length > 1 && !["x", "exec", "run", "install", "i", "add", "test", "build", "remove", "update", "pm", "create", "init", "link", "upgrade"].includes(sub ?? "")) interpreter(words, a, io)
+    return outcome
+  },
   uv: packageRunner(["--directory", "--project"], { run: UV }),
   poetry: packageRunner(["-C", "--directory"], { run: RUN }),
   pipenv: packageRunner([], { run: RUN }),

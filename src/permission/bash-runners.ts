@@ -3,7 +3,7 @@
 // code (`eval`, `watch`, `su -c`), and builtins that change what a name runs. Whatever
 // cannot be known before running is reported.
 import { scriptFile } from "./bash-interpreters"
-import { ASSIGNMENT, type Handler, dangerousVariable, describe } from "./bash-types"
+import { ASSIGNMENT, type Handler, commandVariable, dangerousVariable, describe } from "./bash-types"
 import { type Word, literalWord, operands, scanOptions } from "./bash-words"
 
 // Wrappers whose first operand is the command they run.
@@ -37,7 +37,8 @@ const env: Handler = (words, a) => {
   for (; i < words.length; i++) {
     const name = ASSIGNMENT.exec(words[i].value ?? "")?.[1]
     if (!name) break
-    if (dangerousVariable(name)) a.unknown(`env ${name}=… changes which programs run`)
+    if (commandVariable(name)) a.script(words[i].value!.slice(name.length + 1))
+    else if (dangerousVariable(name)) a.unknown(`env ${name}=… changes which programs run`)
   }
   return i < words.length ? { inner: i } : undefined
 }
@@ -157,6 +158,16 @@ function variableName(what: string, word: Word | undefined, a: Parameters<Handle
   if (name === undefined) a.unknown(`${what} sets a variable whose name is only known at run time`)
   else if (name.includes("[")) a.unknown(`${what} ${name} has a subscript, which bash evaluates as arithmetic (it may hold $(…))`)
   else if (dangerousVariable(name)) a.unknown(`${what} sets ${name}, which changes which programs run`)
+  else a.setsVariable(name, what)
+}
+
+// `test -v 'a[…]'` evaluates the subscript as arithmetic, as `[[ -v ]]` does.
+const testBuiltin: Handler = (words, a) => {
+  for (let i = 1; i < words.length; i++) {
+    if (words[i].value !== "-v") continue
+    const name = words[i + 1]
+    if (name?.value === undefined || name.value.includes("[")) a.unknown(`${words[0].value} -v ${describe(name)} evaluates a subscript that may hold $(…)`)
+  }
 }
 
 // `let` evaluates each argument as arithmetic.
@@ -241,6 +252,14 @@ export const RUNNERS: Record<string, Handler> = {
     if (at < 0) return
     const name = words[at].value === "-v" ? words[at + 1] : literalWord(words[at].value!.slice(2))
     if (name?.value === undefined || dangerousVariable(name.value) || name.value.includes("[")) a.unknown(`printf -v sets ${describe(name)}, which may change which programs run or hold a subscript bash evaluates`)
+    else a.setsVariable(name.value, "printf -v")
+  },
+  test: testBuiltin,
+  "[": testBuiltin,
+  wait: (words, a) => {
+    const scan = scanOptions(words, 1, "p")
+    const p = scan.options.find((o) => o.name === "-p")
+    if (p) variableName("wait -p", p.value, a)
   },
   let: letBuiltin,
   unset: (words, a) => {

@@ -71,6 +71,42 @@ export function arithmeticNodes(nodes: Node[], ctx: ArithmeticContext): void {
   for (const node of nodes) walk(node)
 }
 
+/**
+ * `arr=([i]=v …)`: the subscripts of an indexed array are arithmetic (those of an array the line
+ * declared associative are strings), and so are the values of an integer array.
+ */
+export function arrayArithmetic(array: Node, opts: { name: string; associative: boolean; integer: boolean }, ctx: ArithmeticContext): void {
+  for (const element of array.namedChildren) {
+    if (!element) continue
+    const parts = element.type === "concatenation" ? element.children.filter((c): c is Node => c !== null) : [element]
+    const close = parts.findIndex((p) => p.text.startsWith("]"))
+    if (parts[0]?.text === "[" && close > 0 && !opts.associative) arithmeticNodes(parts.slice(1, close), ctx)
+    if (opts.integer && element.type !== "number") ctx.unknown(`${opts.name} is declared integer: the array's values are evaluated as arithmetic`)
+  }
+}
+
+/** `[[ x -eq y ]]` evaluates both sides as arithmetic, `[[ -v a[i] ]]` the subscript. */
+export function testArithmetic(node: Node, ctx: ArithmeticContext): void {
+  const walk = (n: Node): void => {
+    if (n.type === "binary_expression") {
+      const op = n.childForFieldName("operator")?.text ?? ""
+      if (/^-(eq|ne|lt|le|gt|ge)$/.test(op)) {
+        for (const side of ["left", "right"]) {
+          const operand = n.childForFieldName(side)
+          if (operand && operand.type !== "number") arithmeticNodes([operand], ctx)
+        }
+        return
+      }
+    }
+    if (n.type === "unary_expression" && n.childForFieldName("operator")?.text === "-v") {
+      const operand = n.namedChildren.find((c) => c !== null && c.type !== "test_operator")
+      if (operand && (operand.text.includes("[") || operand.type !== "word")) ctx.unknown(`[[ -v ${operand.text} ]] evaluates a subscript that may hold $(…)`)
+    }
+    for (const child of n.namedChildren) if (child) walk(child)
+  }
+  walk(node)
+}
+
 /** The redirect empties its file: it belongs to no command, or to `:` / `true`. */
 export function truncates(redirect: Node): boolean {
   const parent = redirect.parent

@@ -4,7 +4,7 @@ import type { Word } from "./bash-words"
 
 export interface Io {
   /** Where standard input comes from, when the command reads it. */
-  stdin?: { kind: "pipe" } | { kind: "file" } | { kind: "text"; text?: string }
+  stdin?: { kind: "pipe" } | { kind: "file"; word?: Word } | { kind: "text"; text?: string }
   /** `xargs` appends words read from its input. */
   extraArgs?: boolean
   /** Inside `find -exec`: `{}` stands for paths under find's start paths. */
@@ -34,8 +34,14 @@ export interface Analyzer {
   gitConfig(): void
   /** Literal text bash evaluates as arithmetic (`let`): unknown unless it is plainly harmless. */
   arithmeticText(text: string, what: string): void
+  /** A builtin sets the variable `name` (read, mapfile, printf -v, wait -p): asks when it is declared integer. */
+  setsVariable(name: string, what: string): void
   /** True when `word` names a file written earlier in this command line. */
   runsWritten(word: Word): boolean
+  /** True when the file at `absPath` was written by this wright (a tool, an earlier command) or earlier in this command line. */
+  writtenFile(absPath: string): boolean
+  /** The directories the command may run in (several after a `cd` that may fail); undefined when only known at run time. */
+  dirs(): string[] | undefined
 }
 
 export interface Outcome {
@@ -57,7 +63,7 @@ const DANGEROUS_ENV = new Set([
   "PATH", "IFS", "ENV", "BASH_ENV", "PROMPT_COMMAND", "PS4", "SHELLOPTS", "BASHOPTS", "HOME", "CDPATH", "ZDOTDIR",
   "PYTHONSTARTUP", "PYTHONPATH", "PYTHONHOME", "NODE_PATH", "PERL5LIB", "PERLLIB", "RUBYLIB", "VISUAL", "BROWSER",
   "SHELL", "XDG_CONFIG_HOME", "GCONV_PATH", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_EXEC_PATH", "GIT_DIR", "GIT_WORK_TREE",
-  "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "MANOPT",
+  "LESSOPEN", "LESSCLOSE", "RSYNC_RSH", "CVS_RSH", "MANOPT", "MAKEFILES", "MAKEFLAGS",
 ])
 const DANGEROUS_PREFIX = ["LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG", "npm_config_", "NPM_CONFIG_"]
 const DANGEROUS_SUFFIX = ["_COMMAND", "_OPTIONS", "OPT", "OPTS", "PAGER", "EDITOR", "ASKPASS"]
@@ -65,6 +71,16 @@ const DANGEROUS_SUFFIX = ["_COMMAND", "_OPTIONS", "OPT", "OPTS", "PAGER", "EDITO
 /** Variables that change which programs run or how (PATH, LD_PRELOAD, GIT_SSH_COMMAND, …). */
 export function dangerousVariable(name: string): boolean {
   return DANGEROUS_ENV.has(name) || DANGEROUS_PREFIX.some((p) => name.startsWith(p)) || DANGEROUS_SUFFIX.some((s) => name.endsWith(s))
+}
+
+const COMMAND_ENV = new Set(["GIT_EXTERNAL_DIFF", "GIT_SSH", "VISUAL", "BROWSER"])
+
+/**
+ * Variables whose value is a command line programs run (GIT_SSH_COMMAND, GIT_PAGER, EDITOR,
+ * GIT_EXTERNAL_DIFF, …): a literal value is analysed as shell code instead of asked about.
+ */
+export function commandVariable(name: string): boolean {
+  return COMMAND_ENV.has(name) || ["_COMMAND", "PAGER", "EDITOR", "ASKPASS"].some((s) => name.endsWith(s))
 }
 
 export const ASSIGNMENT = /^([A-Za-z_][A-Za-z0-9_]*)=/
