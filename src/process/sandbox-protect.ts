@@ -117,7 +117,8 @@ export function protectLayout(policy: SandboxPolicy): Layout {
   const candidates = policy.protected.map((p) => ({ p, file: files.has(p) }))
   if (policy.home && under(policy.home, roots)) {
     homeDots = new Set(safeReaddir(policy.home).filter((name) => name.startsWith(".")))
-    for (const name of homeDots) candidates.push({ p: path.join(policy.home, name), file: true })
+    // A `.git` here is the worktree's: the git rules above keep what must stay, the rest is writable.
+    for (const name of homeDots) if (!policy.writable.includes(path.join(policy.home, name))) candidates.push({ p: path.join(policy.home, name), file: true })
   }
   // Parents before children: a child of a folder already read-only needs no mount of its own.
   for (const c of candidates.sort((a, b) => a.p.length - b.p.length)) protect(c.p, c.file)
