@@ -6,7 +6,7 @@
 // sweep, whose findings end the command's stderr, so the model (or the hook's log) is told.
 import { PassThrough } from "node:stream"
 import { createExec as createRawExec, type Child, type Exec, type ExecDeps } from "./exec"
-import { protectLayout, removeMade, sweep } from "./sandbox-protect"
+import { handLayout, protectLayout, removeMade, sweep } from "./sandbox-protect"
 
 /** bwrap pids of the sandboxed commands running now, in this process. */
 export const liveSandboxes = new Set<number>()
@@ -19,6 +19,7 @@ export function createExec(deps: ExecDeps): Exec {
     const box = opts.sandbox
     if (!box || box === "off" || box.state !== "on") return raw(argv, opts)
     const layout = protectLayout(box.policy)
+    handLayout(box.policy, layout)
     // A folder another live command made is one to keep until both are done.
     const using = [...layout.made, ...[...made.keys()].filter((p) => !layout.made.includes(p))]
     for (const p of using) made.set(p, (made.get(p) ?? 0) + 1)
@@ -34,7 +35,9 @@ export function createExec(deps: ExecDeps): Exec {
     }
     let child: Child
     try {
-      child = await raw(argv, opts)
+      const started = raw(argv, opts)
+      handLayout(box.policy, undefined)
+      child = await started
     } catch (e) {
       release()
       throw e

@@ -61,12 +61,14 @@ export function xdgBase(env: NodeJS.ProcessEnv, home: string, name: string, fall
 type Identity = string
 /** What the sweep compares: absent, or the entry's kind, inode and link target. */
 function identity(p: string): Identity | undefined {
-  let st: Stats
+  let st: Stats | undefined
   try {
-    st = lstatSync(p)
+    // No throw for a missing path: a thrown error costs more than the lstat, many per command.
+    st = lstatSync(p, { throwIfNoEntry: false })
   } catch {
     return undefined
   }
+  if (!st) return undefined
   return `${st.isSymbolicLink() ? `l:${readlinkSync(p)}` : st.isDirectory() ? "d" : "f"}:${st.dev}:${st.ino}`
 }
 
@@ -79,6 +81,22 @@ export interface Layout {
   watch: Map<string, Identity | undefined>
   /** A writable $HOME: its dot entries before the command. */
   homeDots?: Set<string>
+}
+
+/**
+ * A layout computed for the command about to start, handed to bwrapArgs so the paths are
+ * looked at once per command (the spawner builds bwrap's arguments synchronously when called).
+ */
+const handed = new WeakMap<SandboxPolicy, Layout>()
+
+export function handLayout(policy: SandboxPolicy, layout: Layout | undefined) {
+  if (layout) handed.set(policy, layout)
+  else handed.delete(policy)
+}
+
+/** The layout handed over for this command, or a fresh one. */
+export function layoutFor(policy: SandboxPolicy): Layout {
+  return handed.get(policy) ?? protectLayout(policy)
 }
 
 /** The mounts that keep the protected paths as they are, from their state now. */
@@ -180,10 +198,11 @@ function unique(list: string[]): string[] {
   return [...new Set(list)]
 }
 
-/** Whether `p` is one of `roots` or inside one. */
+/** Whether `p` is one of `roots` or inside one (absolute, normalised paths; many calls per command, so no path.relative). */
 export function under(p: string, roots: string[]): boolean {
-  return roots.some((root) => {
-    const rel = path.relative(root, p)
-    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
-  })
+  for (const root of roots) {
+    if (p === root || root === "/") return true
+    if (p.length > root.length && p.startsWith(root) && p[root.length] === "/") return true
+  }
+  return false
 }

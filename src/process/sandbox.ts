@@ -10,7 +10,7 @@ import type { SandboxConfig } from "../config"
 import { explainBlock, type SandboxBlock } from "./sandbox-failure"
 import type { SandboxMode, SandboxPolicy } from "./sandbox-policy"
 import { probeBwrap } from "./sandbox-probe"
-import { protectedPaths, protectLayout, under } from "./sandbox-protect"
+import { layoutFor, protectedPaths, under } from "./sandbox-protect"
 import { hideArgs, maskArgs, secretPaths } from "./sandbox-secrets"
 
 export type { SandboxMode, SandboxPolicy } from "./sandbox-policy"
@@ -121,7 +121,7 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
   args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm")
   for (const dir of policy.writable) args.push("--bind-try", dir, dir)
   args.push("--bind", policy.tmpdir, policy.tmpdir)
-  args.push(...protectLayout(policy).args, ...maskArgs(policy))
+  args.push(...layoutFor(policy).args, ...maskArgs(policy))
   args.push("--chdir", cwd)
   return args
 }
@@ -182,7 +182,12 @@ function gitProtected(gitdir: string, common: string): { dirs: string[]; files: 
     }
   }
   modules(common, 0)
-  for (const name of list(path.join(common, "worktrees"))) files.push(...["commondir", "gitdir", "config.worktree"].map((f) => path.join(common, "worktrees", name, f)))
+  // Linked worktrees' pointers: git in this worktree never writes another's gitdir (only
+  // `git worktree add/prune` do, and they are refused here). From the main worktree the whole
+  // folder is one mount; from a linked one, every other worktree's folder.
+  const worktrees = path.join(common, "worktrees")
+  if (gitdir === common) dirs.push(worktrees)
+  else for (const name of list(worktrees)) if (path.join(worktrees, name) !== gitdir) dirs.push(path.join(worktrees, name))
   return { dirs, files }
 }
 
