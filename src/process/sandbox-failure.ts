@@ -47,7 +47,10 @@ export function explainBlock(policy: SandboxPolicy, output: string): SandboxBloc
 }
 
 function writeNote(policy: SandboxPolicy, p: string | undefined): string {
-  const where = policy.mode === "read-only" ? "only $TMPDIR is writable (sandbox.mode is read-only)" : "only the project, $TMPDIR and sandbox.writable are writable, and .git/config, .git/hooks, .wright and .opencode stay read-only"
+  const where =
+    policy.mode === "read-only"
+      ? "only $TMPDIR is writable (sandbox.mode is read-only)"
+      : "only the project, $TMPDIR and sandbox.writable are writable, and what runs later stays read-only there (git's config, hooks and pointers, .wright, .opencode, wright's own folders, dotfiles in a writable home)"
   return `wright's sandbox blocked a write${p ? ` to ${p}` : ""}: ${where}.`
 }
 
@@ -61,6 +64,8 @@ function subjects(line: string, error: RegExp): string[] {
 
 function writable(policy: SandboxPolicy, p: string): boolean {
   if (inside(p, policy.protected)) return false
+  // A dot entry of $HOME (or inside one) is read-only even when home is writable.
+  if (policy.home && inside(policy.home, policy.writable) && p.startsWith(`${policy.home}/.`)) return false
   return inside(p, [...policy.writable, policy.tmpdir])
 }
 
