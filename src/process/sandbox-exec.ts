@@ -1,20 +1,19 @@
 // The spawner as the rest of wright gets it: exec.ts's `createExec`, plus what a sandboxed
 // command needs before and after it runs. Before: the state of the protected paths that
 // cannot be mounted over (sandbox-protect.ts). While it runs: its bwrap pid is in the registry
-// of live sandboxes, which the guarded listener asks about each new connection
-// (sandbox-peer.ts). After (bwrap has exited, so nothing from inside is left running): the
+// of live sandboxes, which the guarded listener asks about each new connection (sandbox-peer.ts,
+// sandbox-registry.ts). After (bwrap has exited, so nothing from inside is left running): the
 // sweep, whose findings end the command's stderr, so the model (or the hook's log) is told.
 import { PassThrough } from "node:stream"
 import { createExec as createRawExec, type Child, type Exec, type ExecDeps } from "./exec"
 import { handLayout, protectLayout, removeMade, sweep } from "./sandbox-protect"
-
-/** bwrap pids of the sandboxed commands running now, in this process. */
-export const liveSandboxes = new Set<number>()
+import { registerSandbox } from "./sandbox-registry"
 /** Mount points bwrap made on the host (missing protected folders), and how many live commands use each. */
 const made = new Map<string, number>()
 
 export function createExec(deps: ExecDeps): Exec {
   const raw = createRawExec(deps)
+  const register = registerSandbox(deps.env)
   return async (argv, opts) => {
     const box = opts.sandbox
     if (!box || box === "off" || box.state !== "on") return raw(argv, opts)
@@ -42,13 +41,13 @@ export function createExec(deps: ExecDeps): Exec {
       release()
       throw e
     }
-    liveSandboxes.add(child.pid)
+    const unregister = register(child.pid)
     // stderr passes through, and stays open until the sweep has said what it removed.
     const stderr = new PassThrough()
     child.stderr.pipe(stderr, { end: false })
     stderr.on("close", () => child.stderr.destroy())
     const done = child.done.then(async (exit) => {
-      liveSandboxes.delete(child.pid)
+      unregister()
       release()
       const removed = sweep(box.policy, layout, (p) => made.has(p))
       if (removed.length > 0 && !stderr.destroyed) stderr.write(`\n${sweepNote(removed)}\n`)

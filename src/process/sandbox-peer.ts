@@ -1,24 +1,27 @@
-// Whether a TCP connection to one of wright's listeners comes from a sandboxed command of this
-// process: a sandbox shares the host's loopback when its network is on, and `wright serve` or
+// Whether a TCP connection to one of wright's listeners comes from a sandboxed command (of this
+// wright process or another of this user's, sandbox-registry.ts): a sandbox shares the host's loopback when its network is on, and `wright serve` or
 // the TUI's --port on 127.0.0.1 without a password would let it trust its own folder or start
 // an MCP server outside. Linux only, from /proc: the peer's socket inode is found in
 // /proc/net/tcp{,6} by its address and port, and looked for among the open files of every
 // process under a live bwrap (children from /proc/<pid>/task/*/children; in a PID namespace
 // nothing inside outlives bwrap, so the tree holds everything the command started).
-// Free when no sandboxed command runs. Not covered: a sandbox started by another wright
-// process (its registry is its own); a password and the scrubbed environment guard that case.
+// When no sandboxed command runs it costs one readdir of the registry folder per connection.
+// Not covered: another user's sandboxes (their registry is in their home): the password
+// guards against other users.
 import { readdirSync, readFileSync, readlinkSync } from "node:fs"
 import type { Socket } from "node:net"
-import { liveSandboxes } from "./sandbox-exec"
+import { liveSandboxPids } from "./sandbox-registry"
 
 export function sandboxedPeer(socket: Socket): boolean {
-  if (liveSandboxes.size === 0 || process.platform !== "linux") return false
+  if (process.platform !== "linux") return false
+  const live = liveSandboxPids()
+  if (live.size === 0) return false
   const { remoteAddress, remotePort, localAddress, localPort } = socket
   if (!remoteAddress || !remotePort || !localAddress || !localPort) return false
   const inode = peerInode(remoteAddress, remotePort, localAddress, localPort)
   if (!inode) return false
   const link = `socket:[${inode}]`
-  for (const root of liveSandboxes) for (const pid of tree(root)) if (holds(pid, link)) return true
+  for (const root of live) for (const pid of tree(root)) if (holds(pid, link)) return true
   return false
 }
 
