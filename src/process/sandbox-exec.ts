@@ -7,9 +7,11 @@
 import { PassThrough } from "node:stream"
 import { createExec as createRawExec, type Child, type Exec, type ExecDeps } from "./exec"
 import { handLayout, protectLayout, removeMade, sweep } from "./sandbox-protect"
-import { registerSandbox } from "./sandbox-registry"
+import { othersLive, registerSandbox } from "./sandbox-registry"
 /** Mount points bwrap made on the host (missing protected folders), and how many live commands use each. */
 const made = new Map<string, number>()
+/** Mount points no command of this process uses any more, left while another process's sandbox runs. */
+const unused = new Set<string>()
 
 export function createExec(deps: ExecDeps): Exec {
   const raw = createRawExec(deps)
@@ -28,9 +30,12 @@ export function createExec(deps: ExecDeps): Exec {
         if (n > 0) made.set(p, n)
         else {
           made.delete(p)
-          removeMade(p)
+          unused.add(p)
         }
       }
+      if (unused.size === 0 || othersLive()) return
+      for (const p of unused) if (!made.has(p)) removeMade(p)
+      unused.clear()
     }
     let child: Child
     try {

@@ -14,7 +14,7 @@ import { liveSandboxPids } from "./sandbox-registry"
 
 export function sandboxedPeer(socket: Socket): boolean {
   if (process.platform !== "linux") return false
-  const live = liveSandboxPids()
+  const live = liveSandboxPids(true)
   if (live.size === 0) return false
   const { remoteAddress, remotePort, localAddress, localPort } = socket
   if (!remoteAddress || !remotePort || !localAddress || !localPort) return false

@@ -161,9 +161,14 @@ export function sweep(policy: SandboxPolicy, layout: Layout, ours: (p: string) =
   }
   for (const [p, before] of layout.watch) {
     const now = identity(p)
-    if (now !== before && now !== undefined) remove(p, before)
-    else if (now === undefined && before !== undefined) remove(p, before)
+    if (now === before) continue
+    if (now !== undefined) remove(p, before)
+    // A protected link the command deleted: put back.
+    else if (before?.startsWith("l:")) remove(p, before)
   }
+  // A mount point made for this command holds nothing on the host, unless something got in
+  // after it was removed under a live command (another wright process's, see removeMade).
+  for (const p of layout.made) if (identity(p) !== undefined && safeReaddir(p).length > 0) remove(p, undefined)
   if (layout.homeDots && policy.home)
     for (const name of safeReaddir(policy.home)) {
       const p = path.join(policy.home, name)
@@ -177,7 +182,11 @@ function linkTarget(id: Identity): string {
   return id.slice(2, id.lastIndexOf(":", id.lastIndexOf(":") - 1))
 }
 
-/** Removes a mount point bwrap made, if it is still the empty directory it was. */
+/**
+ * Removes a mount point bwrap made, if it is still the empty directory it was. The caller
+ * waits until no sandbox of another wright process runs: removing a folder that is a mount
+ * point in another live sandbox detaches that mount, and the folder would be writable there.
+ */
 export function removeMade(p: string) {
   try {
     rmdirSync(p)

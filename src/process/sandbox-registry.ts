@@ -40,11 +40,14 @@ export function registerSandbox(env: NodeJS.ProcessEnv): (pid: number) => () => 
   }
 }
 
-/** The bwrap pids running now, here and in the other wright processes of this user. */
-export function liveSandboxPids(): Set<number> {
+/**
+ * The bwrap pids running now, here and in the other wright processes of this user: those in
+ * the folders of this process's spawners, and (`ownEnv`) in the one this process's own
+ * environment names, for a listener that runs before any App.
+ */
+export function liveSandboxPids(ownEnv = false): Set<number> {
   const pids = new Set(liveSandboxes)
-  folders.add(registryFolder(process.env))
-  for (const folder of folders) {
+  for (const folder of ownEnv ? new Set([...folders, registryFolder(process.env)]) : folders) {
     let names: string[]
     try {
       names = readdirSync(folder)
@@ -68,4 +71,10 @@ function isBwrap(pid: number): boolean {
   } catch {
     return false
   }
+}
+
+/** Whether a sandbox of another wright process runs now. */
+export function othersLive(): boolean {
+  for (const pid of liveSandboxPids()) if (!liveSandboxes.has(pid)) return true
+  return false
 }

@@ -115,6 +115,19 @@ describe("walls - what runs later is not writable now", () => {
     expect(s.box.state === "on" && s.box.explain(r.out)).toMatchObject({ kind: "write" })
   })
 
+  test("walls - a missing folder stays closed to a command that outlives the one that made its mount point", async () => {
+    const s = await setup()
+    const first = sh(s, `sleep 0.5`)
+    await new Promise((r) => setTimeout(r, 200))
+    // Still running when the first ends and its mount point would go.
+    const second = sh(s, `sleep 1.2; mkdir -p .wright/plugin && echo evil > .wright/plugin/x.js; echo tried`)
+    await first
+    expect(existsSync(path.join(s.project, ".wright"))).toBe(true)
+    const r = await second
+    expect(r.out).toContain("tried")
+    expect(existsSync(path.join(s.project, ".wright"))).toBe(false)
+  })
+
   test("walls - wright's config, data and plugin folders stay read-only inside a writable root, existing or not", async () => {
     const s = await setup({ project: "home" })
     mkdirSync(path.join(s.home, ".local/share/wright"), { recursive: true })
