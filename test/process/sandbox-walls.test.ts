@@ -232,6 +232,25 @@ describe("walls - secrets stay out", () => {
   })
 })
 
+test("walls explain - a file or socket hidden in /tmp or /run is the sandbox's doing; a file missing outside too is not", async () => {
+  const outside = tempDir("wright-walls-hidden-")
+  writeFileSync(path.join(outside, "notes.txt"), "x\n")
+  const s = await setup()
+  const r = await sh(s, `cat ${outside}/notes.txt`)
+  expect(r.code).not.toBe(0)
+  if (s.box.state !== "on") throw new Error("no sandbox")
+  expect(s.box.explain(r.out)).toMatchObject({ kind: "read", path: path.join(outside, "notes.txt") })
+  expect(s.box.explain(r.out)?.note).toMatch(/hides .*unix sockets/)
+  expect(s.box.explain(`cat: ${outside}/never.txt: No such file or directory`)).toBeUndefined()
+  mkdirSync("/run/wright-walls-explain", { recursive: true })
+  try {
+    writeFileSync("/run/wright-walls-explain/docker.sock", "")
+    expect(s.box.explain("Cannot connect to the Docker daemon at unix:///run/wright-walls-explain/docker.sock. Is the docker daemon running?")).toMatchObject({ kind: "read" })
+  } finally {
+    rmSync("/run/wright-walls-explain", { recursive: true, force: true })
+  }
+})
+
 describe("walls - wright's listeners know a sandboxed peer", () => {
   test("walls - a TCP connection from a sandboxed command is known as sandboxed; one from outside is not", async () => {
     const seen: boolean[] = []
