@@ -15,8 +15,12 @@ export interface SandboxPolicy {
    * config, hooks and pointers, .wright and .opencode, wright's and OpenCode's own folders.
    */
   protected: string[]
-  /** The protected paths that are files: when missing they are swept after the command, not mounted over. */
-  protectedFiles: string[]
+  /**
+   * The protected paths that, when missing, are swept after the command instead of mounted
+   * over: files (a mount point would be an empty file on the host) and git's folders (a mount
+   * per command for a hooks folder that git does not have costs more than it guards).
+   */
+  sweepIfMissing: string[]
   /** $HOME: when it lies inside a writable path, its dot entries are protected too. */
   home?: string
   /** Credential files (auth.json, mcp-auth.json, trust.json): /dev/null is bound over them. */

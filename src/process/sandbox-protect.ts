@@ -11,7 +11,8 @@
 //   - a missing protected folder gets an empty read-only tmpfs at its highest missing ancestor
 //     (bwrap makes that one empty directory on the host; it is removed when the last command
 //     using it ends): nothing can be created under it;
-//   - a missing protected file (`.git/commondir`, `config.worktree`), a protected symlink (a
+//   - a missing protected file (`.git/commondir`, `config.worktree`) or git folder (hooks,
+//     info: sweeping them costs less than a mount per command), a protected symlink (a
 //     link is not a mount point: bwrap mounts over its target) and a new dotfile in a writable
 //     $HOME cannot be stopped at the source, because their folder must stay writable (git makes
 //     its lock files beside them). They are swept: after the command (nothing in it survives
@@ -30,9 +31,9 @@ export interface ProtectInput {
   home: string
 }
 
-/** The protected paths (folders and files) of one App, and which of them are files. */
-export function protectedPaths(input: ProtectInput, gitProtected: { dirs: string[]; files: string[] }): { protected: string[]; files: string[] } {
-  const dirs = [...gitProtected.dirs]
+/** The protected paths (folders and files) of one App, and those swept when missing (git's). */
+export function protectedPaths(input: ProtectInput, gitProtected: { dirs: string[]; files: string[] }): { protected: string[]; sweep: string[] } {
+  const dirs: string[] = []
   // The config folders at every level from the opened directory up to the worktree: their agents, plugins and commands run later.
   for (let at = path.resolve(input.directory); ; at = path.dirname(at)) {
     dirs.push(path.join(at, ".wright"), path.join(at, ".opencode"))
@@ -49,7 +50,8 @@ export function protectedPaths(input: ProtectInput, gitProtected: { dirs: string
     const base = xdgBase(input.env, input.home, name, fallback)
     dirs.push(path.join(base, "wright"), path.join(base, "opencode"))
   }
-  return { protected: unique([...dirs, ...gitProtected.files]), files: unique(gitProtected.files) }
+  const git = [...gitProtected.dirs, ...gitProtected.files]
+  return { protected: unique([...dirs, ...git]), sweep: unique(git) }
 }
 
 /** An XDG base dir; relative values are invalid and ignored, as the spec says. */
@@ -105,7 +107,7 @@ export function protectLayout(policy: SandboxPolicy): Layout {
   const made: string[] = []
   const watch = new Map<string, Identity | undefined>()
   const roots = [...policy.writable, policy.tmpdir]
-  const files = new Set(policy.protectedFiles)
+  const files = new Set(policy.sweepIfMissing)
   const covered: string[] = []
   const protect = (p: string, file: boolean) => {
     if (!under(p, roots) || under(p, covered)) return

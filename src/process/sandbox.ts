@@ -65,7 +65,7 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
       return (tmpdir ??= mkdtempSync(path.join(tmpBase, "wright-sandbox-")))
     },
     protected: guarded.protected,
-    protectedFiles: guarded.files,
+    sweepIfMissing: guarded.sweep,
     home: input.home,
     ...secretPaths({ env: input.env, home: input.home, readable: unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) }),
     readable,
