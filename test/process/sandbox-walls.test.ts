@@ -6,7 +6,7 @@
 // bind (EROFS for any uid), and the files removed after a command are removed by wright
 // outside, whatever the command's uid.
 import { execFileSync } from "node:child_process"
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
 import { afterEach, describe, expect, test } from "vitest"
@@ -103,6 +103,21 @@ describe("walls - what runs later is not writable now", () => {
     expect(existsSync(path.join(s.project, ".w-old"))).toBe(false)
     expect(existsSync(path.join(s.project, ".git/hooks/pre-commit"))).toBe(false)
     expect(existsSync(path.join(s.project, ".wright/plugin"))).toBe(false)
+  })
+
+  test("walls - a .wright the repository ships as a link cannot be swapped for a folder of plugins: it is put back", async () => {
+    const s = await setup({
+      before: (project) => {
+        mkdirSync(path.join(project, "shared-config"))
+        symlinkSync("shared-config", path.join(project, ".wright"))
+      },
+    })
+    const r = await sh(s, `echo x > .wright/plugin.js; rm .wright && mkdir -p .wright/plugin && echo evil > .wright/plugin/x.js; echo tried`)
+    expect(r.out).toContain("tried")
+    expect(readlinkSync(path.join(s.project, ".wright"))).toBe("shared-config")
+    expect(existsSync(path.join(s.project, "shared-config/plugin"))).toBe(false)
+    expect(existsSync(path.join(s.project, "shared-config/plugin.js"))).toBe(false)
+    expect(r.out).toMatch(/wright removed .*\.wright/)
   })
 
   test("walls - .wright and .opencode that do not exist yet cannot be created, and no empty folder is left behind", async () => {
