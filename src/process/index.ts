@@ -3,10 +3,13 @@
 // `Exec` made per App from the App's environment. It owns process groups, timeouts and aborts;
 // the sandbox (bubblewrap) wraps commands here when the caller hands it the App's `Sandbox`. It never reads process.env, never decides
 // what may run (permissions are asked before) and never shapes output for the model.
-export { createExec, KILL_GRACE_MS, type Child, type Exec, type ExecDeps, type ExecOptions, type ExitInfo } from "./exec"
+export { KILL_GRACE_MS, type Child, type Exec, type ExecDeps, type ExecOptions, type ExitInfo } from "./exec"
 export { resolveSandbox, bwrapArgs, gitDirs, type Sandbox, type SandboxMode, type SandboxPolicy } from "./sandbox"
 export { readRestriction } from "./sandbox-reads"
 export { npmInstall, isInstalled, rememberedFailure, specName, type NpmInstall } from "./npm"
 export { warmSandbox } from "./sandbox-probe"
 export type { SandboxBlock } from "./sandbox-failure"
 export { toolSandbox, type ToolSandboxOptions } from "./sandbox-variant"
+// The spawner with the sandbox's before and after (sweep, live registry) around exec.ts.
+export { createExec } from "./sandbox-exec"
+export { sandboxedPeer } from "./sandbox-peer"

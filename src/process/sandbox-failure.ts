@@ -21,6 +21,7 @@ const WRITE = /Read-only file system|EROFS|Device or resource busy|EBUSY/
 const MISSING = /No such file or directory|ENOENT|cannot access|can't open/
 const NETWORK =
   /Temporary failure in name resolution|Could not resolve host|Name or service not known|Network is unreachable|EAI_AGAIN|ENETUNREACH|ENOTFOUND|getaddrinfo|Connection refused|ECONNREFUSED|No address associated with hostname|Could not resolve hostname/
+const SOCKET = /Connection refused|ECONNREFUSED|Cannot connect|connect to/
 const PATH = /(?:^|[\s'"`‘(:=])(\/[^\s'"`’):,]*)/g
 
 /** The sandbox's part in a failed command's output, or undefined when the output shows none. */
@@ -40,6 +41,15 @@ export function explainBlock(policy: SandboxPolicy, output: string): SandboxBloc
           note: `wright's sandbox does not show ${p}: with external_directory denied, only the system directories, the project and $TMPDIR are visible to commands.`,
         }
     }
+    if (policy.readable === "all" && (MISSING.test(line) || SOCKET.test(line))) {
+      const p = [...subjects(line, MISSING.test(line) ? MISSING : SOCKET), ...[...line.matchAll(/unix:\/\/(\/\S+)/g)].map((m) => m[1]!.replace(/[.;,]+$/, ""))].find((x) => masked(policy, x))
+      if (p)
+        return {
+          kind: "read",
+          path: p,
+          note: `wright's sandbox hides ${p}: /tmp, /run, $XDG_RUNTIME_DIR and agent sockets outside the project are empty inside it, so unix sockets there (docker, ssh-agent, D-Bus, tmux) cannot be reached. Use $TMPDIR for temporary files.`,
+        }
+    }
     if (!policy.network && NETWORK.test(line))
       return { kind: "network", note: `wright's sandbox has no network (sandbox.network is false): the command cannot resolve names or connect anywhere, not even to localhost outside it.` }
   }
@@ -47,7 +57,10 @@ export function explainBlock(policy: SandboxPolicy, output: string): SandboxBloc
 }
 
 function writeNote(policy: SandboxPolicy, p: string | undefined): string {
-  const where = policy.mode === "read-only" ? "only $TMPDIR is writable (sandbox.mode is read-only)" : "only the project, $TMPDIR and sandbox.writable are writable, and .git/config, .git/hooks, .wright and .opencode stay read-only"
+  const where =
+    policy.mode === "read-only"
+      ? "only $TMPDIR is writable (sandbox.mode is read-only)"
+      : "only the project, $TMPDIR and sandbox.writable are writable, and what runs later stays read-only there (git's config, hooks and pointers, .wright, .opencode, wright's own folders, dotfiles in a writable home)"
   return `wright's sandbox blocked a write${p ? ` to ${p}` : ""}: ${where}.`
 }
 
@@ -61,7 +74,16 @@ function subjects(line: string, error: RegExp): string[] {
 
 function writable(policy: SandboxPolicy, p: string): boolean {
   if (inside(p, policy.protected)) return false
+  // A dot entry of $HOME (or inside one) is read-only even when home is writable.
+  if (policy.home && inside(policy.home, policy.writable) && p.startsWith(`${policy.home}/.`)) return false
   return inside(p, [...policy.writable, policy.tmpdir])
+}
+
+/** A path hidden under one of the emptied socket folders, or a masked socket, that exists outside. */
+function masked(policy: SandboxPolicy, p: string): boolean {
+  if (policy.sockets.includes(p)) return true
+  if (!inside(p, policy.hidden) || inside(p, [...policy.reexposed, ...policy.writable, policy.tmpdir])) return false
+  return existsSync(p)
 }
 
 /** The path, or the nearest of its parents that exists here, is one the sandbox does not mount. */

@@ -24,6 +24,12 @@ export function toolSandbox(box: Sandbox | undefined, opts: ToolSandboxOptions):
       return base.tmpdir
     },
     protected: base.protected,
+    sweepIfMissing: base.sweepIfMissing,
+    home: base.home,
+    masked: base.masked,
+    hidden: base.hidden,
+    reexposed: base.reexposed,
+    sockets: base.sockets,
     readable: base.readable === "all" ? "all" : [...new Set([...base.readable, ...(opts.readable ?? [])])],
   }
   // The App disposes the shared temp dir; a variant owns nothing.

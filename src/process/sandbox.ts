@@ -4,12 +4,14 @@
 // directories, the project and the temp dir), and whether it has a network. The spawner wraps
 // a command in `bwrap` when it is handed an `on` sandbox. Nothing here decides what may run:
 // the permission gate asks before; the sandbox only makes the boundary real.
-import { existsSync, lstatSync, mkdtempSync, readFileSync, readlinkSync, rmSync } from "node:fs"
+import { lstatSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import path from "node:path"
 import type { SandboxConfig } from "../config"
 import { explainBlock, type SandboxBlock } from "./sandbox-failure"
 import type { SandboxMode, SandboxPolicy } from "./sandbox-policy"
 import { probeBwrap } from "./sandbox-probe"
+import { layoutFor, protectedPaths, under } from "./sandbox-protect"
+import { hideArgs, maskArgs, secretPaths } from "./sandbox-secrets"
 
 export type { SandboxMode, SandboxPolicy } from "./sandbox-policy"
 
@@ -51,8 +53,10 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
   // Made with the first sandboxed command: a run that starts none creates and removes nothing.
   let tmpdir: string | undefined
   const mode: SandboxMode = cfg.mode === "read-only" ? "read-only" : "workspace-write"
-  const git = mode === "workspace-write" ? gitDirs(input.worktree) : { writable: [], protected: [] }
+  const git = mode === "workspace-write" ? gitDirs(input.worktree) : { writable: [], dirs: [], files: [] }
   const configured = (cfg.writable ?? []).map((p) => expand(p, input.directory, input.home))
+  const guarded = protectedPaths(input, git)
+  const readable = input.restrictReads ? unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) : "all"
   const policy: SandboxPolicy = {
     mode,
     network,
@@ -60,9 +64,11 @@ export async function resolveSandbox(input: ResolveSandboxInput): Promise<Sandbo
     get tmpdir() {
       return (tmpdir ??= mkdtempSync(path.join(tmpBase, "wright-sandbox-")))
     },
-    // The config folders of the worktree and of the opened directory below it: their agents, plugins and commands run later.
-    protected: unique([...git.protected, ...[input.worktree, input.directory].flatMap((root) => [".wright", ".opencode"].map((d) => path.join(root, d)))]),
-    readable: input.restrictReads ? unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) : "all",
+    protected: guarded.protected,
+    sweepIfMissing: guarded.sweep,
+    home: input.home,
+    ...secretPaths({ env: input.env, home: input.home, readable: unique([input.worktree, input.directory, ...(input.extraReadable ?? [])]) }),
+    readable,
   }
   return {
     state: "on",
@@ -101,8 +107,10 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
   // command could simply unmount the read-only binds.
   const args = ["--die-with-parent", "--unshare-pid", "--unshare-ipc", "--cap-drop", "ALL"]
   if (!policy.network) args.push("--unshare-net")
-  if (policy.readable === "all") args.push("--ro-bind", "/", "/")
-  else {
+  if (policy.readable === "all") {
+    args.push("--ro-bind", "/", "/", ...hideArgs(policy))
+    if (under(cwd, policy.hidden) && !under(cwd, [...policy.reexposed, ...policy.writable, policy.tmpdir])) args.push("--ro-bind-try", cwd, cwd)
+  } else {
     for (const dir of SYSTEM_DIRS) systemMount(dir, args)
     // An empty /tmp of its own, before the project (often under /tmp) is mounted into it.
     args.push("--tmpfs", "/tmp")
@@ -113,7 +121,7 @@ export function bwrapArgs(policy: SandboxPolicy, cwd: string): string[] {
   args.push("--dev", "/dev", "--proc", "/proc", "--tmpfs", "/dev/shm")
   for (const dir of policy.writable) args.push("--bind-try", dir, dir)
   args.push("--bind", policy.tmpdir, policy.tmpdir)
-  for (const p of policy.protected) if (existsSync(p)) args.push("--ro-bind", p, p)
+  args.push(...layoutFor(policy).args, ...maskArgs(policy))
   args.push("--chdir", cwd)
   return args
 }
@@ -130,20 +138,24 @@ function systemMount(dir: string, args: string[]) {
 }
 
 /**
- * The git directories a commit in this worktree writes. In a plain clone `.git` is inside the
- * worktree already; in a linked worktree (`.git` is a file) its gitdir and the common dir lie
- * outside and must be writable too. The config and hooks stay read-only either way.
+ * The git directories a commit in this worktree writes, and what in them stays as it is. In a
+ * plain clone `.git` is inside the worktree already (it is bound over itself so that it cannot
+ * be renamed away and replaced); in a linked worktree (`.git` is a file) its gitdir and the
+ * common dir lie outside and must be writable too. What git runs or follows later stays
+ * read-only: config, config.worktree, commondir, hooks, info, the existing submodules' config
+ * and hooks, the linked worktrees' pointers. Objects, refs, logs, the index, HEAD and the lock
+ * files beside them stay writable: commits and checkouts need them.
  */
-export function gitDirs(worktree: string): { writable: string[]; protected: string[] } {
+export function gitDirs(worktree: string): { writable: string[]; dirs: string[]; files: string[] } {
   const dotGit = path.join(worktree, ".git")
   let gitdir: string
   try {
-    if (lstatSync(dotGit).isDirectory()) return { writable: [], protected: [path.join(dotGit, "config"), path.join(dotGit, "hooks")] }
+    if (lstatSync(dotGit).isDirectory()) return { writable: [dotGit], ...gitProtected(dotGit, dotGit) }
     const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))
-    if (!m) return { writable: [], protected: [dotGit] }
+    if (!m) return { writable: [], dirs: [], files: [dotGit] }
     gitdir = path.resolve(worktree, m[1]!.trim())
   } catch {
-    return { writable: [], protected: [] }
+    return { writable: [], dirs: [], files: [] }
   }
   let common = gitdir
   try {
@@ -151,9 +163,42 @@ export function gitDirs(worktree: string): { writable: string[]; protected: stri
   } catch {
     // No commondir: a gitdir of its own (`git init --separate-git-dir`).
   }
-  const writable = unique([gitdir, common])
-  const protectedPaths = unique([dotGit, path.join(common, "config"), path.join(common, "hooks"), path.join(gitdir, "config"), path.join(gitdir, "config.worktree")])
-  return { writable, protected: protectedPaths }
+  const inner = gitProtected(gitdir, common)
+  return { writable: unique([gitdir, common]), dirs: inner.dirs, files: unique([dotGit, ...inner.files]) }
+}
+
+function gitProtected(gitdir: string, common: string): { dirs: string[]; files: string[] } {
+  const dirs = [path.join(common, "hooks"), path.join(common, "info")]
+  const files = [...new Set([gitdir, common])].flatMap((d) => ["config", "config.worktree", "commondir"].map((f) => path.join(d, f)))
+  if (gitdir !== common) files.push(path.join(gitdir, "gitdir"))
+  // Existing submodules (nested ones too) and linked worktrees: read once per App.
+  const modules = (dir: string, depth: number) => {
+    if (depth > 3) return
+    for (const name of list(path.join(dir, "modules"))) {
+      const sub = path.join(dir, "modules", name)
+      dirs.push(path.join(sub, "hooks"), path.join(sub, "info"))
+      files.push(path.join(sub, "config"))
+      modules(sub, depth + 1)
+    }
+  }
+  modules(common, 0)
+  // Linked worktrees' pointers: git in this worktree never writes another's gitdir (only
+  // `git worktree add/prune` do, and they are refused here). From the main worktree the whole
+  // folder is one mount; from a linked one, every other worktree's folder.
+  const worktrees = path.join(common, "worktrees")
+  if (gitdir === common) dirs.push(worktrees)
+  else for (const name of list(worktrees)) if (path.join(worktrees, name) !== gitdir) dirs.push(path.join(worktrees, name))
+  return { dirs, files }
+}
+
+function list(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+  } catch {
+    return []
+  }
 }
 
 function expand(p: string, directory: string, home: string): string {
@@ -166,10 +211,4 @@ function unique(list: string[]): string[] {
   return [...new Set(list)]
 }
 
-/** Whether `p` is one of `roots` or inside one. */
-export function under(p: string, roots: string[]): boolean {
-  return roots.some((root) => {
-    const rel = path.relative(root, p)
-    return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
-  })
-}
+export { under }

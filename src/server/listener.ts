@@ -6,7 +6,12 @@
 //      request without one must not be cross-site (Sec-Fetch-Site). A page on another
 //      loopback port is another origin.
 //   3. A declared body past the largest limit is refused at once (routes count the rest).
-//   4. Basic auth when a password is set (also `?auth_token=<base64 user:pass>`, as OpenCode).
+//   4. Basic auth when a password is set. `?auth_token=<base64 user:pass>` (as OpenCode) only on
+//      the event streams (/event, /global/event): a browser's EventSource cannot send a header,
+//      and a token in a URL ends up in logs and history, so nowhere else.
+// Before all of these, a connection from a sandboxed command of this process is refused
+// (sandboxedPeer): the sandbox shares loopback when its network is on, and this API can trust
+// folders and start processes outside it.
 // Preflights from allowed origins skip auth. In-process callers (run, the TUI's RPC, ACP)
 // reach the app's fetch directly and never pass here; what applies to them (directories,
 // content type, body limits) lives in the app.
@@ -14,6 +19,7 @@ import type { ServerType } from "@hono/node-server"
 import { createHash, timingSafeEqual } from "node:crypto"
 import type { AddressInfo, Socket } from "node:net"
 import { networkInterfaces } from "node:os"
+import { sandboxedPeer } from "../process"
 import { declareError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from "../protocol"
 import { errorAnswer } from "./error"
 import { FILE_BODY_LIMIT, mib } from "./route"
@@ -74,9 +80,14 @@ const digest = (s: string) => createHash("sha256").update(s).digest()
 /** Equal-length digests keep the comparison constant-time whatever the lengths. */
 const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b))
 
+/** The routes a browser reaches with EventSource, which cannot send an Authorization header. */
+const TOKEN_ROUTES = new Set(["/event", "/global/event"])
+
 function credentials(request: Request): string | undefined {
   const header = request.headers.get("authorization")
-  const token = header?.match(/^Basic\s+(.+)$/i)?.[1] ?? new URL(request.url).searchParams.get("auth_token") ?? undefined
+  const url = new URL(request.url)
+  const query = TOKEN_ROUTES.has(url.pathname) && request.method === "GET" ? url.searchParams.get("auth_token") : null
+  const token = header?.match(/^Basic\s+(.+)$/i)?.[1] ?? query ?? undefined
   if (!token) return undefined
   return Buffer.from(token.trim(), "base64").toString("utf8")
 }
@@ -184,6 +195,13 @@ function lingerOnClose(socket: Socket) {
   }
 }
 
+function refuseSandboxed(request: Request): Response {
+  const what = `${request.method} ${new URL(request.url).pathname}`
+  return errorAnswer(
+    new ForbiddenError({ message: `${what} came from a command in wright's sandbox: sandboxed commands may not use wright's own server (it can trust folders and run processes outside the sandbox)` }),
+  )
+}
+
 /** A refused or failed bind; the message names the flag to change. */
 export class ListenError extends Error {
   static readonly info = declareError("ListenError", { quiet: true })
@@ -211,11 +229,21 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
   if (refused) throw new ListenError(refused)
   // The guard must know the port actually bound, which port 0 only tells once listening.
   let guarded: FetchHandler = async () => new Response(null, { status: 503 })
+  // Connections from a sandboxed command, judged once when they open (the check reads /proc,
+  // and only while a sandboxed command runs).
+  const sandboxed = new WeakSet<Socket>()
   // Loaded here, not at import: an in-process run never opens a port, and the package brings
   // node:http and node:http2 with it.
   const { serve } = await import("@hono/node-server")
-  const server: ServerType = serve({ fetch: (req: Request) => guarded(req), port: opts.port, hostname: opts.hostname })
-  server.on("connection", lingerOnClose)
+  const server: ServerType = serve({
+    fetch: (req: Request, env: { incoming?: { socket?: Socket } }) => (env.incoming?.socket && sandboxed.has(env.incoming.socket) ? refuseSandboxed(req) : guarded(req)),
+    port: opts.port,
+    hostname: opts.hostname,
+  })
+  server.on("connection", (socket: Socket) => {
+    if (sandboxedPeer(socket)) sandboxed.add(socket)
+    lingerOnClose(socket)
+  })
   await new Promise<void>((resolve, reject) => {
     server.once("listening", () => resolve())
     server.once("error", (e: NodeJS.ErrnoException) =>

@@ -314,7 +314,7 @@ describe("sandbox - what counts as the sandbox's doing", () => {
     const open = await setup()
     if (open.box.state !== "on") throw new Error("sandbox expected on")
     expect(open.box.explain("curl: (6) Could not resolve host: example.com")).toBeUndefined()
-    expect(open.box.explain(`cat: ${home}/secret.txt: No such file or directory`)).toBeUndefined()
+    expect(open.box.explain(`cat: ${open.home}/secret.txt: No such file or directory`)).toBeUndefined()
   })
 })
 

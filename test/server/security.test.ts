@@ -31,10 +31,8 @@ test("auth - with a password, requests need basic auth: 401 with a realm otherwi
   expect((await get("/session", { authorization: basic("wright", "wrong") })).status).toBe(401)
   expect((await get("/session", { authorization: basic("mallory", "s3cret") })).status).toBe(401)
   expect((await get("/session", { authorization: basic("wright", "s3cret") })).status).toBe(200)
-  // OpenCode's default username works too, and so does ?auth_token=.
+  // OpenCode's default username works too.
   expect((await get("/session", { authorization: basic("opencode", "s3cret") })).status).toBe(200)
-  expect((await get(`/session?auth_token=${Buffer.from("wright:s3cret").toString("base64")}`)).status).toBe(200)
-  expect((await get(`/session?auth_token=${Buffer.from("wright:nope").toString("base64")}`)).status).toBe(401)
 
   const client = createClient({ baseUrl: BASE, fetch: h.fetch, auth: { password: "s3cret" } })
   expect(await client.session.list()).toEqual([])
@@ -46,6 +44,23 @@ test("auth - with a password, requests need basic auth: 401 with a realm otherwi
     for await (const _ of denied.event.subscribe()) void _
   })()
   expect(((await events.catch((e) => e)) as ApiError).status).toBe(401)
+})
+
+test("auth - ?auth_token= is taken only on the event streams, where a browser's EventSource cannot send a header", async () => {
+  h = await startServer({ guard: { password: "s3cret" } })
+  const token = (pass: string) => Buffer.from(`wright:${pass}`).toString("base64")
+  // Anywhere else a token in the URL (logs, history, Referer) is no credential.
+  expect((await get(`/session?auth_token=${token("s3cret")}`)).status).toBe(401)
+  expect((await get(`/config?auth_token=${token("s3cret")}`)).status).toBe(401)
+  expect((await get(`/global/health?auth_token=${token("s3cret")}`)).status).toBe(401)
+  for (const route of ["/event", "/global/event"]) {
+    expect((await get(`${route}?auth_token=${token("nope")}`)).status).toBe(401)
+    const abort = new AbortController()
+    const ok = await h.fetch(new Request(`${BASE}${route}?auth_token=${token("s3cret")}`, { signal: abort.signal }))
+    expect(ok.status).toBe(200)
+    abort.abort()
+    await ok.body?.cancel().catch(() => {})
+  }
 })
 
 test("auth - a configured username replaces the defaults", async () => {
