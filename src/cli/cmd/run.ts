@@ -4,8 +4,8 @@ import type { RunArgs } from "../args"
 /** The exit codes of `wright run`, as `--help` shows them. */
 const EXIT_CODES = `Exit codes:
   0    the agent finished
-  1    an error: bad input or flag, a provider or tool failure, or a permission refused (no terminal to ask; the message names the rule that would allow it)
-  124  --timeout passed: the run was stopped, its tool calls settled
+  1    an error (bad input, provider or tool failure), or a refused permission
+  124  stopped by --timeout (the session aborted, its tool calls settled)
   130  interrupted (Ctrl+C)`
 
 export const runCommand: CommandModule<object, RunArgs> = {
