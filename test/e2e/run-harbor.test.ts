@@ -112,3 +112,25 @@ test("run harbor - Harbor's command line works and its parser finds every tool c
   expect(total.output).toBe(60)
   expect(steps.every((s) => typeof s.cost === "number")).toBe(true)
 })
+
+test("run harbor - a subagent's steps stay out of the JSON lines, as in OpenCode: its work is the task call's output", async () => {
+  const box = sandbox()
+  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  writeFileSync(path.join(box.project, "notes.txt"), "NOTES-CONTENT\n")
+  server.script(
+    toolCall("task", { description: "read the notes", prompt: "read notes.txt", subagent_type: "general" }),
+    toolCall("read", { filePath: "notes.txt" }),
+    text("The notes say NOTES-CONTENT."),
+    text("Done."),
+  )
+  const r = await wright(["run", "--format=json", "--", "delegate"], { cwd: box.project, env: box.env })
+  expect(r.code, r.stderr).toBe(0)
+  const lines = r.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l) as { sessionID: string })
+  expect(new Set(lines.map((l) => l.sessionID)).size).toBe(1)
+  const { steps, stray } = trajectory(r.stdout)
+  // Before, the child's step_start came inside the parent's step: a harness split it in two.
+  expect(stray).toEqual([])
+  expect(steps.map((s) => s.calls.map((c) => c.tool))).toEqual([["task"], []])
+  expect(steps[0]!.calls[0]!.output).toContain("The notes say NOTES-CONTENT.")
+  expect(steps[1]!.text).toBe("Done.")
+})
