@@ -96,6 +96,13 @@ test("run headless - --timeout stops a run past its budget: the session is abort
   expect(tools[0].state.output).toContain("User aborted the command")
   expect(server.pending()).toBe(1)
 
+  // The budget counts from the start: waiting for stdin to close (`-`) is in it too.
+  const waiting = spawnOpenStdin(["run", "--timeout", "1", "-"], box)
+  const early = await finished(waiting as never, 20_000)
+  waiting.stdin!.destroy()
+  expect(early.code).toBe(124)
+  expect(early.stderr).toContain("the run passed its --timeout of 1 s before the agent started")
+
   const bad = await wright(["run", "--timeout", "0", "x"], { cwd: box.project, env: box.env })
   expect(bad.code).toBe(1)
   expect(bad.stderr).toContain("--timeout: give the run's budget in seconds")

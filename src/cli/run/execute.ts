@@ -34,6 +34,12 @@ export async function run(args: RunArgs) {
   const directory = path.resolve(args.dir ?? process.cwd())
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UserError("--timeout: give the run's budget in seconds, a number above 0")
+  // The budget counts from here: stdin read to its end (`-`) and the start-up are in it too.
+  const startedAt = Date.now()
+  const early = budget(args.timeout, startedAt, () => {
+    process.stderr.write(`${yellow("Timed out:")} the run passed its --timeout of ${args.timeout} s before the agent started\n`)
+    process.exit(TIMEOUT_EXIT)
+  })
   const message = await promptText(args)
   const model = args.model ? parseModelRef(args.model, "--model") : undefined
   const files = (args.file ?? []).map((f) => filePart(f, directory))
@@ -41,9 +47,10 @@ export async function run(args: RunArgs) {
 
   const log = cliLogger(args)
   const { client, close, extended } = await connect(args, directory, log)
+  early.cancel()
   try {
     const runLog = log.child({ service: "run" })
-    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended, startedAt })
     process.exitCode = exit
     runLog.info("run finished", { exit })
   } finally {
@@ -70,6 +77,8 @@ interface Input {
   /** Whether the core may have plugins to report on (false: a local core without any, so GET /plugin is skipped). */
   extended: boolean
   log: Logger
+  /** When the run began: --timeout counts from it. */
+  startedAt: number
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -160,7 +169,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   }
   process.on("SIGINT", onSigint)
   let timedOut = false
-  const deadline = budget(args.timeout, () => {
+  const deadline = budget(args.timeout, input.startedAt, () => {
     timedOut = true
     stderr(`\n${yellow("Timed out:")} the run passed its --timeout of ${args.timeout} s; stopping the agent…\n`)
     client.session.abort(session.id).catch(() => {})

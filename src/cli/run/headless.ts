@@ -55,12 +55,12 @@ export function allowingRule(ask: Pick<PermissionRequest, "permission" | "patter
 }
 
 /**
- * Calls `onExpired` once `seconds` have passed (never, without seconds). The timer never keeps
- * the process alive; `cancel` stops it.
+ * Calls `onExpired` once `seconds` have passed since `since` (never, without seconds). The timer
+ * never keeps the process alive; `cancel` stops it.
  */
-export function budget(seconds: number | undefined, onExpired: () => void): { cancel(): void } {
+export function budget(seconds: number | undefined, since: number, onExpired: () => void): { cancel(): void } {
   if (seconds === undefined) return { cancel() {} }
-  const timer = setTimeout(onExpired, seconds * 1000)
+  const timer = setTimeout(onExpired, Math.max(0, since + seconds * 1000 - Date.now()))
   timer.unref()
   return { cancel: () => clearTimeout(timer) }
 }
