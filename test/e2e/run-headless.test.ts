@@ -47,9 +47,9 @@ test("run headless - a message with stdin an open pipe nobody closes: the run an
   expect(JSON.stringify(server.requests[0]!.body)).toContain("say hello")
 })
 
-test("run headless - piped input that arrives at once is appended; `-` reads stdin to its end as the whole message", async () => {
+test("run headless - piped input that arrives at once is appended; a `-` waits for stdin to its end", async () => {
   const box = project()
-  server.script(text("ok"), text("ok"))
+  server.script(text("ok"), text("ok"), text("ok"))
   const appended = await wright(["run", "summarise this"], { cwd: box.project, env: box.env, input: "PIPED-CONTENT\n" })
   expect(appended.code, appended.stderr).toBe(0)
   expect(appended.stderr).not.toContain("nothing arrived")
@@ -63,6 +63,13 @@ test("run headless - piped input that arrives at once is appended; `-` reads std
   const body = JSON.stringify(server.requests[1]!.body)
   expect(body).toContain("ONLY-FROM-STDIN")
   expect(body).not.toContain('"-"')
+
+  // `-` beside a message: a slow writer's input is appended to it.
+  const slow = spawnOpenStdin(["run", "review this", "-"], box)
+  setTimeout(() => slow.stdin!.end("SLOW-DIFF\n"), 800)
+  const beside = await finished(slow as never, 30_000)
+  expect(beside.code, beside.stderr).toBe(0)
+  expect(JSON.stringify(server.requests[2]!.body)).toContain("review this\\n\\nSLOW-DIFF")
 })
 
 test("run headless - a subagent's ask nobody can answer is refused at once and the run exits 1 naming the rule that would allow it", async () => {

@@ -13,7 +13,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
   describe: "run one task and exit when the agent is done",
   builder: (y) =>
     y
-      .positional("message", { type: "string", array: true, default: [], describe: "the prompt; `-` or none: read it from stdin to its end (stdin that arrives at once is appended to a message). Put -- before a message that starts with -" })
+      .positional("message", { type: "string", array: true, default: [], describe: "the prompt. Piped stdin is appended when it arrives at once; with a - among the words, or no message, it is read to its end. Put -- before a message that starts with -" })
       .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
       .option("agent", { type: "string", describe: "primary agent to use (default: build)" })
       .option("file", { alias: "f", type: "string", array: true, describe: "attach a file (repeatable)" })
@@ -36,7 +36,10 @@ export const runCommand: CommandModule<object, RunArgs> = {
     const { run } = await import("../run/execute")
     // Words after `--` (OpenCode's and Harbor's `run … -- "<task>"`) are the message too.
     const rest = ((args as { _?: unknown[] })._ ?? []).slice(1).map(String)
-    await run({ ...args, message: [...args.message, ...rest] })
+    // yargs drops a lone `-` (stdin, as for cat): find it in the words before any `--`.
+    const words = process.argv.slice(2)
+    const dash = (words.includes("--") ? words.slice(0, words.indexOf("--")) : words).includes("-")
+    await run({ ...args, message: [...args.message, ...rest, ...(dash ? ["-"] : [])] })
     // Idle keep-alive sockets and background timers must not hold the finished run open,
     // but everything written must reach a pipe first, however slowly it is read.
     await Promise.all([drained(process.stdout), drained(process.stderr)])

@@ -331,12 +331,13 @@ async function resolveSession(client: Client, args: RunArgs) {
  * (CI runners, harnesses) never blocks the run.
  */
 async function promptText(args: RunArgs): Promise<string> {
-  const words = args.message.join(" ")
-  let message = words.trim() === "-" ? "" : words
+  // A lone `-` among the words: wait for stdin to its end (`slow | wright run "review" -`).
+  const dash = args.message.includes("-")
+  let message = args.message.filter((w) => w !== "-").join(" ")
   if (!process.stdin.isTTY) {
-    const waitForEnd = words.trim() === "-" || (!message.trim() && !args.command)
+    const waitForEnd = dash || (!message.trim() && !args.command)
     const piped = await readStdin(waitForEnd ? undefined : STDIN_GRACE_MS)
-    if (piped === undefined) process.stderr.write(dim(`stdin: nothing arrived within ${STDIN_GRACE_MS} ms, going on without it (give - as the message to read stdin to its end)\n`))
+    if (piped === undefined) process.stderr.write(dim(`stdin: nothing arrived within ${STDIN_GRACE_MS} ms, going on without it (add - to the message to wait for stdin to close)\n`))
     else if (piped.trim()) message = message ? `${message}\n\n${piped}` : piped
   }
   if (!message.trim() && !args.command) throw new UserError('Nothing to do: give a message, e.g. wright run "fix the failing test"')
