@@ -224,7 +224,7 @@ export function createAgent(opts: AgentOptions) {
     .onRequest(methods.agent.session.prompt, async ({ params }) => {
       const s = sessionOf(params.sessionId)
       await opts.eventsReady
-      return { stopReason: await s.prompt(params.prompt) }
+      return await s.prompt(params.prompt)
     })
     .onNotification(methods.agent.session.cancel, async ({ params }) => {
       await sessions.get(params.sessionId)?.cancel()

@@ -12,9 +12,10 @@ import {
   type RequestPermissionResponse,
   type SessionUpdate,
   type StopReason,
+  type Usage,
   type WriteTextFileRequest,
 } from "@agentclientprotocol/sdk/unstable"
-import type { BusEvent, Message, PartInput, PermissionRequest } from "../protocol"
+import type { BusEvent, Message, PartInput, PermissionRequest, Tokens } from "../protocol"
 import { ApiError, type Client } from "../sdk"
 import { promptParts } from "./content"
 import { PERMISSION_OPTIONS, permissionToolCall, replyOf } from "./permission"
@@ -30,6 +31,8 @@ export interface SessionIo {
 }
 
 interface Turn {
+  /** The tokens of the turn's finished steps, summed: the prompt response's `usage`. */
+  tokens: Tokens[]
   cancelled: boolean
   busy: boolean
   idle: Promise<void>
@@ -47,6 +50,8 @@ export class AcpSession {
   context = new Map<string, number>()
   /** Cost of each assistant message so far: their sum is the session's cost. */
   private readonly costs = new Map<string, number>()
+  /** The latest info of each assistant message: the model a finished step ran on. */
+  private readonly assistants = new Map<string, Extract<Message, { role: "assistant" }>>()
   private lastUsage = ""
   /** The project's slash commands, once listed (see `commandsListed`). */
   commands: string[] = []
@@ -88,25 +93,36 @@ export class AcpSession {
       for (const update of this.mapper.mapChild(e)) this.send(update)
       return
     }
-    if (e.type === "message.updated" && e.properties.info.role === "assistant") this.usage(e.properties.info)
+    if (e.type === "message.updated" && e.properties.info.role === "assistant") {
+      this.costs.set(e.properties.info.id, e.properties.info.cost)
+      this.assistants.set(e.properties.info.id, e.properties.info)
+    }
     const turn = this.turn
+    // The core puts a step's finish once its tool calls settled: the update follows their results.
+    const part = e.type === "message.part.updated" ? e.properties.part : undefined
+    if (part?.type === "step-finish" && part.sessionID === this.id) {
+      turn?.tokens.push(part.tokens)
+      const info = this.assistants.get(part.messageID)
+      if (info) this.usage(info, part.tokens)
+    }
     if (turn && e.type === "session.status" && e.properties.status.type !== "idle") turn.busy = true
     if (turn && e.type === "session.idle" && turn.busy) turn.settle()
     for (const update of this.mapper.map(e)) this.send(update)
   }
 
-  async prompt(blocks: ContentBlock[]): Promise<StopReason> {
+  /** One prompt turn: why it stopped, and the tokens its steps used (ACP's `usage`). */
+  async prompt(blocks: ContentBlock[]): Promise<{ stopReason: StopReason; usage?: Usage }> {
     if (this.turn) throw RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session; send session/cancel first")
     const parts = promptParts(blocks)
     let settle!: () => void
     const idle = new Promise<void>((r) => (settle = r))
-    const turn: Turn = (this.turn = { cancelled: false, busy: false, idle, settle })
+    const turn: Turn = (this.turn = { tokens: [], cancelled: false, busy: false, idle, settle })
     try {
       const undo = await this.undoCommand(parts)
       if (undo) {
         await (undo === "undo" ? this.undo() : this.redo())
         await this.tail
-        return "end_turn"
+        return { stopReason: "end_turn" }
       }
       const command = await this.slashCommand(parts)
       const result = command
@@ -115,10 +131,10 @@ export class AcpSession {
       // The answer can overtake its last streamed events: let them through first.
       await within(turn.idle, TRAILING_EVENTS_MS)
       await this.tail
-      return stopReason(result.info, turn.cancelled)
+      return { stopReason: stopReason(result.info, turn.cancelled), ...turnUsage(turn.tokens) }
     } catch (e) {
       await this.tail
-      if (turn.cancelled) return "cancelled"
+      if (turn.cancelled) return { stopReason: "cancelled", ...turnUsage(turn.tokens) }
       throw toRequestError(e)
     } finally {
       this.turn = undefined
@@ -126,9 +142,7 @@ export class AcpSession {
   }
 
   /** ACP's usage_update after a step: the context in use against the model's window, and the session's cost. */
-  private usage(info: Extract<Message, { role: "assistant" }>) {
-    this.costs.set(info.id, info.cost)
-    const t = info.tokens
+  private usage(info: Extract<Message, { role: "assistant" }>, t: Tokens) {
     const used = t.input + t.output + t.cache.read + t.cache.write
     const size = this.context.get(`${info.providerID}/${info.modelID}`)
     if (!used || !size) return
@@ -254,6 +268,18 @@ export class AcpSession {
     const files = parts.filter((p) => p.type === "file")
     return { name: m[1]!, args: m[2]!.trim(), files }
   }
+}
+
+/** ACP's `usage` of a prompt turn: its steps' tokens summed; none when no step finished. */
+export function turnUsage(steps: Tokens[]): { usage?: Usage } {
+  if (!steps.length) return {}
+  const sum = (f: (t: Tokens) => number) => steps.reduce((n, t) => n + f(t), 0)
+  const inputTokens = sum((t) => t.input)
+  const outputTokens = sum((t) => t.output)
+  const thoughtTokens = sum((t) => t.reasoning)
+  const cachedReadTokens = sum((t) => t.cache.read)
+  const cachedWriteTokens = sum((t) => t.cache.write)
+  return { usage: { totalTokens: inputTokens + outputTokens + thoughtTokens + cachedReadTokens + cachedWriteTokens, inputTokens, outputTokens, thoughtTokens, cachedReadTokens, cachedWriteTokens } }
 }
 
 export function stopReason(info: Message, cancelled: boolean): StopReason {

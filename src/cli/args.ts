@@ -21,6 +21,8 @@ export interface RunArgs extends LogArgs {
   thinking?: boolean
   /** The model's variant (reasoning effort, thinking budget), e.g. high, max, minimal. */
   variant?: string
+  /** --timeout: the run's wall-clock budget, in seconds. */
+  timeout?: number
 }
 
 /** The flags of every guarded listener: `wright serve` and the TUI's --port. */

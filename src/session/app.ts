@@ -380,6 +380,12 @@ export async function createApp(opts: AppOptions) {
     lease: leases,
   })
 
+  /** A `server:prompt` command is missing because its server failed to connect: say so. */
+  const mcpUnavailable = (status: Record<string, { status: string; error?: string }>, name: string) => {
+    const server = name.includes(":") ? status[name.slice(0, name.indexOf(":"))] : undefined
+    if (!server || server.status === "connected") return undefined
+    return `MCP server "${name.slice(0, name.indexOf(":"))}" is ${server.status}${server.error ? `: ${server.error}` : ""}`
+  }
   // Re-read on each use, so commands added while wright runs are found.
   // MCP prompts are `server:prompt`; a name taken by a command of the user's stays theirs.
   const commands = () => {
@@ -408,7 +414,7 @@ export async function createApp(opts: AppOptions) {
     toolCalls,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
-    command: (target) => createCommandRunner({ commands, mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
+    command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(

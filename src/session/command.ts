@@ -156,6 +156,13 @@ export function promptText(result: { messages: { content: unknown }[] }): string
 
 export interface CommandRunnerDeps {
   commands: () => CommandInfo[]
+  /**
+   * Contract: resolves once every MCP server has connected or failed (each within its timeout),
+   * since their prompts are commands too; never rejects. Undefined: nothing to wait for.
+   */
+  ready?(): Promise<void>
+  /** Why the command `name` is not there when its MCP server is (it failed to connect); undefined: no reason known. */
+  unavailable?(name: string): string | undefined
   /** Sends `prompts/get` to an MCP server; throws with a readable message. */
   mcpPrompt?(server: string, prompt: string, args: Record<string, string>): Promise<{ messages: { content: unknown }[] }>
   sessions: Pick<SessionService, "prompt">
@@ -181,11 +188,14 @@ export interface CommandRunnerDeps {
  */
 export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string, input: SessionCommandInput) => Promise<MessageWithParts> {
   return async (sessionID, input) => {
+    // A run started with `--command server:prompt` comes before its server has connected.
+    await deps.ready?.()
     const commands = deps.commands()
     const cmd = commands.find((c) => c.name === input.command)
     if (!cmd) {
       const available = commands.map((c) => c.name).join(", ")
-      throw new BadRequestError({ message: `Command not found: "${input.command}". Available commands: ${available}` })
+      const why = deps.unavailable?.(input.command)
+      throw new BadRequestError({ message: `Command not found: "${input.command}".${why ? ` ${why}.` : ""} Available commands: ${available}` })
     }
     let requested: { providerID: string; modelID: string } | undefined
     try {

@@ -92,6 +92,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   let snapshot: StepSnapshot | undefined
   let finishPart: (Part & { type: "step-finish" }) | undefined
   let startPart: (Part & { type: "step-start" }) | undefined
+  let stepEnd: { reason: string; cost: number; tokens: Tokens } | undefined
   const beginSnapshot = () => {
     if (snapshot || !deps.snapshots) return
     const started = (snapshot = deps.snapshots.begin(sid))
@@ -228,8 +229,9 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
             assistant.cost += cost
             assistant.tokens = tokens
             history.putMessage(assistant)
-            finishPart = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", reason: event.finishReason, cost, tokens })
-            deps.onUsage?.(sid, cost, tokens)
+            // The step-finish part closes the step: it is put once the step's tool calls have
+            // settled (below), so every reader sees a step's calls before its end and usage.
+            stepEnd = { reason: event.finishReason, cost, tokens }
             if (!assistant.summary && isOverflow(tokens, input.model.info, deps.compaction)) needsCompaction = true
             break
           }
@@ -256,6 +258,7 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
       }
       if (!abort.aborted && !toolsStarted && isRetryable(error) && attempt <= RETRY_MAX_ATTEMPTS) {
         // Nothing ran yet: drop what this attempt streamed and ask again.
+        stepEnd = undefined
         for (const part of created) {
           history.removePart(sid, assistant.id, part.id)
           if (part.type === "tool") toolParts.delete(part.callID)
@@ -283,6 +286,10 @@ export async function processStep(deps: ProcessorDeps, input: StepInput): Promis
   }
 
   await settle()
+  if (stepEnd) {
+    finishPart = put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "step-finish", ...stepEnd })
+    deps.onUsage?.(sid, stepEnd.cost, stepEnd.tokens)
+  }
   snapshot?.end((patch) => {
     if (finishPart) put({ ...finishPart, snapshot: patch.after })
     put({ id: Id.ascending("prt"), sessionID: sid, messageID: assistant.id, type: "patch", ...patch })

@@ -29,13 +29,18 @@ export function createController(opts: ControllerOptions) {
 
   async function loadBasics() {
     // The configured model is known before the prompt is: ctrl+t or a prompt sent at once needs it.
-    const [agents, statuses, permissions, questions, sessions, commands, defaultModel] = await Promise.all([
+    // The command list waits for MCP servers still connecting (their prompts are commands): it
+    // arrives on its own, never holding up the rest.
+    void api
+      .commands()
+      .then((commands) => store.set({ commands: commands.map((c) => ({ name: c.name, description: c.description })) }))
+      .catch(() => {})
+    const [agents, statuses, permissions, questions, sessions, defaultModel] = await Promise.all([
       api.agents().catch(() => []),
       api.statuses().catch(() => ({})),
       api.permissions().catch(() => []),
       api.questions().catch(() => []),
       api.sessions().catch(() => [] as Session[]),
-      api.commands().catch(() => []),
       opts.client.config.get().then(
         (c) => (typeof c.model === "string" ? c.model : undefined),
         () => store.getState().defaultModel,
@@ -51,7 +56,6 @@ export function createController(opts: ControllerOptions) {
       permissions: [...s.permissions, ...permissions.filter((p) => !s.permissions.some((q) => q.id === p.id))],
       questions: [...s.questions, ...questions.filter((p) => !s.questions.some((q) => q.id === p.id))],
       sessions,
-      commands: commands.map((c) => ({ name: c.name, description: c.description })),
       defaultModel,
       ready: true,
     })

@@ -69,6 +69,29 @@ test("acp - each step sends a usage update: context used against the model's win
   expect(usage.cost).toMatchObject({ currency: "USD" })
 })
 
+test("acp - one usage update per finished step, after its tool results; the prompt's answer carries the turn's usage", async () => {
+  const box = project()
+  writeFileSync(path.join(box.project, "notes.txt"), "notes\n")
+  const { editor } = await editorFor(box)
+  const { sessionId } = await editor.agent.request(m.agent.session.new, { cwd: box.project, mcpServers: [] })
+  suite.llm.script(
+    toolCall("read", { filePath: "notes.txt" }, { usage: { input: 1000, output: 20 } }),
+    text("read it", { usage: { input: 1100, output: 30, cacheRead: 500 } }),
+  )
+  const answer = await prompt(editor, sessionId, "read the notes")
+  const kinds = editor.updates.map((u) => u.update)
+  const usageAt = kinds.flatMap((u, i) => (u.sessionUpdate === "usage_update" ? [i] : []))
+  // Before, the first step's update came between the read's start and its result.
+  expect(usageAt).toHaveLength(2)
+  const done = kinds.findIndex((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed")
+  expect(done).toBeGreaterThan(-1)
+  expect(usageAt[0]).toBeGreaterThan(done)
+  expect(kinds.slice(usageAt[0]! + 1).some((u) => u.sessionUpdate === "agent_message_chunk")).toBe(true)
+  expect(ofKind(editor.updates, "usage_update").map((u) => u.used)).toEqual([1020, 1130])
+  // The session's totals for this prompt: both steps summed.
+  expect(answer.usage).toMatchObject({ inputTokens: 1600, outputTokens: 50, cachedReadTokens: 500, totalTokens: 2150 })
+})
+
 test("acp - session/resume rejoins a stored session without replaying it; session/close forgets it", async () => {
   const box = project()
   const first = await editorFor(box)

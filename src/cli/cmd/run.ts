@@ -1,13 +1,19 @@
 import type { CommandModule } from "yargs"
 import type { RunArgs } from "../args"
 
+/** The exit codes of `wright run`, as `--help` shows them. */
+const EXIT_CODES = `Exit codes:
+  0    the agent finished
+  1    an error (bad input, provider or tool failure), or a refused permission
+  124  stopped by --timeout (the session aborted, its tool calls settled)
+  130  interrupted (Ctrl+C)`
 
 export const runCommand: CommandModule<object, RunArgs> = {
   command: "run [message..]",
   describe: "run one task and exit when the agent is done",
   builder: (y) =>
     y
-      .positional("message", { type: "string", array: true, default: [], describe: "the prompt (stdin is appended when piped)" })
+      .positional("message", { type: "string", array: true, default: [], describe: "the prompt. Piped stdin is appended when it arrives at once; with a - among the words, or no message, it is read to its end. Put -- before a message that starts with -" })
       .option("model", { alias: "m", type: "string", describe: "model as provider/model" })
       .option("agent", { type: "string", describe: "primary agent to use (default: build)" })
       .option("file", { alias: "f", type: "string", array: true, describe: "attach a file (repeatable)" })
@@ -18,15 +24,22 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
       .option("password", { alias: "p", type: "string", describe: "password for --attach; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })
       .option("username", { alias: "u", type: "string", describe: "username for --attach (default: $WRIGHT_SERVER_USERNAME or wright)" })
-      .option("auto", { type: "boolean", describe: "approve every permission ask once (explicit denies still hold; running a command outside the sandbox needs a sandbox_escape rule)" })
+      .option("auto", { alias: "dangerously-skip-permissions", type: "boolean", describe: "approve every permission ask once (explicit denies still hold; running a command outside the sandbox needs a sandbox_escape rule)" })
       .option("title", { type: "string", describe: "title of a new session" })
       .option("command", { type: "string", describe: "run a slash command; the message becomes its arguments" })
       .option("schema", { type: "string", describe: "JSON Schema file: the answer must match it and is printed alone" })
       .option("thinking", { type: "boolean", describe: "show reasoning" })
-      .option("variant", { type: "string", describe: "model variant: provider reasoning effort, e.g. high, max, minimal" }) as never,
+      .option("variant", { type: "string", describe: "model variant: provider reasoning effort, e.g. high, max, minimal" })
+      .option("timeout", { type: "number", describe: "wall-clock budget in seconds: past it the run is stopped (exit 124)" })
+      .epilog(EXIT_CODES) as never,
   handler: async (args) => {
     const { run } = await import("../run/execute")
-    await run(args)
+    // Words after `--` (OpenCode's and Harbor's `run … -- "<task>"`) are the message too.
+    const rest = ((args as { _?: unknown[] })._ ?? []).slice(1).map(String)
+    // yargs drops a lone `-` (stdin, as for cat): find it in the words before any `--`.
+    const words = process.argv.slice(2)
+    const dash = (words.includes("--") ? words.slice(0, words.indexOf("--")) : words).includes("-")
+    await run({ ...args, message: [...args.message, ...rest, ...(dash ? ["-"] : [])] })
     // Idle keep-alive sockets and background timers must not hold the finished run open,
     // but everything written must reach a pipe first, however slowly it is read.
     await Promise.all([drained(process.stdout), drained(process.stderr)])

@@ -1,6 +1,7 @@
 // `wright run`: one task, start to finish, through the HTTP API (in-process unless --attach).
 // It creates or resumes a session, streams the answer, answers permission asks (reject, or
-// once with --auto), and exits 0 on success, 1 on error, 130 when interrupted.
+// once with --auto), and exits 0 on success, 1 on error (a refused permission included), 124 past
+// --timeout, 130 when interrupted.
 import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
@@ -14,6 +15,7 @@ import { clientAuth } from "../password"
 import { dim, UserError, yellow } from "../ui"
 import { trustNotice } from "../trust/notice"
 import { header, jsonRenderer, textRenderer } from "./render"
+import { allowingRule, budget, readStdin, STDIN_GRACE_MS, TIMEOUT_EXIT } from "./headless"
 import { holdBaselineWasm, mimeOf, terminalSafe, type Logger, type RootLogger } from "../../util"
 
 /** A one-shot run never blocks on a question or a plan switch nobody can answer. */
@@ -31,6 +33,13 @@ export async function run(args: RunArgs) {
   holdBaselineWasm()
   const directory = path.resolve(args.dir ?? process.cwd())
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
+  if (args.timeout !== undefined && !(args.timeout > 0)) throw new UserError("--timeout: give the run's budget in seconds, a number above 0")
+  // The budget counts from here: stdin read to its end (`-`) and the start-up are in it too.
+  const startedAt = Date.now()
+  const early = budget(args.timeout, startedAt, () => {
+    process.stderr.write(`${yellow("Timed out:")} the run passed its --timeout of ${args.timeout} s before the agent started\n`)
+    process.exit(TIMEOUT_EXIT)
+  })
   const message = await promptText(args)
   const model = args.model ? parseModelRef(args.model, "--model") : undefined
   const files = (args.file ?? []).map((f) => filePart(f, directory))
@@ -38,9 +47,10 @@ export async function run(args: RunArgs) {
 
   const log = cliLogger(args)
   const { client, close, extended } = await connect(args, directory, log)
+  early.cancel()
   try {
     const runLog = log.child({ service: "run" })
-    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended, startedAt })
     process.exitCode = exit
     runLog.info("run finished", { exit })
   } finally {
@@ -67,6 +77,8 @@ interface Input {
   /** Whether the core may have plugins to report on (false: a local core without any, so GET /plugin is skipped). */
   extended: boolean
   log: Logger
+  /** When the run began: --timeout counts from it. */
+  startedAt: number
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -110,6 +122,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   })().catch((error) => input.log.warn("the event stream failed", { error }))
 
   const warned = new Set<string>()
+  /** The rules that would have allowed each ask this run refused (nobody is there to answer). */
+  const refused: string[] = []
   let headerShown = args.format === "json"
   function handle(e: BusEvent) {
     // The header names what actually answers: the first step's agent and model.
@@ -138,7 +152,9 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       const named = NAMED_ONLY.has(e.properties.permission)
       const reply = args.auto && !named ? "once" : "reject"
       if (named) stderr(`${asked}; auto-rejecting: --auto does not approve it ${dim(`(only a rule that names it does: "permission": {"${e.properties.permission}": "allow"})`)}\n`)
-      else if (!args.auto) stderr(`${asked}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
+      else if (!args.auto) stderr(`${asked}; auto-rejecting ${dim(`(allow it with ${allowingRule(e.properties)} in the config, or run with --auto)`)}\n`)
+      // A refused escape leaves the call as it ran, inside the sandbox: the task goes on.
+      if (reply === "reject" && !named) refused.push(allowingRule(e.properties))
       client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
     }
     renderer.event(e)
@@ -152,6 +168,14 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     client.session.abort(session.id).catch(() => {})
   }
   process.on("SIGINT", onSigint)
+  let timedOut = false
+  const deadline = budget(args.timeout, input.startedAt, () => {
+    timedOut = true
+    stderr(`\n${yellow("Timed out:")} the run passed its --timeout of ${args.timeout} s; stopping the agent…\n`)
+    client.session.abort(session.id).catch(() => {})
+    // The abort settles the tool calls and answers the prompt; should it not, go anyway.
+    setTimeout(() => process.exit(TIMEOUT_EXIT), 10_000).unref()
+  })
 
   try {
     // Events published before the subscription is live would be lost: wait for it.
@@ -189,6 +213,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       // The session.error event may show it too: let the stream catch up, then print it once.
       await within(idleSeen, 500)
       const body = error.body ?? { name: error.name, data: { message: error.message } }
+      if (timedOut) return TIMEOUT_EXIT
       if (!failed) renderer.error(session.id, flagged(body, args))
       return 1
     }
@@ -196,9 +221,15 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     await within(idleSeen, 2000)
     renderer.finish()
     const info = result.info
+    if (timedOut) return TIMEOUT_EXIT
     if (interrupted || (info.role === "assistant" && info.error?.name === "MessageAbortedError")) return 130
     if (info.role === "assistant" && info.error) {
       if (!failed) renderer.error(session.id, info.error)
+      return 1
+    }
+    if (refused.length) {
+      // No terminal to ask: the refused call failed, and a subagent's does not stop the parent.
+      stderr(`${yellow("A tool call was refused and stopped:")} nobody was there to approve it. Allow it with ${[...new Set(refused)].join(" and ")} in the config, or run with --auto.\n`)
       return 1
     }
     if (info.role === "assistant" && info.finish === "tool-calls") {
@@ -216,6 +247,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     return failed ? 1 : 0
   } finally {
     process.off("SIGINT", onSigint)
+    deadline.cancel()
     events.abort()
     await within(pump, 1000)
   }
@@ -293,23 +325,23 @@ async function resolveSession(client: Client, args: RunArgs) {
   return client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES })
 }
 
+/**
+ * The message, and stdin when piped: read to its end when the message is `-` or absent (nothing
+ * else to do), else only if it begins within STDIN_GRACE_MS, so an open pipe nobody writes to
+ * (CI runners, harnesses) never blocks the run.
+ */
 async function promptText(args: RunArgs): Promise<string> {
-  let message = args.message.join(" ")
+  // A lone `-` among the words: wait for stdin to its end (`slow | wright run "review" -`).
+  const dash = args.message.includes("-")
+  let message = args.message.filter((w) => w !== "-").join(" ")
   if (!process.stdin.isTTY) {
-    const piped = await readStdin()
-    if (piped.trim()) message = message ? `${message}\n\n${piped}` : piped
+    const waitForEnd = dash || (!message.trim() && !args.command)
+    const piped = await readStdin(waitForEnd ? undefined : STDIN_GRACE_MS)
+    if (piped === undefined) process.stderr.write(dim(`stdin: nothing arrived within ${STDIN_GRACE_MS} ms, going on without it (add - to the message to wait for stdin to close)\n`))
+    else if (piped.trim()) message = message ? `${message}\n\n${piped}` : piped
   }
   if (!message.trim() && !args.command) throw new UserError('Nothing to do: give a message, e.g. wright run "fix the failing test"')
   return message
-}
-
-function readStdin(): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    process.stdin.on("data", (c) => chunks.push(c))
-    process.stdin.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")))
-    process.stdin.on("error", () => resolve(""))
-  })
 }
 
 

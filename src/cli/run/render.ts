@@ -13,9 +13,14 @@ type Out = { stdout: (s: string) => void; stderr: (s: string) => void }
 export type Usage = { cost: number; tokens: Tokens }
 
 /**
- * `--format json`: one JSON object per line for steps, finished text, settled tools and errors.
- * A `step_finish` line also carries `session`: the session's cost and tokens (cache reads and
- * writes included) summed so far, starting from `totals` (what a resumed session had).
+ * `--format json`: one JSON object per line for steps, finished text, settled tools and errors,
+ * in OpenCode's shapes (`{type, timestamp, sessionID, part}`) and order: each `text`,
+ * `reasoning` (with --thinking) and `tool_use` of a step comes between its `step_start` and its
+ * `step_finish` (the core puts a step's finish once its calls settled). Only the run's own
+ * session is shown, as OpenCode does: a subagent's steps would interleave with the step whose
+ * task call runs them; its work reaches the task call's output. A `step_finish` line also
+ * carries `session`: the session's cost and tokens (cache reads and writes included) summed so
+ * far, starting from `totals` (what a resumed session had).
  */
 export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set<string>; root?: string; totals?: Map<string, Usage> }): Renderer {
   const emitted = new Set<string>()
@@ -42,7 +47,7 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
       if (e.type === "session.diff" && e.properties.sessionID === opts.root) diff = e.properties
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
-      if (!opts.sessions.has(part.sessionID)) return
+      if (!opts.sessions.has(part.sessionID) || (opts.root !== undefined && part.sessionID !== opts.root)) return
       const key = `${part.id}:${part.type === "tool" ? part.state.status : ""}`
       const once = (type: string, extra: () => Record<string, unknown> = () => ({})) => {
         if (emitted.has(key)) return

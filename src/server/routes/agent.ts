@@ -43,7 +43,11 @@ export const agentRoutes = [
     summary: "Slash commands (built-in, Markdown files, config), then skills",
     tags: ["command"],
     response: z.array(CommandInfo),
-    handler: ({ app }) => commands(app),
+    // MCP prompts are commands: servers still connecting are waited for (each within its timeout).
+    handler: async ({ app, c }) => {
+      await app.mcp.ready(c.req.raw.signal)
+      return commands(app)
+    },
   }),
   route({
     method: "get",
