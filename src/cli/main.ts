@@ -15,7 +15,20 @@ import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 
+/**
+ * A reader that went away (`wright models | head -1`) ends the output, as it ends any Unix
+ * tool's: quietly, exit 0. The TUI owns its terminal and handles its own hangup.
+ */
+function quietOnClosedPipe() {
+  if (process.stdout.isTTY) return
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0)
+    void fail(e)
+  })
+}
+
 async function main() {
+  quietOnClosedPipe()
   const cli = yargs(hideBin(process.argv))
     .scriptName("wright")
     .usage("$0 [command]\n\nA terminal coding agent. `wright` opens the interactive UI in the current project; `wright run \"…\"` does one task and exits; `wright serve` serves the HTTP API.")
