@@ -39,6 +39,8 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
   let diff: Extract<BusEvent, { type: "session.diff" }>["properties"] | undefined
   return {
     event(e) {
+      // Stdout carries JSON alone: a retry is told on stderr, as in the text format.
+      if (e.type === "session.status" && e.properties.sessionID === opts.root && e.properties.status.type === "retry") out.stderr(retryLine(e.properties.status))
       if (e.type === "session.diff" && e.properties.sessionID === opts.root) diff = e.properties
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
@@ -111,6 +113,10 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
         text(opts.tty ? terminalSafe(e.properties.delta) : e.properties.delta)
         return
       }
+      if (e.type === "session.status" && e.properties.sessionID === opts.root && e.properties.status.type === "retry") {
+        if (wroteText && !endsWithNewline) text("\n")
+        stderr(retryLine(e.properties.status))
+      }
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
       if (!opts.sessions.has(part.sessionID)) return
@@ -164,6 +170,12 @@ function callLine(part: ToolPart): string {
 function firstLine(s: string) {
   const line = terminalSafe(s.split(/\r?\n/)[0] ?? "")
   return line.length > 200 ? line.slice(0, 200) + "…" : line
+}
+
+/** The loop waits before asking the provider again: when, which attempt, and why. */
+function retryLine(status: { attempt: number; message: string; next: number }, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((status.next - now) / 1000))
+  return `${yellow("Retrying")} in ${seconds}s (attempt ${status.attempt}): ${firstLine(status.message)}\n`
 }
 
 export function header(agent: string, model: string) {
