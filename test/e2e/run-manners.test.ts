@@ -1,8 +1,9 @@
 // `wright run` keeps the user informed, through the built binary against the scripted model:
-// each retry says why on stderr.
+// each retry says why on stderr; notices start on their own line.
+import { spawn } from "node:child_process"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { LAUNCHER, providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 
 let server: LLMServer
 beforeAll(async () => {
@@ -32,4 +33,22 @@ test("run - each retry of the provider is shown on stderr with its reason and at
   expect(retries[0]).toMatch(/attempt 1\b/)
   expect(retries[0]).toContain("overloaded")
   expect(retries[1]).toMatch(/attempt 2\b/)
+})
+
+/** `wright <args> 2>&1`: stdout and stderr in one stream, as on a terminal. */
+function merged(box: Sandbox, args: string[]): Promise<string> {
+  const child = spawn("bash", ["-c", `"$@" 2>&1 </dev/null`, "bash", LAUNCHER, ...args], { cwd: box.project, env: { ...box.env, WRIGHT_NODE: process.execPath } })
+  let out = ""
+  child.stdout.on("data", (d) => (out += d))
+  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000)
+  return new Promise((resolve) => child.on("close", () => (clearTimeout(timer), resolve(out))))
+}
+
+test("run - a notice starts on its own line, never glued onto the answer's text", async () => {
+  const box = sandbox()
+  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), permission: { bash: "ask" } })
+  server.script(toolCall("bash", { command: "uname -a", description: "Look at the host" }, { text: "First I look at the host." }), text("Done."))
+  const out = await merged(box, ["run", "hi"])
+  expect(out).toMatch(/^permission requested: bash/m)
+  expect(out).toContain("First I look at the host.\n")
 })

@@ -122,7 +122,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     // A plugin or hook that failed is reported with no session: a warning, the run goes on.
     if (e.type === "session.error" && !e.properties.sessionID && e.properties.error) {
       const message = String((e.properties.error.data as { message?: unknown })?.message ?? e.properties.error.name)
-      if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)
+      if (!warned.has(message)) renderer.notice(`${yellow("Warning:")} ${message}\n`)
       warned.add(message)
     }
     if (e.type === "session.error" && e.properties.sessionID && sessions.has(e.properties.sessionID) && e.properties.error) {
@@ -133,7 +133,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
     if (e.type === "permission.asked" && sessions.has(e.properties.sessionID)) {
       const reply = args.auto ? "once" : "reject"
-      if (!args.auto) stderr(`${yellow("permission requested:")} ${terminalSafe(`${e.properties.permission} (${e.properties.patterns.join(", ")})`)}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
+      if (!args.auto) renderer.notice(`${yellow("permission requested:")} ${terminalSafe(`${e.properties.permission} (${e.properties.patterns.join(", ")})`)}; auto-rejecting ${dim("(use --auto to approve)")}\n`)
       client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
     }
     renderer.event(e)

@@ -4,6 +4,8 @@ import { bold, cyan, dim, green, red, yellow } from "../ui"
 
 export interface Renderer {
   event(e: BusEvent): void
+  /** A line for the user on stderr (a warning, a permission ask); it starts on its own line. */
+  notice(line: string): void
   error(sessionID: string, error: { name: string; data: Record<string, unknown> }): void
   finish(): void
 }
@@ -56,6 +58,9 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
       else if (part.type === "text" && part.time?.end !== undefined && !part.synthetic) once("text")
       else if (part.type === "reasoning" && part.time?.end !== undefined && opts.thinking) once("reasoning")
       else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error") && !pruned(part)) once("tool_use")
+    },
+    notice(s) {
+      out.stderr(s)
     },
     error(sessionID, error) {
       line("error", sessionID, { error })
@@ -122,6 +127,10 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
       if (!opts.sessions.has(part.sessionID)) return
       if (part.type === "reasoning") reasoningParts.add(part.id)
       if (part.type === "tool") toolLine(part)
+    },
+    notice(s) {
+      if (wroteText && !endsWithNewline) text("\n")
+      stderr(s)
     },
     error(_sessionID, error) {
       if (wroteText && !endsWithNewline) text("\n")
