@@ -52,3 +52,19 @@ test("run - a notice starts on its own line, never glued onto the answer's text"
   expect(out).toMatch(/^permission requested: bash/m)
   expect(out).toContain("First I look at the host.\n")
 })
+
+test("run - a command that exits non-zero is shown with ✗ and its exit code, one that succeeds with ✓", async () => {
+  const box = project()
+  server.script(
+    toolCall("bash", { command: "echo fine", description: "Succeed" }),
+    toolCall("bash", { command: "echo 'tests failed' && exit 3", description: "Fail" }),
+    text("Done."),
+  )
+  const r = await wright(["run", "hi"], { cwd: box.project, env: box.env })
+  expect(r.code).toBe(0)
+  const lines = r.stderr.split("\n")
+  expect(lines).toContain("✓ $ echo fine")
+  const failed = lines.indexOf("✗ $ echo 'tests failed' && exit 3")
+  expect(failed, r.stderr).toBeGreaterThan(-1)
+  expect(lines[failed + 1]).toBe("  exit 3")
+})

@@ -151,7 +151,9 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     shown.add(part.id)
     const child = part.sessionID !== opts.root ? dim("  ↳") : ""
     if (wroteText && !endsWithNewline) text("\n")
-    if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
+    const failed = status === "completed" ? summaryOf(part)?.failed : undefined
+    if (failed) stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(failed))}\n`)
+    else if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
     else stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
   }
 }
@@ -169,10 +171,15 @@ function pruned(part: ToolPart): boolean {
  * server) the tool's name and the title it reported.
  */
 function callLine(part: ToolPart): string {
-  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
-  if (summary.success) return terminalSafe(summary.data.title)
+  const summary = summaryOf(part)
+  if (summary) return terminalSafe(summary.title)
   const own = "title" in part.state ? part.state.title : ""
   return own ? `${bold(terminalSafe(part.tool))} ${dim(firstLine(own))}` : bold(terminalSafe(part.tool))
+}
+
+function summaryOf(part: ToolPart): ToolSummary | undefined {
+  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
+  return summary.success ? summary.data : undefined
 }
 
 /** The first line of untrusted text, at most 200 characters, safe to print. */

@@ -1,0 +1,49 @@
+// The TUI in a terminal (tmux) with the scripted model: a failed command shows ✗ and its exit
+// code.
+import { afterAll, afterEach, beforeAll, expect, test as vitestTest, vi } from "vitest"
+import { requires } from "../lib/requires"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
+import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = vitestTest.skipIf(requires("tmux"))
+
+vi.setConfig({ testTimeout: 120_000 })
+
+let server: LLMServer
+const panes: Tmux[] = []
+beforeAll(async () => {
+  server = await startLLMServer({ strict: false })
+})
+afterEach(() => {
+  for (const p of panes.splice(0)) p.kill()
+  server.reset()
+})
+afterAll(() => server.close())
+
+function open(box: Sandbox, args: string[] = []) {
+  const pane = new Tmux()
+  panes.push(pane)
+  pane.start([process.execPath, BIN, ...args], { cwd: box.project, env: box.env })
+  return pane
+}
+
+const PROMPT_READY = "tab agents"
+
+test("tui manners - a command that exits non-zero shows ✗ and its exit code; one that succeeds ✓", async () => {
+  const box = sandbox()
+  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  server.script(
+    toolCall("bash", { command: "echo fine", description: "Succeed" }),
+    toolCall("bash", { command: "echo broken && exit 3", description: "Fail" }),
+    text("All done here."),
+  )
+  const pane = open(box)
+  await pane.waitFor(PROMPT_READY)
+  pane.type("run the tests")
+  pane.keys("Enter")
+  const screen = await pane.waitFor("All done here.")
+  expect(screen).toMatch(/✓ \$ echo fine/)
+  expect(screen).toMatch(/✗ \$ echo broken && exit 3 exit 3/)
+})
