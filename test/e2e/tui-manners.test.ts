@@ -1,5 +1,5 @@
 // The TUI in a terminal (tmux) with the scripted model: a failed command shows ✗ and its exit
-// code.
+// code; an invalid config is reported as run reports it.
 import { afterAll, afterEach, beforeAll, expect, test as vitestTest, vi } from "vitest"
 import { requires } from "../lib/requires"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
@@ -46,4 +46,15 @@ test("tui manners - a command that exits non-zero shows ✗ and its exit code; o
   const screen = await pane.waitFor("All done here.")
   expect(screen).toMatch(/✓ \$ echo fine/)
   expect(screen).toMatch(/✗ \$ echo broken && exit 3 exit 3/)
+})
+
+test("tui manners - an invalid config is reported as run reports it: the file and the key, no stack trace, exit 1", async () => {
+  const box = sandbox()
+  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), agent: { build: { temperature: "hot" } } })
+  const pane = open(box)
+  const screen = await pane.waitFor(/\[exited \d+\]/)
+  expect(screen).toContain("Error: Invalid config in")
+  expect(screen.replace(/\n/g, "")).toContain("agent.build.temperature")
+  expect(screen).not.toMatch(/^\s+at /m)
+  expect(screen).toContain("[exited 1]")
 })
