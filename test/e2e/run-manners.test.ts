@@ -68,3 +68,12 @@ test("run - a command that exits non-zero is shown with ✗ and its exit code, o
   expect(failed, r.stderr).toBeGreaterThan(-1)
   expect(lines[failed + 1]).toBe("  exit 3")
 })
+
+test("run - a run that sent nothing (no model) leaves no session behind, and names wright auth login", async () => {
+  const box = sandbox()
+  const r = await wright(["run", "hi"], { cwd: box.project, env: box.env })
+  expect(r.code).toBe(1)
+  expect(r.stderr).toContain("wright auth login")
+  const list = await wright(["session", "list", "--format", "json"], { cwd: box.project, env: box.env })
+  expect(JSON.parse(list.stdout)).toEqual([])
+})

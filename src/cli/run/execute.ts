@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
-import { emptyTokens, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
+import { emptyTokens, NO_MODEL_ISSUE, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset, type Session } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -78,7 +78,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   if (notice) stderr(notice)
   // Printed once per run; a server from before /config/warnings has none to give.
   for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${terminalSafe(w)}\n`)
-  const session = await resolveSession(client, args)
+  const { session, created } = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
   const busy = await busyElsewhere(client, args, session.id)
   if (busy) {
@@ -185,6 +185,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       await within(idleSeen, 500)
       const body = error.body ?? { name: error.name, data: { message: error.message } }
       if (!failed) renderer.error(session.id, flagged(body, args))
+      if (created) await dropIfEmpty(client, session.id)
       return 1
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
@@ -216,9 +217,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   }
 }
 
-/** A bad `variant` in the request is the --variant flag's: say so. */
+/** A bad `variant` in the request is the --variant flag's: say so. No model at all: say how to get one here. */
 function flagged(body: { name: string; data: Record<string, unknown> }, args: RunArgs) {
-  const issues = body.data.issues as { path: string }[] | undefined
+  const issues = body.data.issues as { path: string; message?: string }[] | undefined
+  if (issues?.some((i) => i.path === "model" && i.message === NO_MODEL_ISSUE)) {
+    return { ...body, data: { ...body.data, message: `No model is configured. Store a provider's API key with \`wright auth login\` (it lists the providers), or set its variable (e.g. ANTHROPIC_API_KEY), or choose one with --model or "model" in your config. \`wright models\` lists what you can use.` } }
+  }
   if (!args.variant || !issues?.some((i) => i.path === "variant")) return body
   return { ...body, data: { ...body.data, message: `--variant: ${String(body.data.message)}` } }
 }
@@ -272,10 +276,17 @@ async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): 
   )
 }
 
-async function resolveSession(client: Client, args: RunArgs) {
+/** A session this run made and sent nothing to (the prompt failed before it was stored, e.g. no model) is not kept. */
+async function dropIfEmpty(client: Client, sessionID: string) {
+  const messages = await client.session.messages(sessionID, { limit: 1 }).catch(() => undefined)
+  if (messages?.length === 0) await client.session.delete(sessionID).catch(() => {})
+}
+
+/** The session to run in; `created` when this run made it. */
+async function resolveSession(client: Client, args: RunArgs): Promise<{ session: Session; created: boolean }> {
   if (args.session) {
     try {
-      return await client.session.get(args.session)
+      return { session: await client.session.get(args.session), created: false }
     } catch (e) {
       if ((e as Error).name === "NotFoundError") throw new UserError(`--session: no session with id ${args.session}`)
       throw e
@@ -283,9 +294,9 @@ async function resolveSession(client: Client, args: RunArgs) {
   }
   if (args.continue) {
     const [latest] = await client.session.list({ roots: true, limit: 1 })
-    if (latest) return latest
+    if (latest) return { session: latest, created: false }
   }
-  return client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES })
+  return { session: await client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES }), created: true }
 }
 
 async function promptText(args: RunArgs): Promise<string> {
