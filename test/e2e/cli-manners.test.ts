@@ -63,3 +63,12 @@ test("cli - a mistyped command gets 'did you mean', not the help or a complaint 
   const dir = await wright(["project"], { cwd: box.home, env: box.env })
   expect(dir.stderr).not.toContain("Unknown command")
 })
+
+test("cli - models marks one default, the model run would use", async () => {
+  const box = sandbox()
+  const env = { ...box.env, ANTHROPIC_API_KEY: "sk-ant-test", OPENAI_API_KEY: "sk-test" }
+  const marked = async () => (await wright(["models"], { cwd: box.project, env })).stdout.split("\n").filter((l) => l.endsWith(" (default)"))
+  expect(await marked()).toHaveLength(1)
+  writeConfig(box.project, { model: "openai/gpt-5" })
+  expect(await marked()).toEqual(["openai/gpt-5 (default)"])
+})
