@@ -18,17 +18,9 @@ const note = (s: string) => void process.stderr.write(`${s}\n`)
 
 export async function models(args: { dir?: string; provider?: string; verbose?: boolean; refresh?: boolean; format: "table" | "json" }) {
   if (args.refresh) await refresh(path.resolve(args.dir ?? process.cwd()))
-  await withLocalClient(args, async (client, core) => {
-    const { providers } = await client.config.providers()
-    // One default: the model a new run would use (the config's "model", else the best of the
-    // first usable provider), not each provider's own default.
-    const main = (() => {
-      try {
-        return core.app.providers.defaultModel(core.app.config.model)
-      } catch {
-        return undefined
-      }
-    })()
+  await withLocalClient(args, async (client) => {
+    // One default is marked: the model a new run would use (`model`), not each provider's own.
+    const { providers, model: main } = await client.config.providers()
     const chosen = args.provider ? providers.filter((p) => p.id === args.provider) : providers
     if (args.provider && chosen.length === 0) throw new UserError(noProvider(args.provider, providers.map((p) => p.id)))
     if (args.format === "json") return out(JSON.stringify(chosen, null, 2) + "\n")
@@ -38,7 +30,7 @@ export async function models(args: { dir?: string; provider?: string; verbose?: 
     }
     for (const p of chosen) {
       for (const m of Object.values(p.models).sort((a, b) => a.id.localeCompare(b.id))) {
-        const mark = main?.providerID === p.id && main.modelID === m.id ? " (default)" : ""
+        const mark = main === `${p.id}/${m.id}` ? " (default)" : ""
         const extra = args.verbose ? dim(`  context ${m.limit.context}, output ${m.limit.output}, $${m.cost.input}/$${m.cost.output} per 1M in/out`) : ""
         out(`${p.id}/${m.id}${mark}${extra}\n`)
       }
