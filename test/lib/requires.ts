@@ -1,7 +1,8 @@
 // What a test file needs from the machine beyond Node and npm (a browser, tmux, bubblewrap,
 // git). A file whose need is missing skips its tests (`test.skipIf(requires("tmux"))`) instead
 // of failing, and says why: under `npm test` (scripts/test.mjs sets WRIGHT_TEST_SKIPS) each
-// reason is appended to that file, and the summary prints it. CI installs them all (.ci/run).
+// reason is appended to that file, and the summary prints it. CI installs them all (.ci/run)
+// and sets WRIGHT_TEST_NO_SKIP=1, which turns a missing one into a failure.
 import { accessSync, appendFileSync, constants } from "node:fs"
 import path from "node:path"
 
@@ -49,6 +50,8 @@ export function requires(need: Need): false | string {
   const found = need === "chromium" ? chromiumPath() : onPath(WHAT[need].names)
   if (found) return false
   const reason = skipReason(need)
+  // CI installs everything (.ci/run): there a missing tool is a failure, never a quiet skip.
+  if (process.env.WRIGHT_TEST_NO_SKIP === "1") throw new Error(`${reason}, and WRIGHT_TEST_NO_SKIP=1 forbids skipping them`)
   const log = process.env.WRIGHT_TEST_SKIPS
   if (log) appendFileSync(log, reason + "\n")
   return reason
