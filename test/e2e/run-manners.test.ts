@@ -1,6 +1,8 @@
 // `wright run` keeps the user informed, through the built binary against the scripted model:
 // each retry says why on stderr; notices start on their own line.
 import { spawn } from "node:child_process"
+import { mkdirSync, writeFileSync } from "node:fs"
+import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { LAUNCHER, providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
@@ -76,4 +78,21 @@ test("run - a run that sent nothing (no model) leaves no session behind, and nam
   expect(r.stderr).toContain("wright auth login")
   const list = await wright(["session", "list", "--format", "json"], { cwd: box.project, env: box.env })
   expect(JSON.parse(list.stdout)).toEqual([])
+})
+
+test("run - a progress line of the core (a language server installing) starts on its own line too", async () => {
+  const box = sandbox()
+  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  // An npm that fails after a moment: the install's progress line is written, nothing is fetched.
+  const bin = path.join(box.home, "fake-bin")
+  mkdirSync(bin)
+  writeFileSync(path.join(bin, "npm"), "#!/bin/sh\nsleep 0.2\nexit 1\n", { mode: 0o755 })
+  // Not this repository's node_modules/.bin (npx puts it on PATH): it holds a language server.
+  const system = (box.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules"))
+  box.env = { ...box.env, PATH: [bin, ...system].join(path.delimiter) }
+  delete box.env.WRIGHT_DISABLE_LSP_DOWNLOAD
+  server.script(toolCall("write", { filePath: "a.js", content: "export const a = 1\n" }, { text: "Writing the file now." }), text("Done."))
+  const out = await merged(box, ["run", "hi"])
+  expect(out).toMatch(/^Installing /m)
+  expect(out).not.toMatch(/[^\n]Installing /)
 })

@@ -36,10 +36,13 @@ export async function run(args: RunArgs) {
   const schema = args.schema ? readSchema(args.schema, directory) : undefined
 
   const log = cliLogger(args)
-  const { client, close, extended } = await connect(args, directory, log)
+  // The core's progress lines (installs) go straight to stderr until the answer streams; then
+  // through the renderer, so that they start on their own line.
+  const notices = { write: (s: string) => void process.stderr.write(s) }
+  const { client, close, extended } = await connect(args, directory, log, (line) => notices.write(`${dim(line)}\n`))
   try {
     const runLog = log.child({ service: "run" })
-    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended, notices })
     process.exitCode = exit
     runLog.info("run finished", { exit })
   } finally {
@@ -47,12 +50,12 @@ export async function run(args: RunArgs) {
   }
 }
 
-async function connect(args: RunArgs, directory: string, log: RootLogger): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {
+async function connect(args: RunArgs, directory: string, log: RootLogger, progress: (line: string) => void): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {
   if (args.attach) {
     return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {}, extended: true }
   }
   // Plugin installs (npm) say what they do: a first run can take a while.
-  const core = await startCore({ directory, log, progress: (line) => void process.stderr.write(`${dim(line)}\n`) })
+  const core = await startCore({ directory, log, progress })
   return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close, extended: core.app.extended }
 }
 
@@ -66,6 +69,8 @@ interface Input {
   /** Whether the core may have plugins to report on (false: a local core without any, so GET /plugin is skipped). */
   extended: boolean
   log: Logger
+  /** Where the core's progress lines are written; the renderer takes it over once it exists. */
+  notices: { write: (s: string) => void }
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -92,6 +97,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     args.format === "json"
       ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, root: session.id, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions, tty: Boolean(process.stdout.isTTY) })
+
+  input.notices.write = (s) => renderer.notice(s)
 
   const events = new AbortController()
   let idle!: () => void
