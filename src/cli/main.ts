@@ -1,6 +1,6 @@
 // The composition root: parses the command line and hands each command to a handler that
 // is loaded only when that command runs, so `--help` and `--version` stay light.
-import yargs, { type Argv } from "yargs"
+import yargs, { type Argv, type CommandModule } from "yargs"
 import { hideBin } from "yargs/helpers"
 import { acpCommand } from "./cmd/acp"
 import { attachCommand } from "./cmd/attach"
@@ -14,8 +14,26 @@ import { trustCommand } from "./cmd/trust"
 import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
+import { checkCommandWord } from "./unknown-command"
+
+const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, debugCommand]
+
+/**
+ * A reader that went away (`wright models | head -1`) ends the output, as it ends any Unix
+ * tool's: quietly, exit 0. The TUI owns its terminal and handles its own hangup.
+ */
+function quietOnClosedPipe() {
+  if (process.stdout.isTTY) return
+  process.stdout.on("error", (e: NodeJS.ErrnoException) => {
+    if (e.code === "EPIPE") process.exit(0)
+    void fail(e)
+  })
+}
 
 async function main() {
+  quietOnClosedPipe()
+  const names = COMMANDS.map((c) => String(c.command).split(" ")[0]!).filter((n) => n !== "$0")
+  await checkCommandWord(hideBin(process.argv), [...names, "completion"])
   const cli = yargs(hideBin(process.argv))
     .scriptName("wright")
     .usage("$0 [command]\n\nA terminal coding agent. `wright` opens the interactive UI in the current project; `wright run \"…\"` does one task and exits; `wright serve` serves the HTTP API.")
@@ -32,22 +50,7 @@ async function main() {
       if (argv.trust) process.env.WRIGHT_TRUST = "1"
       if (argv.pure) process.env.WRIGHT_PURE = "1"
     })
-    .command(runCommand)
-    .command(serveCommand)
-    .command(tuiCommand)
-    .command(attachCommand)
-    .command(modelsCommand)
-    .command(sessionCommand)
-    .command(exportCommand)
-    .command(importCommand)
-    .command(statsCommand)
-    .command(agentCommand)
-    .command(acpCommand)
-    .command(trustCommand)
-    .command(pluginCommand)
-    .command(authCommand)
-    .command(mcpCommand)
-    .command(debugCommand)
+    .command(COMMANDS as CommandModule[])
     // `wright completion >> ~/.bashrc` (or ~/.zshrc): bash and zsh completion of commands and flags.
     .completion("completion", "print a shell completion script (bash or zsh): wright completion >> ~/.bashrc", (_current: string, _argv: unknown, defaults: (cb: (err: Error | null, list?: string[]) => void) => void, done: (list: string[]) => void) =>
       // The default command's "$0" is not a word to type.

@@ -1,6 +1,6 @@
 // The provider registry: which providers are usable, which model a `provider/model` string
 // names, the default and small models, and the AI SDK language model for a choice.
-import { BadRequestError, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
+import { BadRequestError, NO_MODEL_ISSUE, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
 import { maskKey, writeKey, type Credentials } from "./auth"
 import { loadCatalog, type Catalog } from "./catalog"
 import { buildRecords, pluginModel, type ProviderRecord } from "./registry"
@@ -148,7 +148,8 @@ export function createProviders(input: CreateProvidersInput): Providers {
       const id = candidates[0]!.info.id
       throw new BadRequestError({ message: `Provider "${id}" has no models: add one under provider.${id}.models in your config, or set "model"` })
     }
-    throw new BadRequestError({ message: `No model is configured. ${howToConfigure(catalog())}` })
+    // The issue on "model" lets a front end say how to get one its own way (run: wright auth login; the TUI: /connect).
+    throw new BadRequestError({ message: `No model is configured. ${howToConfigure(catalog())}`, issues: [{ path: "model", message: NO_MODEL_ISSUE }] })
   }
 
   function smallModel(providerID: string): ModelRef | undefined {

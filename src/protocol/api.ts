@@ -213,7 +213,13 @@ export const Provider = z.object({
 })
 export type Provider = z.infer<typeof Provider>
 
-export const ConfigProviders = z.object({ providers: z.array(Provider), default: z.record(z.string(), z.string()) })
+export const ConfigProviders = z.object({
+  providers: z.array(Provider),
+  /** Each provider's own default model (OpenCode's shape). */
+  default: z.record(z.string(), z.string()),
+  /** wright's: the model a prompt that names none goes to (the config's "model", else the first usable provider's best), as provider/model; absent when there is none. */
+  model: z.string().optional(),
+})
 export type ConfigProviders = z.infer<typeof ConfigProviders>
 export const ProviderList = z.object({ all: z.array(Provider), default: z.record(z.string(), z.string()), connected: z.array(z.string()) })
 export type ProviderList = z.infer<typeof ProviderList>

@@ -80,6 +80,12 @@ export const BadRequestError = namedError(
   z.object({ message: z.string(), issues: z.array(z.object({ path: z.string(), message: z.string() })).optional() }),
   { status: 400, quiet: true },
 )
+/**
+ * The issue a BadRequestError carries on "model" when no provider can give a model (no key,
+ * nothing configured): front ends say how to get one their own way (run: `wright auth login`,
+ * the TUI: /connect). The TUI's main thread loads no protocol code and repeats the text.
+ */
+export const NO_MODEL_ISSUE = "no model is configured"
 export const BusyError = namedError("BusyError", z.object({ message: z.string(), sessionID: z.string() }), { status: 409, quiet: true })
 export const ProviderModelNotFoundError = namedError(
   "ProviderModelNotFoundError",

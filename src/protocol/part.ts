@@ -185,6 +185,8 @@ export const ToolSummary = z.object({
   title: z.string(),
   kind: z.enum(["read", "edit", "delete", "move", "search", "execute", "think", "fetch", "other"]),
   locations: z.array(z.object({ path: z.string(), line: z.number().optional() })),
+  /** A call that completed without succeeding (a command that exited non-zero): why, shortly ("exit 1"). Front ends show it as failed. */
+  failed: z.string().optional(),
 })
 export type ToolSummary = z.infer<typeof ToolSummary>
 

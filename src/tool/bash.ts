@@ -52,14 +52,18 @@ export const bash = defineTool({
   description: DESCRIPTION,
   parameters: Parameters,
   // The command itself, not the model's description of it: a person approving or reading
-  // back a call should see what ran.
-  summary(input, _state, project) {
+  // back a call should see what ran. A command that ran and failed is a completed call (the
+  // model reads its output) that front ends must not show as passed.
+  summary(input, state, project) {
     const command = textOf(input.command)
     const workdir = textOf(input.workdir)
+    const meta = state.status === "completed" ? state.metadata : undefined
+    const failed = typeof meta?.exit === "number" && meta.exit !== 0 ? `exit ${meta.exit}` : typeof meta?.signal === "string" ? `killed by ${meta.signal}` : undefined
     return {
       title: command ? `$ ${oneLine(command)}` : "$",
       kind: "execute",
       locations: workdir ? [{ path: projectPath(workdir, project) }] : [],
+      ...(failed ? { failed } : {}),
     }
   },
   async execute(args, ctx) {

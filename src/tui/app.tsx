@@ -439,7 +439,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     [size.columns, state.showThinking, state.showDetails],
   )
   const liveOpts: BlockOptions = { ...printedOpts, maxRows: liveRows }
-  const model = state.model ? `${state.model.providerID}/${state.model.modelID}` : state.last ? undefined : state.defaultModel
+  const model = state.model ? `${state.model.providerID}/${state.model.modelID}` : state.last ? undefined : (state.defaultModel ?? (state.noModel ? "no model: type /connect" : undefined))
 
   return (
     <Box flexDirection="column">

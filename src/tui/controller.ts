@@ -25,6 +25,10 @@ export function createController(opts: ControllerOptions) {
   const api: Api = createApi(opts.client)
   // Cursor of the oldest page printed by /history.
   let older: string | undefined
+  // protocol's NO_MODEL_ISSUE: the server found no model to send to. Repeated here, since this
+  // thread loads no protocol code.
+  const isNoModel = (e: unknown) =>
+    ((e as { body?: { data?: { issues?: unknown } } }).body?.data?.issues as { path?: string; message?: string }[] | undefined)?.some?.((i) => i.path === "model" && i.message === "no model is configured") ?? false
   const fail = (what: string) => (e: unknown) => store.notify(`${what}: ${notFound(e) ? "not supported by this server yet" : errText(e)}`, "error")
 
   async function loadBasics() {
@@ -59,9 +63,18 @@ export function createController(opts: ControllerOptions) {
       defaultModel,
       ready: true,
     })
-    api
+    loadProviders(defaultModel)
+  }
+
+  /** The usable providers: the context limit, and the model a prompt goes to when the config names none. */
+  function loadProviders(configModel = store.getState().defaultModel) {
+    return api
       .providers()
-      .then((r) => contextFor(r.providers))
+      .then((r) => {
+        const chosen = configModel ?? r.model
+        store.set({ defaultModel: chosen, noModel: !chosen })
+        contextFor(r.providers)
+      })
       .catch(() => {})
   }
 
@@ -143,13 +156,24 @@ export function createController(opts: ControllerOptions) {
   }
 
   async function prompt(text: string) {
+    const fresh = !store.getState().session
     const id = await ensureSession()
     const s = store.getState()
     store.setStatuses({ [id]: { type: "busy" } })
-    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), ...(s.variant ? { variant: s.variant } : {}), parts: partsOf(text) }).catch((e) => {
+    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), ...(s.variant ? { variant: s.variant } : {}), parts: partsOf(text) }).catch(async (e) => {
       store.setStatuses({ [id]: { type: "idle" } })
-      fail("The prompt failed")(e)
+      if (fresh) await dropIfEmpty(id)
+      if (isNoModel(e)) store.notify("No model yet: type /connect to store a provider's API key (or set one with /models).", "error")
+      else fail("The prompt failed")(e)
     })
+  }
+
+  /** A session this prompt made and could not send to (nothing was stored, e.g. no model) is not kept. */
+  async function dropIfEmpty(id: string) {
+    const messages = await api.messages(id, { limit: 1 }).catch(() => undefined)
+    if (messages?.length !== 0) return
+    await api.deleteSession(id).catch(() => {})
+    if (store.getState().session?.id === id) store.home()
   }
 
   // What the folder's config held back when last asked (JSON), so a reload asks only about something new.
@@ -263,10 +287,7 @@ export function createController(opts: ControllerOptions) {
         (e) => (fail(`/connect ${providerID}`)(e), false),
       )
       if (!ok) return
-      await api
-        .providers()
-        .then((r) => contextFor(r.providers))
-        .catch(() => {})
+      await loadProviders()
       store.print({ kind: "notice", key: `connect:${providerID}:${Date.now()}`, text: `Stored the ${providerID} key in your auth.json: /models lists its models.`, tone: "info" })
       store.notify(`Connected ${providerID}`)
     },

@@ -24,6 +24,12 @@ export type WorkerToMain =
 export interface RpcError {
   name: string
   message: string
+  /**
+   * The error's declared meaning (protocol's ErrorInfo: status, quiet, stopsLoop), carried
+   * over because the main thread never loads the module that declared it (a ConfigError is
+   * config's): the CLI then prints a quiet error as a message, not a stack trace.
+   */
+  info?: { status: number; quiet: boolean; stopsLoop: boolean }
 }
 
 /** The side of a MessagePort/Worker/parentPort that both ends use. */
@@ -46,8 +52,19 @@ function entries(h: Headers): [string, string][] {
   return out
 }
 
-const toError = (e: unknown): RpcError =>
-  e instanceof Error ? { name: e.name, message: e.message } : { name: "Error", message: String(e) }
+const toError = (e: unknown): RpcError => {
+  if (!(e instanceof Error)) return { name: "Error", message: String(e) }
+  // As protocol's declaredInfo reads it (own, then the class's), without loading protocol here.
+  const info = [(e as { info?: unknown }).info, (e.constructor as { info?: unknown }).info].find(isInfo)
+  return { name: e.name, message: e.message, ...(info ? { info: { status: info.status, quiet: info.quiet, stopsLoop: info.stopsLoop } } : {}) }
+}
+
+function isInfo(v: unknown): v is NonNullable<RpcError["info"]> {
+  return !!v && typeof v === "object" && typeof (v as { status?: unknown }).status === "number" && typeof (v as { quiet?: unknown }).quiet === "boolean"
+}
+
+/** The error again on this side, with its name and declared meaning. */
+const fromError = (e: RpcError): Error => Object.assign(new Error(e.message), { name: e.name }, e.info ? { info: e.info } : {})
 
 /** The main thread's end: a `fetch` for the sdk, bus events, and calls into the worker. */
 export function createRpcClient(port: Port) {
@@ -57,7 +74,7 @@ export function createRpcClient(port: Port) {
   const listeners = new Set<(e: BusEvent) => void>()
   let settleReady!: (e?: RpcError) => void
   const ready = new Promise<void>((resolve, reject) => {
-    settleReady = (e) => (e ? reject(Object.assign(new Error(e.message), { name: e.name })) : resolve())
+    settleReady = (e) => (e ? reject(fromError(e)) : resolve())
   })
   ready.catch(() => {})
 
@@ -73,7 +90,7 @@ export function createRpcClient(port: Port) {
       case "result": {
         const call = calls.get(msg.id)
         calls.delete(msg.id)
-        if (msg.error) call?.reject(Object.assign(new Error(msg.error.message), { name: msg.error.name }))
+        if (msg.error) call?.reject(fromError(msg.error))
         else call?.resolve(msg.value)
         return
       }
@@ -105,7 +122,7 @@ export function createRpcClient(port: Port) {
       case "fail": {
         const s = streams.get(msg.id)
         streams.delete(msg.id)
-        const err = Object.assign(new Error(msg.error.message), { name: msg.error.name })
+        const err = fromError(msg.error)
         if (s?.controller) s.controller.error(err)
         else s?.fail(err)
         return

@@ -44,8 +44,10 @@ export interface StoreState {
   model?: ModelRef
   /** The variant prompts are sent with (--variant, ctrl+t); undefined: the model's default. */
   variant?: string
-  /** The configured model (`model` in the config), shown until one is picked or answers. */
+  /** The model a prompt that names none goes to (the config's, else the server's choice), shown until one is picked or answers. */
   defaultModel?: string
+  /** No provider can give a model yet (no key, nothing configured): the status line says /connect. */
+  noModel?: boolean
   last?: AssistantMessage
   cost: number
   /** Prompt-cache tokens summed over the open session's steps (the last step's are on `last`). */

@@ -3,10 +3,14 @@
 // the key in its hidden field, stores it through the worker's core, and the next prompt sends it.
 import { readFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { BIN, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

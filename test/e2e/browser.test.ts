@@ -9,14 +9,17 @@ import { randomUUID } from "node:crypto"
 import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
 import { chromium, type Browser, type Page } from "playwright-core"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
 import { createClient } from "../../src/sdk"
 import { providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
+import { chromiumPath, requires } from "../lib/requires"
 import { attackPage, startCollector, startPageServer, startPermissive, type Collector, type Listener, type PageConfig } from "./browser-fixture"
 import { startServe, stopServe, type Served } from "./serve-helpers"
 
-const CHROMIUM = process.env.WRIGHT_CHROMIUM ?? "/usr/bin/chromium"
+// Without a Chromium (WRIGHT_CHROMIUM or one on PATH) the file is skipped, saying so.
+const noChromium = requires("chromium")
+const test = base.skipIf(noChromium)
 // A page runs several attacks one after another, each with its own 8 s limit.
 vi.setConfig({ testTimeout: 60_000 })
 
@@ -26,10 +29,11 @@ let browser: Browser
 const cleanup: (() => Promise<unknown>)[] = []
 
 beforeAll(async () => {
+  if (noChromium) return
   llm = await startLLMServer()
   collector = await startCollector()
   browser = await chromium.launch({
-    executablePath: CHROMIUM,
+    executablePath: chromiumPath(),
     headless: true,
     // Chromium's sandbox cannot start as root (CI runs as root): playwright then passes --no-sandbox.
     chromiumSandbox: false,
@@ -45,7 +49,7 @@ beforeAll(async () => {
 }, 60_000)
 afterEach(async () => {
   for (const close of cleanup.splice(0).reverse()) await close()
-  llm.reset()
+  llm?.reset()
 })
 afterAll(async () => {
   await browser?.close()

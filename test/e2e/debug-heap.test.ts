@@ -3,12 +3,16 @@
 import { existsSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { createClient } from "../../src/sdk"
 import { BIN, providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
 import { heapHas, heapMeta } from "../lib/heap"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { Tmux } from "../tui/tmux"
 import { startServe, stopServe, type Served } from "./serve-helpers"
+
+// The TUI case drives wright in tmux; without tmux it is skipped, saying so.
+const noTmux = requires("tmux")
 
 vi.setConfig({ testTimeout: 180_000 })
 
@@ -60,7 +64,7 @@ test("debug heap - a bad --url or an unreachable server is a clear error", async
   expect(gone.stderr).toContain("http://127.0.0.1:9: cannot reach the server")
 })
 
-test("debug heap - /heap in the TUI writes the worker's heap and prints the path", async () => {
+test.skipIf(noTmux)("debug heap - /heap in the TUI writes the worker's heap and prints the path", async () => {
   const box = sandbox()
   writeConfig(box.project, providerConfig(llm, "openai-chat"))
   const pane = new Tmux()

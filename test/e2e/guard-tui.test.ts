@@ -2,12 +2,16 @@
 // built binary in a terminal (tmux), attacked over real TCP on 127.0.0.1.
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { basicAuth, createClient } from "../../src/sdk"
 import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { Tmux } from "../tui/tmux"
 import { attacks, GUARDED, send } from "./serve-helpers"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

@@ -5,10 +5,14 @@
 import Database from "better-sqlite3"
 import { createOpencodeClient } from "@opencode-ai/sdk/v2"
 import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
 import { startServe, stopServe, type Served } from "./serve-helpers"
+
+// The TUI case drives wright in tmux; without tmux it is skipped, saying so.
+const noTmux = requires("tmux")
 
 vi.setConfig({ testTimeout: 150_000 })
 
@@ -83,7 +87,7 @@ function project() {
 
 const words = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `${tag}${i} `)
 
-test("lease - while the TUI runs a step, run -c says the session is busy and exits 1; afterwards the TUI follows run's step read-only", async () => {
+test.skipIf(noTmux)("lease - while the TUI runs a step, run -c says the session is busy and exits 1; afterwards the TUI follows run's step read-only", async () => {
   const box = project()
   const tuiAnswer = words(150, "t")
   const runAnswer = words(60, "r")

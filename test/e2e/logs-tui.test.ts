@@ -2,10 +2,14 @@
 // the worker thread. `npm run build` first.
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

@@ -5,11 +5,15 @@ import { execFileSync } from "node:child_process"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { createOpencodeClient } from "@opencode-ai/sdk"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { startServe, stopServe, type Served } from "./serve-helpers"
 import { fingerprint } from "../lib/fingerprint"
+import { requires } from "../lib/requires"
+
+// Snapshots are git trees: without git these tests are skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 let llm: LLMServer
 let served: Served | undefined

@@ -3,12 +3,16 @@
 // server's search), enter opens, ctrl+d asks and deletes through the API, esc goes back.
 // Needs a build.
 import Database from "better-sqlite3"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import type { AssistantMessage, UserMessage } from "../../src/protocol"
 import { openStore } from "../../src/storage"
 import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

@@ -1,11 +1,15 @@
 // `wright -c` on a long session in a real terminal: the newest messages are drawn without
 // loading the session, and /history pages back through older ones (read from disk), cleared
 // tool outputs included. Needs a build (`node scripts/build.mjs`).
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { seedLongSession } from "../../bench/session/long"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

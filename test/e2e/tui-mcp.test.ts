@@ -2,10 +2,14 @@
 // with the real binary in tmux and the SDK-built authorization server of test/mcp/fixtures.
 import { spawn, type ChildProcess } from "node:child_process"
 import path from "node:path"
-import { afterAll, beforeAll, expect, test } from "vitest"
+import { afterAll, beforeAll, expect, test as vitestTest } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = vitestTest.skipIf(requires("tmux"))
 
 let llm: LLMServer
 let authServer: ChildProcess

@@ -3,10 +3,14 @@
 // config; the repository's wright.json is the only thing trust decides. Needs a build.
 import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const describe = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

@@ -1,9 +1,13 @@
 // Variants in the TUI: --variant, ctrl+t cycling, and the status line's cache figures, with the
 // built binary in tmux against the scripted Anthropic wire. Needs a build.
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
 import { BIN, sandbox, writeConfig } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const test = base.skipIf(requires("tmux"))
 
 vi.setConfig({ testTimeout: 120_000 })
 

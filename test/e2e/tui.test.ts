@@ -3,11 +3,15 @@
 import Database from "better-sqlite3"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test, vi } from "vitest"
+import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
+import { requires } from "../lib/requires"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
 import { startServe, stopServe } from "./serve-helpers"
+
+// A terminal UI test drives wright in tmux; without tmux it is skipped, saying so.
+const describe = base.skipIf(requires("tmux"))
 
 // Each test drives a real process in a terminal; a loaded machine can make that slow.
 vi.setConfig({ testTimeout: 120_000 })

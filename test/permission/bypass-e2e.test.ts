@@ -9,11 +9,15 @@ import { existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from "no
 import http from "node:http"
 import type { AddressInfo } from "node:net"
 import path from "node:path"
-import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe as base, expect, it } from "vitest"
 import { Config } from "../../src/config/schema"
 import { providerConfig, sandbox, wright, writeConfig, type Result, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { ATTEMPTS, type Attempt, type Kind, fill } from "./bypass-e2e-corpus"
+import { requires } from "../lib/requires"
+
+// The corpus plays in a git repository: without git it is skipped, saying so.
+const describe = base.skipIf(requires("git"))
 
 const SANDBOX_SUPPORTED = "sandbox" in Config.shape
 
@@ -159,7 +163,7 @@ describe("bypass corpus end to end", () => {
 
   describe.each([
     ["off", true],
-    ["workspace-write", SANDBOX_SUPPORTED],
+    ["workspace-write", SANDBOX_SUPPORTED && !requires("bwrap")],
   ] as const)("denied, sandbox %s", (mode, enabled) => {
     let run: CorpusRun
     beforeAll(async () => {

@@ -7,9 +7,13 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
-import { afterEach, describe, expect, test } from "vitest"
+import { afterEach, describe as base, expect, test } from "vitest"
 import { createExec, readRestriction, resolveSandbox, type Child, type Sandbox } from "../../src/process"
 import { tempDir } from "../lib/tool-context"
+import { requires } from "../lib/requires"
+
+// The sandbox is bubblewrap: without bwrap these tests are skipped, saying so.
+const describe = base.skipIf(requires("bwrap"))
 
 const env = { PATH: process.env.PATH, HOME: process.env.HOME, TMPDIR: process.env.TMPDIR }
 const exec = createExec({ env, killGrace: 500 })

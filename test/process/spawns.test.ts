@@ -3,7 +3,7 @@
 // command, the user's `!cmd`, a command template's snippet and an MCP stdio server's start.
 import { existsSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { createExec, type Exec, type ExecOptions } from "../../src/process"
 import { createApp, createShells } from "../../src/session"
 import { openStore } from "../../src/storage"
@@ -12,6 +12,10 @@ import { providerConfig, sandbox, writeConfig } from "../lib/e2e"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { tempDir, toolContext } from "../lib/tool-context"
 import { FIXTURE_SERVER } from "../mcp/harness"
+import { requires } from "../lib/requires"
+
+// Both cases run commands in the sandbox (bubblewrap): without bwrap they are skipped, saying so.
+const test = base.skipIf(requires("bwrap"))
 
 interface Spawn {
   argv: string[]

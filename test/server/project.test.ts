@@ -6,6 +6,7 @@ import type { ApiError } from "../../src/sdk"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { tempDir } from "../lib/tool-context"
 import { raw, startServer, type Harness } from "./harness"
+import { requires } from "../lib/requires"
 
 let llm: LLMServer
 let h: Harness | undefined
@@ -147,7 +148,7 @@ test("file - paths outside the project are refused with 400, missing ones 404", 
   expect(await status(h.client.file.read("."))).toBe(400)
 })
 
-test("file - /file/status parses git status with line counts", async () => {
+test.skipIf(requires("git"))("file - /file/status parses git status with line counts", async () => {
   h = await startServer({ llm })
   const dir = h.box.project
   const git = (...args: string[]) => execFileSync("git", args, { cwd: dir, stdio: "ignore", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } })

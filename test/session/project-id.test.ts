@@ -4,11 +4,15 @@
 import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterEach, expect, test } from "vitest"
+import { afterEach, expect, test as base } from "vitest"
 import { createExec, type Exec } from "../../src/process"
 import { createApp, type App } from "../../src/session"
 import { openStore } from "../../src/storage"
 import { sandbox } from "../lib/e2e"
+import { requires } from "../lib/requires"
+
+// The project id is the repository's root commit: without git this test is skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 const apps: App[] = []
 afterEach(async () => {

@@ -5,11 +5,15 @@
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { expect, test } from "vitest"
+import { expect, test as base } from "vitest"
 import { createExec, type Exec } from "../../src/process"
 import { createSnapshotStore, SNAPSHOT_DEFAULTS, type SnapshotStore } from "../../src/snapshot"
 import { sameWalk, walkWorktree, type StatMap } from "../../src/snapshot/stat-walk"
 import { tempDir } from "../lib/tool-context"
+import { requires } from "../lib/requires"
+
+// Snapshots are git trees: without git these tests are skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 const env = { PATH: process.env.PATH, HOME: os.tmpdir(), LANG: "C.UTF-8" }
 const real = createExec({ env })

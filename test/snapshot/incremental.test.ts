@@ -5,10 +5,14 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
-import { expect, test } from "vitest"
+import { expect, test as base } from "vitest"
 import { createExec } from "../../src/process"
 import { createSnapshotStore, SNAPSHOT_DEFAULTS, type SnapshotStore } from "../../src/snapshot"
 import { tempDir } from "../lib/tool-context"
+import { requires } from "../lib/requires"
+
+// Snapshots are git trees: without git these tests are skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 const env = { PATH: process.env.PATH, HOME: os.tmpdir(), LANG: "C.UTF-8" }
 const exec = createExec({ env })

@@ -5,9 +5,13 @@
 // (outside the project) while the other session runs whole steps.
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore, type TestCore } from "../lib/core"
+import { requires } from "../lib/requires"
+
+// Snapshots are git trees: without git these tests are skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 let llm: LLMServer
 beforeAll(async () => {

@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, lstatSync, readFileSync, readlinkSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { prompt, testCore, type TestCore } from "../lib/core"
 import { providerConfig, sandbox, writeConfig } from "../lib/e2e"
@@ -13,6 +13,10 @@ import { createServer } from "../../src/server"
 import { createApp } from "../../src/session"
 import { openStore } from "../../src/storage"
 import { fingerprint } from "../lib/fingerprint"
+import { requires } from "../lib/requires"
+
+// Snapshots are git trees: without git these tests are skipped, saying so.
+const test = base.skipIf(requires("git"))
 
 let llm: LLMServer
 beforeAll(async () => {

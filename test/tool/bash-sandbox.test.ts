@@ -4,12 +4,16 @@
 // user's own `!cmd` (byUser) is never escalated.
 import { existsSync, mkdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { afterEach, expect, test } from "vitest"
+import { afterEach, expect, test as base } from "vitest"
 import { createExec, resolveSandbox, type Sandbox } from "../../src/process"
 import { PermissionDeniedError, PermissionRejectedError } from "../../src/protocol"
 import { runTool, type AskRequest } from "../../src/tool"
 import { bash } from "../../src/tool/bash"
 import { tempDir, toolContext } from "../lib/tool-context"
+import { requires } from "../lib/requires"
+
+// The sandbox is bubblewrap: without bwrap these tests are skipped, saying so.
+const test = base.skipIf(requires("bwrap"))
 
 const boxes: Sandbox[] = []
 afterEach(() => {

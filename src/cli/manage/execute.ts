@@ -19,7 +19,8 @@ const note = (s: string) => void process.stderr.write(`${s}\n`)
 export async function models(args: { dir?: string; provider?: string; verbose?: boolean; refresh?: boolean; format: "table" | "json" }) {
   if (args.refresh) await refresh(path.resolve(args.dir ?? process.cwd()))
   await withLocalClient(args, async (client) => {
-    const { providers, default: defaults } = await client.config.providers()
+    // One default is marked: the model a new run would use (`model`), not each provider's own.
+    const { providers, model: main } = await client.config.providers()
     const chosen = args.provider ? providers.filter((p) => p.id === args.provider) : providers
     if (args.provider && chosen.length === 0) throw new UserError(noProvider(args.provider, providers.map((p) => p.id)))
     if (args.format === "json") return out(JSON.stringify(chosen, null, 2) + "\n")
@@ -29,7 +30,7 @@ export async function models(args: { dir?: string; provider?: string; verbose?: 
     }
     for (const p of chosen) {
       for (const m of Object.values(p.models).sort((a, b) => a.id.localeCompare(b.id))) {
-        const mark = defaults[p.id] === m.id ? " (default)" : ""
+        const mark = main === `${p.id}/${m.id}` ? " (default)" : ""
         const extra = args.verbose ? dim(`  context ${m.limit.context}, output ${m.limit.output}, $${m.cost.input}/$${m.cost.output} per 1M in/out`) : ""
         out(`${p.id}/${m.id}${mark}${extra}\n`)
       }

@@ -7,7 +7,7 @@ import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
 import { NAMED_ONLY } from "../../permission"
-import { emptyTokens, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset } from "../../protocol"
+import { emptyTokens, NO_MODEL_ISSUE, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset, type Session } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -46,11 +46,14 @@ export async function run(args: RunArgs) {
   const schema = args.schema ? readSchema(args.schema, directory) : undefined
 
   const log = cliLogger(args)
-  const { client, close, extended } = await connect(args, directory, log)
+  // The core's progress lines (installs) go straight to stderr until the answer streams; then
+  // through the renderer, so that they start on their own line.
+  const notices = { write: (s: string) => void process.stderr.write(s) }
+  const { client, close, extended } = await connect(args, directory, log, (line) => notices.write(`${dim(line)}\n`))
   early.cancel()
   try {
     const runLog = log.child({ service: "run" })
-    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended, startedAt })
+    const exit = await execute(client, args, { directory, message, model, files, schema, log: runLog, extended, startedAt, notices })
     process.exitCode = exit
     runLog.info("run finished", { exit })
   } finally {
@@ -58,12 +61,12 @@ export async function run(args: RunArgs) {
   }
 }
 
-async function connect(args: RunArgs, directory: string, log: RootLogger): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {
+async function connect(args: RunArgs, directory: string, log: RootLogger, progress: (line: string) => void): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {
   if (args.attach) {
     return { client: createClient({ baseUrl: args.attach, auth: clientAuth(args, process.env), directory }), close: async () => {}, extended: true }
   }
   // Plugin installs (npm) say what they do: a first run can take a while.
-  const core = await startCore({ directory, log, progress: (line) => void process.stderr.write(`${dim(line)}\n`) })
+  const core = await startCore({ directory, log, progress })
   return { client: createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory }), close: core.close, extended: core.app.extended }
 }
 
@@ -79,6 +82,8 @@ interface Input {
   log: Logger
   /** When the run began: --timeout counts from it. */
   startedAt: number
+  /** Where the core's progress lines are written; the renderer takes it over once it exists. */
+  notices: { write: (s: string) => void }
 }
 
 async function execute(client: Client, args: RunArgs, input: Input): Promise<number> {
@@ -91,7 +96,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   if (notice) stderr(notice)
   // Printed once per run; a server from before /config/warnings has none to give.
   for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${terminalSafe(w)}\n`)
-  const session = await resolveSession(client, args)
+  const { session, created } = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
   const busy = await busyElsewhere(client, args, session.id)
   if (busy) {
@@ -105,6 +110,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     args.format === "json"
       ? jsonRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, sessions, root: session.id, totals: new Map([[session.id, { cost: session.cost ?? 0, tokens: session.tokens ?? emptyTokens() }]]) })
       : textRenderer({ stdout: answerOut, stderr }, { thinking: args.thinking, root: session.id, sessions, tty: Boolean(process.stdout.isTTY) })
+
+  input.notices.write = (s) => renderer.notice(s)
 
   const events = new AbortController()
   let idle!: () => void
@@ -137,7 +144,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     // A plugin or hook that failed is reported with no session: a warning, the run goes on.
     if (e.type === "session.error" && !e.properties.sessionID && e.properties.error) {
       const message = String((e.properties.error.data as { message?: unknown })?.message ?? e.properties.error.name)
-      if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)
+      if (!warned.has(message)) renderer.notice(`${yellow("Warning:")} ${message}\n`)
       warned.add(message)
     }
     if (e.type === "session.error" && e.properties.sessionID && sessions.has(e.properties.sessionID) && e.properties.error) {
@@ -151,8 +158,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       // --auto is a blanket allow: it never approves what only a rule naming it may (sandbox_escape).
       const named = NAMED_ONLY.has(e.properties.permission)
       const reply = args.auto && !named ? "once" : "reject"
-      if (named) stderr(`${asked}; auto-rejecting: --auto does not approve it ${dim(`(only a rule that names it does: "permission": {"${e.properties.permission}": "allow"})`)}\n`)
-      else if (!args.auto) stderr(`${asked}; auto-rejecting ${dim(`(allow it with ${allowingRule(e.properties)} in the config, or run with --auto)`)}\n`)
+      if (named) renderer.notice(`${asked}; auto-rejecting: --auto does not approve it ${dim(`(only a rule that names it does: "permission": {"${e.properties.permission}": "allow"})`)}\n`)
+      else if (!args.auto) renderer.notice(`${asked}; auto-rejecting ${dim(`(allow it with ${allowingRule(e.properties)} in the config, or run with --auto)`)}\n`)
       // A refused escape leaves the call as it ran, inside the sandbox: the task goes on.
       if (reply === "reject" && !named) refused.push(allowingRule(e.properties))
       client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply } }).catch((error) => input.log.warn("permission reply failed", { id: e.properties.id, error }))
@@ -215,6 +222,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       const body = error.body ?? { name: error.name, data: { message: error.message } }
       if (timedOut) return TIMEOUT_EXIT
       if (!failed) renderer.error(session.id, flagged(body, args))
+      if (created) await dropIfEmpty(client, session.id)
       return 1
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
@@ -253,9 +261,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   }
 }
 
-/** A bad `variant` in the request is the --variant flag's: say so. */
+/** A bad `variant` in the request is the --variant flag's: say so. No model at all: say how to get one here. */
 function flagged(body: { name: string; data: Record<string, unknown> }, args: RunArgs) {
-  const issues = body.data.issues as { path: string }[] | undefined
+  const issues = body.data.issues as { path: string; message?: string }[] | undefined
+  if (issues?.some((i) => i.path === "model" && i.message === NO_MODEL_ISSUE)) {
+    return { ...body, data: { ...body.data, message: `No model is configured. Store a provider's API key with \`wright auth login\` (it lists the providers), or set its variable (e.g. ANTHROPIC_API_KEY), or choose one with --model or "model" in your config. \`wright models\` lists what you can use.` } }
+  }
   if (!args.variant || !issues?.some((i) => i.path === "variant")) return body
   return { ...body, data: { ...body.data, message: `--variant: ${String(body.data.message)}` } }
 }
@@ -309,10 +320,17 @@ async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): 
   )
 }
 
-async function resolveSession(client: Client, args: RunArgs) {
+/** A session this run made and sent nothing to (the prompt failed before it was stored, e.g. no model) is not kept. */
+async function dropIfEmpty(client: Client, sessionID: string) {
+  const messages = await client.session.messages(sessionID, { limit: 1 }).catch(() => undefined)
+  if (messages?.length === 0) await client.session.delete(sessionID).catch(() => {})
+}
+
+/** The session to run in; `created` when this run made it. */
+async function resolveSession(client: Client, args: RunArgs): Promise<{ session: Session; created: boolean }> {
   if (args.session) {
     try {
-      return await client.session.get(args.session)
+      return { session: await client.session.get(args.session), created: false }
     } catch (e) {
       if ((e as Error).name === "NotFoundError") throw new UserError(`--session: no session with id ${args.session}`)
       throw e
@@ -320,9 +338,9 @@ async function resolveSession(client: Client, args: RunArgs) {
   }
   if (args.continue) {
     const [latest] = await client.session.list({ roots: true, limit: 1 })
-    if (latest) return latest
+    if (latest) return { session: latest, created: false }
   }
-  return client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES })
+  return { session: await client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES }), created: true }
 }
 
 /**

@@ -4,6 +4,8 @@ import { bold, cyan, dim, green, red, yellow } from "../ui"
 
 export interface Renderer {
   event(e: BusEvent): void
+  /** A line for the user on stderr (a warning, a permission ask); it starts on its own line. */
+  notice(line: string): void
   error(sessionID: string, error: { name: string; data: Record<string, unknown> }): void
   finish(): void
 }
@@ -44,6 +46,8 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
   let diff: Extract<BusEvent, { type: "session.diff" }>["properties"] | undefined
   return {
     event(e) {
+      // Stdout carries JSON alone: a retry is told on stderr, as in the text format.
+      if (e.type === "session.status" && e.properties.sessionID === opts.root && e.properties.status.type === "retry") out.stderr(retryLine(e.properties.status))
       if (e.type === "session.diff" && e.properties.sessionID === opts.root) diff = e.properties
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
@@ -59,6 +63,9 @@ export function jsonRenderer(out: Out, opts: { thinking?: boolean; sessions: Set
       else if (part.type === "text" && part.time?.end !== undefined && !part.synthetic) once("text")
       else if (part.type === "reasoning" && part.time?.end !== undefined && opts.thinking) once("reasoning")
       else if (part.type === "tool" && (part.state.status === "completed" || part.state.status === "error") && !pruned(part)) once("tool_use")
+    },
+    notice(s) {
+      out.stderr(s)
     },
     error(sessionID, error) {
       line("error", sessionID, { error })
@@ -116,11 +123,19 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
         text(opts.tty ? terminalSafe(e.properties.delta) : e.properties.delta)
         return
       }
+      if (e.type === "session.status" && e.properties.sessionID === opts.root && e.properties.status.type === "retry") {
+        if (wroteText && !endsWithNewline) text("\n")
+        stderr(retryLine(e.properties.status))
+      }
       if (e.type !== "message.part.updated") return
       const part = e.properties.part
       if (!opts.sessions.has(part.sessionID)) return
       if (part.type === "reasoning") reasoningParts.add(part.id)
       if (part.type === "tool") toolLine(part)
+    },
+    notice(s) {
+      if (wroteText && !endsWithNewline) text("\n")
+      stderr(s)
     },
     error(_sessionID, error) {
       if (wroteText && !endsWithNewline) text("\n")
@@ -141,7 +156,9 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     shown.add(part.id)
     const child = part.sessionID !== opts.root ? dim("  ↳") : ""
     if (wroteText && !endsWithNewline) text("\n")
-    if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
+    const failed = status === "completed" ? summaryOf(part)?.failed : undefined
+    if (failed) stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(failed))}\n`)
+    else if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
     else stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
   }
 }
@@ -159,16 +176,27 @@ function pruned(part: ToolPart): boolean {
  * server) the tool's name and the title it reported.
  */
 function callLine(part: ToolPart): string {
-  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
-  if (summary.success) return terminalSafe(summary.data.title)
+  const summary = summaryOf(part)
+  if (summary) return terminalSafe(summary.title)
   const own = "title" in part.state ? part.state.title : ""
   return own ? `${bold(terminalSafe(part.tool))} ${dim(firstLine(own))}` : bold(terminalSafe(part.tool))
+}
+
+function summaryOf(part: ToolPart): ToolSummary | undefined {
+  const summary = ToolSummary.safeParse("metadata" in part.state ? part.state.metadata?.summary : undefined)
+  return summary.success ? summary.data : undefined
 }
 
 /** The first line of untrusted text, at most 200 characters, safe to print. */
 function firstLine(s: string) {
   const line = terminalSafe(s.split(/\r?\n/)[0] ?? "")
   return line.length > 200 ? line.slice(0, 200) + "…" : line
+}
+
+/** The loop waits before asking the provider again: when, which attempt, and why. */
+function retryLine(status: { attempt: number; message: string; next: number }, now = Date.now()): string {
+  const seconds = Math.max(0, Math.round((status.next - now) / 1000))
+  return `${yellow("Retrying")} in ${seconds}s (attempt ${status.attempt}): ${firstLine(status.message)}\n`
 }
 
 export function header(agent: string, model: string) {

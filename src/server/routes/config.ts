@@ -5,6 +5,16 @@ import { writeProjectConfig } from "../config-file"
 import { defaults, providerList, toProvider } from "../providers"
 import { route } from "../route"
 
+/** The model a prompt that names none goes to; nothing when no provider can give one. */
+function mainModel(app: { providers: { defaultModel(configModel?: string): { providerID: string; modelID: string } }; config: { model?: string } }): { model?: string } {
+  try {
+    const m = app.providers.defaultModel(app.config.model)
+    return { model: `${m.providerID}/${m.modelID}` }
+  } catch {
+    return {}
+  }
+}
+
 export const configRoutes = [
   route({
     method: "get",
@@ -55,7 +65,7 @@ export const configRoutes = [
     response: ConfigProviders,
     handler: ({ app }) => {
       const active = app.providers.list()
-      return { providers: active.map(toProvider), default: defaults(active) }
+      return { providers: active.map(toProvider), default: defaults(active), ...mainModel(app) }
     },
   }),
   route({

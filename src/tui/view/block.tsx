@@ -123,9 +123,11 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
   const now = useNow(running)
   const start = "time" in s ? s.time.start : undefined
   const elapsed = start ? (s.status === "completed" || s.status === "error" ? s.time.end - start : now - start) : 0
-  const icon = s.status === "completed" ? "✓" : s.status === "error" ? "✗" : s.status === "running" ? spinnerFrame(now) : "○"
-  const color = s.status === "completed" ? "green" : s.status === "error" ? "red" : "yellow"
   const meta = (("metadata" in s ? s.metadata : undefined) ?? {}) as Record<string, unknown>
+  // A call that completed without succeeding (a command's non-zero exit), as its tool says.
+  const failed = s.status === "completed" ? str((meta.summary as { failed?: unknown } | undefined)?.failed) : undefined
+  const icon = failed || s.status === "error" ? "✗" : s.status === "completed" ? "✓" : s.status === "running" ? spinnerFrame(now) : "○"
+  const color = failed || s.status === "error" ? "red" : s.status === "completed" ? "green" : "yellow"
   const diff = str(meta.diff)
   const output = s.status === "completed" ? s.output : s.status === "running" ? str(meta.output) : undefined
   const detailLines = opts.showDetails ? 200 : 6
@@ -136,6 +138,7 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
         <Text color={color}>{`${icon} `}</Text>
         <ToolTitle part={part} />
         {s.status === "pending" ? <Text dimColor>{" pending"}</Text> : null}
+        {failed ? <Text color="red">{` ${failed.split("\n")[0]!.slice(0, 80)}`}</Text> : null}
         {start && elapsed >= 500 ? <Text dimColor>{` ${seconds(elapsed)}`}</Text> : null}
       </Text>
       {s.status === "error" ? <Text color="red">{`  ${s.error.split("\n").slice(0, opts.showDetails ? 50 : 3).join("\n  ")}`}</Text> : null}

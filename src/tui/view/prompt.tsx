@@ -91,7 +91,7 @@ export const StatusLine = memo(function StatusLine(props: {
   const now = useNow(props.busy || !props.ready)
   const t = props.last?.tokens
   const used = t ? t.input + t.output + t.reasoning + t.cache.read + t.cache.write : 0
-  const model = props.model ?? (props.last ? `${props.last.providerID}/${props.last.modelID}` : "default model")
+  const model = props.model ?? (props.last ? `${props.last.providerID}/${props.last.modelID}` : "…")
   return (
     <Box flexDirection="column">
       {props.notice ? <Text color={props.notice.tone === "error" ? "red" : "yellow"}>{props.notice.text}</Text> : null}
