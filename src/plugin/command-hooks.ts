@@ -5,7 +5,7 @@
 // the matching commands of one event run side by side. Exit 0: stdout may be JSON (a decision,
 // a reason, updatedInput, additionalContext); exit 2: a block, stderr is the reason; any other
 // exit: a non-blocking error, reported. A command past its timeout is killed and reported.
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { claudeToolName, fromClaudeInput, toClaudeInput } from "./claude-names"
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const
@@ -32,6 +32,8 @@ export interface HookRun {
 export interface CommandHooksDeps {
   hooks: HooksConfig
   exec: Exec
+  /** The App's sandbox: hooks run inside it when it is on (a hook is a command like any other); undefined: outside. */
+  sandbox?: Sandbox
   directory: string
   /** A hook that failed without blocking (exit other than 0/2, a timeout); must not throw. */
   report(message: string): void
@@ -138,6 +140,7 @@ async function runOne(deps: CommandHooksDeps, hook: CommandHook, body: string): 
       stdin: "pipe",
       timeout: (hook.timeout ?? 60) * 1000,
       env: { CLAUDE_PROJECT_DIR: deps.directory, WRIGHT_PROJECT_DIR: deps.directory },
+      sandbox: deps.sandbox,
     })
   } catch (e) {
     return { ...base, code: 127, stderr: (e as Error).message }
