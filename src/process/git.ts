@@ -112,7 +112,8 @@ function readOnly(box: Extract<Sandbox, { state: "on" }>): Sandbox {
       network: false,
       writable: [],
       protected: [],
-      readable: policy.readable,
+      // What commands may write they may read: a linked worktree's gitdir and common dir among it.
+      readable: policy.readable === "all" ? "all" : [...new Set([...policy.readable, ...policy.writable])],
       // Forwarded, not copied: the temp dir is made on first use only.
       get tmpdir() {
         return policy.tmpdir
