@@ -164,3 +164,11 @@ test("door - a project's MCP stdio server, command hook and plugin $ run inside 
   for (const inside of ["mcp-inside", "hook-inside", "plugin-inside"]) expect(existsSync(path.join(box.project, inside)), inside).toBe(true)
   for (const marker of [mcpMarker, hookMarker, pluginMarker]) expect(existsSync(path.join(box.home, marker)), marker).toBe(false)
 })
+
+test("door - `wright mcp list` starts a project's MCP server inside the sandbox too", async () => {
+  const box = project({ mcp: { local: { type: "local", command: ["sh", "-c", `echo ran > "$HOME/mcp-list-ran"; echo ran > mcp-list-inside`] } } })
+  const r = await wright(["mcp", "list"], { cwd: box.project, env: box.env, timeoutMs: 60_000 })
+  expect(r.stdout).toContain("local")
+  expect(existsSync(path.join(box.project, "mcp-list-inside"))).toBe(true)
+  expect(existsSync(path.join(box.home, "mcp-list-ran"))).toBe(false)
+})
