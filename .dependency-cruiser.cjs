@@ -46,6 +46,13 @@ forbidden.push({
   to: { path: "^src/process/", dependencyTypesNot: ["type-only"] },
 })
 forbidden.push({
+  name: "one-door",
+  comment: "every child process starts through the spawner (src/process): it scrubs the environment, sandboxes project work and kills the whole group",
+  severity: "error",
+  from: { path: "^src/", pathNot: "^src/process/" },
+  to: { dependencyTypes: ["core"], path: "^(node:)?child_process$" },
+})
+forbidden.push({
   name: "through-index",
   comment: "another folder's internals are private: import its index.ts",
   severity: "error",

@@ -13,5 +13,10 @@ export const SandboxConfig = z.object({
   writable: z.array(z.string()).optional(),
   /** true: refuse to run commands when the sandbox cannot work here, instead of a notice. */
   required: z.boolean().optional(),
+  /**
+   * Variables commands still get although they look like secrets (keys, tokens, passwords are
+   * scrubbed). Honoured only from the user's global config, never from a project's.
+   */
+  env: z.array(z.string()).optional(),
 })
 export type SandboxConfig = z.infer<typeof SandboxConfig>

@@ -136,6 +136,11 @@ function restrictSandbox(project: NonNullable<Config["sandbox"]>, user: NonNulla
     if (out.writable.length > 0) ignored.push(`sandbox.writable: lets commands write ${out.writable.join(", ")}`)
     delete out.writable
   }
+  // Read from the user's config only (session/app.ts); said here so `wright trust` shows it.
+  if (out.env !== undefined) {
+    if (out.env.length > 0) ignored.push(`sandbox.env: passes ${out.env.join(", ")} into commands (only your global config can)`)
+    delete out.env
+  }
   if (out.network === true && user.network === false) {
     ignored.push(`sandbox.network: true would give commands the network you turned off`)
     delete out.network

@@ -21,8 +21,14 @@ export interface ConnectOptions {
   directory: string
   /** The App's spawner: local servers start through it, with `environment` laid over the App's env. */
   exec: Exec
-  /** The App's sandbox: a local server with `sandbox: true` starts inside it; undefined: unconfined. */
+  /** The App's sandbox: see `own`; undefined: unconfined. */
   sandbox?: Sandbox
+  /**
+   * The server is the user's own (their global config, unchanged by the project): it starts
+   * outside the sandbox unless it opts in with `sandbox: true`. Otherwise it is project code and
+   * always starts inside.
+   */
+  own?: boolean
   timeout: number
   clientInfo: { name: string; version: string }
   transport?: TransportFactory
@@ -68,7 +74,11 @@ async function connectLocal(opts: ConnectOptions, server: McpLocalConfig): Promi
       cwd: server.cwd ? path.resolve(opts.directory, server.cwd) : opts.directory,
       env: server.environment,
       stdin: "pipe",
-      sandbox: server.sandbox === true ? opts.sandbox : "off",
+      // A project's server is the project's code: inside, like a command. The user's own may run
+      // outside as they set it up (their tools, sockets and folders the sandbox hides); it still
+      // gets the environment without secrets, plus its configured `environment`.
+      sandbox: opts.own && server.sandbox !== true ? "off" : opts.sandbox,
+      scrub: true,
     })
   } catch (e) {
     throw new Error(spawnMessage(e, opts.name, command))

@@ -18,8 +18,13 @@ export interface McpOptions {
   directory: string
   /** The App's spawner: local servers start through it (the App's env, `environment` laid over it). */
   exec: Exec
-  /** The App's sandbox, for local servers that opt in with `sandbox: true`. */
+  /**
+   * The App's sandbox: local servers the project defines always start inside it; the user's own
+   * (`userServers`) only when they opt in with `sandbox: true`.
+   */
   sandbox?: Sandbox
+  /** The `mcp` entries of the user's own config (without the project's layers); undefined: none is the user's. */
+  userServers?: Record<string, unknown>
   /** When given, each server's tools are added to it as the server connects, and replaced or removed as they change. */
   registry?: ToolRegistry
   /** A server's tools changed: it connected, sent `tools/list_changed`, or went away. */
@@ -179,6 +184,7 @@ export function createMcp(opts: McpOptions) {
         directory: opts.directory,
         exec: opts.exec,
         sandbox: opts.sandbox,
+        own: sameEntry(opts.userServers?.[s.name], entry),
         timeout: s.timeout,
         clientInfo: opts.clientInfo ?? { name: "wright", version: "dev" },
         transport: opts.transport,
@@ -389,4 +395,18 @@ export function createMcp(opts: McpOptions) {
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e)
+}
+
+/** Whether the effective entry is exactly the user's own (a project layer that changed any field makes it the project's). */
+function sameEntry(user: unknown, entry: unknown): boolean {
+  return user !== undefined && stable(user) === stable(entry)
+}
+
+function stable(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(stable).join(",")}]`
+  if (v && typeof v === "object") {
+    const keys = Object.keys(v).filter((k) => (v as Record<string, unknown>)[k] !== undefined).sort()
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${stable((v as Record<string, unknown>)[k])}`).join(",")}}`
+  }
+  return JSON.stringify(v)
 }

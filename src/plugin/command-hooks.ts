@@ -8,7 +8,7 @@
 // for PreToolUse that also blocks the call (fail closed), for the other events it does not.
 // Timeouts are the hook's own (`timeout`): a project's hooks run only when it is trusted, and
 // a project's copy of one of the user's commands never replaces the user's (first one wins).
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import { claudeToolName, fromClaudeInput, toClaudeInput } from "./claude-names"
 
 export const HOOK_EVENTS = ["PreToolUse", "PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop", "SessionStart", "SessionEnd", "PreCompact", "Notification"] as const
@@ -35,6 +35,8 @@ export interface HookRun {
 export interface CommandHooksDeps {
   hooks: HooksConfig
   exec: Exec
+  /** The App's sandbox: hooks run inside it when it is on (a hook is a command like any other); undefined: outside. */
+  sandbox?: Sandbox
   directory: string
   /** A hook that failed without blocking (exit other than 0/2, a timeout); must not throw. */
   report(message: string): void
@@ -146,6 +148,7 @@ async function runOne(deps: CommandHooksDeps, hook: CommandHook, body: string): 
       stdin: "pipe",
       timeout: (hook.timeout ?? 60) * 1000,
       env: { CLAUDE_PROJECT_DIR: deps.directory, WRIGHT_PROJECT_DIR: deps.directory },
+      sandbox: deps.sandbox,
     })
   } catch (e) {
     return { ...base, code: 127, stderr: (e as Error).message }

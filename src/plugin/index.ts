@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from "node:util"
 import { z } from "zod"
 import { declareError } from "../protocol"
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 import type { Tool } from "../tool"
 import { Id } from "../util"
 import { createCommandHooks, HOOK_EVENTS, type HooksConfig } from "./command-hooks"
@@ -40,6 +40,8 @@ export interface ExtensionDeps {
   worktree: string
   projectID: string
   exec: Exec
+  /** The App's sandbox: command hooks and a plugin's `$` run inside it (plugin installs do not). */
+  sandbox?: Sandbox
   cacheDir: string
   /** The in-process server's fetch, for the plugins' SDK client (available once the server exists). */
   fetch(): ((req: Request) => Response | Promise<Response>) | undefined
@@ -61,8 +63,8 @@ const HOOKED = new Set(["model", "subtask"])
 
 export async function createExtensions(deps: ExtensionDeps) {
   const sources = findSources({ dirs: deps.dirs, untrusted: deps.untrusted, plugin: deps.config.plugin, directory: deps.directory })
-  const commands = createCommandHooks({ hooks: deps.config.hooks ?? {}, exec: deps.exec, directory: deps.directory, report: deps.report })
-  const $ = createShell(deps.exec, { cwd: deps.directory })
+  const commands = createCommandHooks({ hooks: deps.config.hooks ?? {}, exec: deps.exec, sandbox: deps.sandbox, directory: deps.directory, report: deps.report })
+  const $ = createShell(deps.exec, { cwd: deps.directory, sandbox: deps.sandbox })
   const parents = new Map<string, string | undefined>()
   const sessionStart = new Map<string, Promise<string[]>>()
   // Hooks run on events are not awaited by the publisher; dispose waits for them (each within its timeout).

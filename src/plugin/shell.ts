@@ -4,7 +4,7 @@
 // `{ stdout, stderr, exitCode, text(), json() }`; a non-zero exit rejects with a ShellError
 // unless `.nothrow()`. Output is never echoed to wright's own terminal (`.quiet()` is the
 // default and a no-op).
-import type { Exec } from "../process"
+import type { Exec, Sandbox } from "../process"
 
 export interface ShellOutput {
   stdout: Buffer
@@ -32,6 +32,7 @@ interface Settings {
   cwd: string
   env?: Record<string, string | undefined>
   throws: boolean
+  sandbox?: Sandbox
 }
 
 export interface ShellPromise extends Promise<ShellOutput> {
@@ -56,8 +57,9 @@ export interface Shell {
   escape(value: string): string
 }
 
-export function createShell(exec: Exec, defaults: { cwd: string; env?: Record<string, string | undefined> }): Shell {
-  return make(exec, { cwd: defaults.cwd, env: defaults.env, throws: true })
+/** `sandbox`: the App's; a plugin's commands run inside it when it is on (undefined: outside). */
+export function createShell(exec: Exec, defaults: { cwd: string; env?: Record<string, string | undefined>; sandbox?: Sandbox }): Shell {
+  return make(exec, { cwd: defaults.cwd, env: defaults.env, throws: true, sandbox: defaults.sandbox })
 }
 
 function make(exec: Exec, base: Settings): Shell {
@@ -115,7 +117,7 @@ function shellPromise(exec: Exec, command: string, settings: Settings): ShellPro
 }
 
 async function run(exec: Exec, command: string, settings: Settings): Promise<ShellOutput> {
-  const child = await exec(["bash", "-c", command], { cwd: settings.cwd, env: settings.env })
+  const child = await exec(["bash", "-c", command], { cwd: settings.cwd, env: settings.env, sandbox: settings.sandbox })
   const out: Buffer[] = []
   const err: Buffer[] = []
   child.stdout.on("data", (d: Buffer) => out.push(d))

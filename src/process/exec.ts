@@ -27,6 +27,16 @@ export interface ExecOptions {
    * `off` or `unavailable` (not required): runs unconfined.
    */
   sandbox?: Sandbox | "off"
+  /**
+   * true: the App's environment loses its secrets (see scrubEnv) before `env` is laid over it.
+   * Implied when the command runs sandboxed; a process started outside for a project says so.
+   */
+  scrub?: boolean
+  /**
+   * The command changes no files (ripgrep): whoever watches processes for changes (the App's
+   * snapshots) may skip it. The spawner itself ignores it.
+   */
+  readsOnly?: boolean
 }
 
 export interface ExitInfo {
@@ -69,23 +79,37 @@ export interface ExecDeps {
   env: NodeJS.ProcessEnv
   /** TERM → KILL grace (tests shorten it). */
   killGrace?: number
+  /**
+   * Variables a scrubbed environment keeps anyway: the user's global `sandbox.env`. Read at
+   * each scrubbed start. Undefined: none.
+   */
+  passEnv?: () => readonly string[]
+  /**
+   * Further names of secrets: the variables the model catalogue names for providers' keys.
+   * Called at the first scrubbed start only (the catalogue is not read for a run that starts none).
+   */
+  secretNames?: () => Iterable<string>
 }
 
 export function createExec(deps: ExecDeps): Exec {
   const grace = deps.killGrace ?? KILL_GRACE_MS
+  let named: Set<string> | undefined
+  const scrubbed = () => scrubEnv(deps.env, (named ??= new Set(deps.secretNames?.() ?? [])), deps.passEnv?.() ?? [])
   return async (argv, opts) => {
     if (argv.length === 0 || !argv[0]) throw new Error("exec needs a command: argv was empty")
     const box = opts.sandbox
     let extra = opts.env
+    let scrub = opts.scrub === true
     if (box && box !== "off" && box.state === "unavailable" && box.required) throw new Error(`Nothing was run. ${box.notice}`)
     if (box && box !== "off" && box.state === "on") {
+      scrub = true
       argv = [box.bwrap, ...bwrapArgs(box.policy, path.resolve(opts.cwd)), "--", ...argv]
       extra = { ...opts.env, TMPDIR: box.policy.tmpdir }
     }
     const [command, ...args] = argv as [string, ...string[]]
     const proc = spawn(command, args, {
       cwd: opts.cwd,
-      env: environment(deps.env, extra),
+      env: environment(scrub ? scrubbed() : deps.env, extra),
       stdio: [opts.stdin ?? "ignore", "pipe", "pipe"],
       detached: true,
     })
@@ -148,6 +172,31 @@ export function createExec(deps: ExecDeps): Exec {
 function environment(base: NodeJS.ProcessEnv, extra: ExecOptions["env"]): Record<string, string> {
   const out: Record<string, string> = {}
   for (const [k, v] of Object.entries({ ...base, ...extra })) if (v !== undefined) out[k] = v
+  return out
+}
+
+/** Names that hold keys, passwords and tokens (upper-cased before the test). */
+const SECRET = [
+  /API_?KEY/,
+  /SECRET|PASSWORD|PASSWD|CREDENTIAL/,
+  /(^|_)TOKENS?(_|$)/,
+  /(^|_)(ACCESS|PRIVATE|SESSION)_?KEY/,
+  // Cloud credentials come in many names (AWS_BEARER_TOKEN_BEDROCK, AZURE_CLIENT_ID, …).
+  /^(AWS|AZURE)_/,
+]
+
+/**
+ * The environment a sandboxed command (or a process started outside for a project) gets: the
+ * App's, without provider keys, the server password, tokens and cloud credentials (`names` adds
+ * the catalogue's provider variables), except the variables the user passes in by name.
+ * PATH, HOME, LANG, TERM and the like stay.
+ */
+export function scrubEnv(env: NodeJS.ProcessEnv, names: ReadonlySet<string>, pass: readonly string[]): NodeJS.ProcessEnv {
+  const out: NodeJS.ProcessEnv = {}
+  for (const [k, v] of Object.entries(env)) {
+    const upper = k.toUpperCase()
+    if (pass.includes(k) || !(names.has(k) || SECRET.some((re) => re.test(upper)))) out[k] = v
+  }
   return out
 }
 

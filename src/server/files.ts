@@ -1,15 +1,13 @@
 // The project's files as clients see them (`/file`, `/file/content`, `/file/status`): a
 // directory listing with .gitignore marks, a file's content, and git's view of what changed.
 // Paths outside the project (directory or git worktree), symlinks included, are refused.
-import { execFile } from "node:child_process"
 import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs"
 import path from "node:path"
-import { promisify } from "node:util"
 import ignore, { type Ignore } from "ignore"
+import type { GitResult } from "../process"
 import { BadRequestError, NotFoundError, type FileContent, type FileNode, type FileStatus } from "../protocol"
 import { mimeOf } from "../util"
 
-const run = promisify(execFile)
 const MAX_READ_BYTES = 10 * 1024 * 1024
 const HIDDEN = new Set([".git", ".DS_Store"])
 
@@ -94,9 +92,13 @@ export function readContent(project: Project, p: string): FileContent {
   return { type: "text", content: bytes.toString("utf8") }
 }
 
-async function git(cwd: string, args: string[]): Promise<string | undefined> {
+/** The App's git in the worktree (process/git.ts: hardened, sandboxed read-only when the sandbox is on). */
+export type WorktreeGit = (args: string[], cwd: string) => Promise<GitResult>
+
+async function output(git: WorktreeGit, cwd: string, args: string[]): Promise<string | undefined> {
   try {
-    return (await run("git", args, { cwd, maxBuffer: 64 * 1024 * 1024 })).stdout
+    const r = await git(args, cwd)
+    return r.code === 0 ? r.stdout.toString("utf8") : undefined
   } catch {
     return undefined
   }
@@ -114,11 +116,11 @@ function countLines(file: string): number {
 }
 
 /** Changed files per `git status`, paths relative to the worktree, with added/removed line counts. */
-export async function gitStatus(project: Project): Promise<FileStatus[]> {
-  const porcelain = await git(project.worktree, ["status", "--porcelain=v1", "-z", "--untracked-files=all"])
+export async function gitStatus(project: Project & { git: WorktreeGit }): Promise<FileStatus[]> {
+  const porcelain = await output(project.git, project.worktree, ["status", "--porcelain=v1", "-z", "--untracked-files=all"])
   if (porcelain === undefined) return []
   const counts = new Map<string, { added: number; removed: number }>()
-  const numstat = (await git(project.worktree, ["diff", "--numstat", "-z", "HEAD"])) ?? ""
+  const numstat = (await output(project.git, project.worktree, ["diff", "--no-ext-diff", "--no-textconv", "--numstat", "-z", "HEAD"])) ?? ""
   for (const record of numstat.split("\0")) {
     const m = /^(\d+|-)\t(\d+|-)\t(.+)$/.exec(record)
     if (m) counts.set(m[3]!, { added: Number(m[1]) || 0, removed: Number(m[2]) || 0 })

@@ -1,6 +1,7 @@
 // Searches behind `/find` (text, through ripgrep's JSON output) and `/find/file` (fuzzy
 // file and directory names over `rg --files`). Both honour .gitignore, include hidden files
 // and skip `.git`, like the tools the model uses.
+import type { Exec } from "../process"
 import { BadRequestError, type FindMatch } from "../protocol"
 import { RIPGREP_FLAGS, ripgrep } from "../tool"
 
@@ -8,18 +9,18 @@ import { RIPGREP_FLAGS, ripgrep } from "../tool"
 const MAX_FILES = 100_000
 
 /** Runs rg (the tools' runner), handing each output line to `onLine` until it returns false. */
-async function rg(cwd: string, args: string[], onLine: (line: string) => boolean | void): Promise<void> {
-  await ripgrep({ cwd, args, signal: new AbortController().signal, onLine: (line) => onLine(line) !== false })
+async function rg(exec: Exec, cwd: string, args: string[], onLine: (line: string) => boolean | void): Promise<void> {
+  await ripgrep({ exec, cwd, args, signal: new AbortController().signal, onLine: (line) => onLine(line) !== false })
 }
 
 type RgText = { text?: string; bytes?: string }
 const decode = (v: RgText | undefined) => (v ? (v.text ?? Buffer.from(v.bytes ?? "", "base64").toString("utf8")) : "")
 
 /** The first `limit` ripgrep matches of `pattern` (a regex) under `cwd`. */
-export async function findText(cwd: string, pattern: string, limit: number): Promise<FindMatch[]> {
+export async function findText(exec: Exec, cwd: string, pattern: string, limit: number): Promise<FindMatch[]> {
   const out: FindMatch[] = []
   try {
-    await rg(cwd, ["--json", ...RIPGREP_FLAGS, "--", pattern], (line) => {
+    await rg(exec, cwd, ["--json", ...RIPGREP_FLAGS, "--", pattern], (line) => {
       if (!line.startsWith('{"type":"match"')) return
       const data = JSON.parse(line).data as {
         path: RgText
@@ -53,9 +54,9 @@ export interface FindFilesInput {
 }
 
 /** Paths under `cwd` (relative, `/`-separated) that fuzzily match the query, best first. */
-export async function findFiles(cwd: string, input: FindFilesInput): Promise<string[]> {
+export async function findFiles(exec: Exec, cwd: string, input: FindFilesInput): Promise<string[]> {
   const files: string[] = []
-  await rg(cwd, ["--files", ...RIPGREP_FLAGS], (line) => {
+  await rg(exec, cwd, ["--files", ...RIPGREP_FLAGS], (line) => {
     if (line) files.push(line.replace(/^\.\//, ""))
     return files.length < MAX_FILES
   })

@@ -14,7 +14,7 @@ import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
-import { createExec, readRestriction, resolveSandbox, warmSandbox, type Exec, type Sandbox } from "../process"
+import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
@@ -78,7 +78,12 @@ export async function createApp(opts: AppOptions) {
   const catalogDir = xdgPaths(env, home).cache
   // bwrap's probe runs while the config loads (cached per process; a sandbox off by config just ignores it).
   warmSandbox(env)
-  const spawner = opts.exec ?? createExec({ env })
+  // Sandboxed commands get the environment without secrets, except what the user's own config
+  // passes in by name (`sandbox.env`: never a project's, known once the config is loaded).
+  let passEnv: readonly string[] = []
+  const spawner =
+    opts.exec ??
+    createExec({ env, passEnv: () => passEnv, secretNames: () => Object.values(loadCatalog(catalogDir).providers).flatMap((p) => p.env) })
   // The project's id is its root commit, asked of git while the config loads (the worktree is
   // the same nearest `.git` the config finds): a synchronous git run here delayed every first
   // request made in a repository.
@@ -86,6 +91,7 @@ export async function createApp(opts: AppOptions) {
   const projectIDFromGit = existsSync(path.join(gitRoot, ".git")) ? rootCommit(spawner, gitRoot) : undefined
   const loaded = await loadConfig({ directory, env, home, overrides: opts.overrides, trust: opts.trust, knownProviders: catalogProviderIDs(catalogDir) })
   const config = loaded.config
+  passEnv = loaded.userConfig.sandbox?.env ?? []
   const worktree = loaded.worktree
   const isGit = existsSync(path.join(worktree, ".git"))
   const projectID = (isGit ? await (worktree === gitRoot ? projectIDFromGit : rootCommit(spawner, worktree)) : undefined) ?? "global"
@@ -145,6 +151,7 @@ export async function createApp(opts: AppOptions) {
   const execFor =
     (sessionID: string | undefined): Exec =>
     async (argv, execOpts) => {
+      if (execOpts.readsOnly) return spawner(argv, execOpts)
       snapshots.touch(undefined, sessionID)
       const child = await spawner(argv, execOpts)
       void child.done.then(() => snapshots.touch(undefined, sessionID))
@@ -175,6 +182,7 @@ export async function createApp(opts: AppOptions) {
       worktree,
       projectID,
       exec,
+      sandbox,
       cacheDir: paths.cache,
       fetch: () => opts.serverFetch?.(),
       timeout: pluginTimeout(loaded.userConfig),
@@ -199,6 +207,7 @@ export async function createApp(opts: AppOptions) {
     directory,
     exec,
     sandbox,
+    userServers: loaded.userConfig.mcp,
     registry,
     clientInfo: { name: "wright", version },
     log: log.child({ service: "mcp" }),
@@ -305,7 +314,7 @@ export async function createApp(opts: AppOptions) {
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
-    isGit,
+    gitStatus: isGit ? (cwd) => worktreeGit(spawner, sandbox, ["status", "--short", "--branch"], { cwd, timeout: 2000 }) : undefined,
     skills: skillsPrompt(skills),
     mcpInstructions: () => mcp.instructions(),
     claims,
@@ -438,6 +447,10 @@ export async function createApp(opts: AppOptions) {
     isGit,
     version,
     config,
+    /** git in the project's worktree (the file status route): hardened, sandboxed read-only when the sandbox is on. */
+    git: (args: string[], cwd: string) => worktreeGit(spawner, sandbox, args, { cwd, timeout: 30_000 }),
+    /** The spawner, for processes the server starts itself (ripgrep behind /find). */
+    exec: spawner,
     /** The config without the project's layers: where allowed origins and directories come from. */
     userConfig: loaded.userConfig,
     /** Whether this folder's own config applies in full, and what it asked for that was held back. */
@@ -549,15 +562,16 @@ function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Ex
   }
 }
 
-/** The repository's first commit (the smallest id when it has several roots), or undefined when git cannot say. */
+/**
+ * The repository's first commit (the smallest id when it has several roots), or undefined when
+ * git cannot say. Outside the sandbox (it is not resolved yet, and this runs beside the config
+ * load): rev-list reads refs and commits only, no index or work tree, so no filter, fsmonitor or
+ * hook of the repository's config applies, and runGit turns those off besides.
+ */
 async function rootCommit(exec: Exec, worktree: string): Promise<string | undefined> {
   try {
-    const child = await exec(["git", "rev-list", "--max-parents=0", "HEAD"], { cwd: worktree, timeout: 3000 })
-    let out = ""
-    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d))
-    child.stderr.resume()
-    const exit = await child.done
-    return exit.code === 0 ? out.trim().split("\n").sort()[0] || undefined : undefined
+    const r = await runGit(exec, ["rev-list", "--max-parents=0", "HEAD"], { cwd: worktree, timeout: 3000 })
+    return r.code === 0 ? r.stdout.toString().trim().split("\n").sort()[0] || undefined : undefined
   } catch {
     return undefined
   }

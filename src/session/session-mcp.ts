@@ -34,6 +34,9 @@ export function createSessionMcp(deps: SessionMcpDeps) {
       if (Object.keys(servers).length === 0) return {}
       const mcp = createMcp({
         config: { mcp: servers },
+        // The editor's servers are the user's own (their editor's settings), not the project's:
+        // they run as the editor asked, outside unless `sandbox: true`, with a scrubbed environment.
+        userServers: servers,
         directory: deps.directory,
         exec: deps.exec,
         sandbox: deps.sandbox,

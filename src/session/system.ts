@@ -3,10 +3,10 @@
 // run, not per step. The environment (with its git status) is taken once per session and model:
 // it sits before the whole conversation in the cached prefix, so a status that changed after an
 // edit would make every later turn pay for the full history again.
-import { execFileSync } from "node:child_process"
 import type { Agent } from "../agent"
 import type { ModelInfo, ResolvedModel } from "../llm"
 import { disabledTools, merge } from "../permission"
+import type { GitResult } from "../process"
 import type { Session, UserMessage } from "../protocol"
 import defaultPrompt from "./prompt/default.txt"
 import { formatInstruction, loadInstructions, type Instruction, type InstructionClaims, type InstructionInput } from "./instruction"
@@ -16,6 +16,8 @@ export interface EnvironmentInput {
   directory: string
   worktree: string
   isGit: boolean
+  /** `git status --short --branch` in the directory; undefined: not known. */
+  gitStatus?: string
   platform?: string
   date?: Date
 }
@@ -35,17 +37,18 @@ export function environment(input: EnvironmentInput): string {
     "</env>",
   ]
   if (input.isGit) {
-    const status = gitStatus(input.directory)
+    const status = input.gitStatus
     if (status !== undefined) lines.push("Git status when this session started (a snapshot: it does not update as files change):", "<git_status>", status || "(clean)", "</git_status>")
   }
   return lines.join("\n")
 }
 
-function gitStatus(cwd: string): string | undefined {
+/** The status for the prompt (40 lines at most), or undefined when git failed or could not start. */
+async function statusText(run: (cwd: string) => Promise<GitResult>, cwd: string): Promise<string | undefined> {
   try {
-    // --no-optional-locks: reading the status must not rewrite the project's index (its .git stays untouched).
-    const out = execFileSync("git", ["--no-optional-locks", "status", "--short", "--branch"], { cwd, encoding: "utf8", timeout: 2000, stdio: ["ignore", "pipe", "ignore"] })
-    const lines = out.trimEnd().split("\n")
+    const r = await run(cwd)
+    if (r.code !== 0) return undefined
+    const lines = r.stdout.toString("utf8").trimEnd().split("\n")
     return lines.length > 40 ? [...lines.slice(0, 40), `… ${lines.length - 40} more`].join("\n") : lines.join("\n")
   } catch {
     return undefined
@@ -98,7 +101,11 @@ export function buildSystem(input: SystemInput): string[] {
 export interface SystemPromptDeps {
   /** Where instructions are looked up (the project, the global config dir, `instructions`). */
   instructions: InstructionInput
-  isGit: boolean
+  /**
+   * Runs `git status --short --branch` in a directory of the project (hardened, sandboxed: see
+   * process/git.ts); called once per session and model. Undefined: not a git repository.
+   */
+  gitStatus?: (cwd: string) => Promise<GitResult>
   /** The `<available_skills>` block (see skillsPrompt), undefined when there are none. */
   skills?: string
   /** The connected MCP servers' instructions, read at every step. */
@@ -116,11 +123,13 @@ export function createSystemPrompt(deps: SystemPromptDeps) {
   /** Per session, the environment of the model it was made for; the oldest go first past ENV_KEPT. */
   const envs = new Map<string, { model: string; env: string }>()
 
-  function envFor(sessionID: string, model: ModelInfo): string {
+  async function envFor(sessionID: string, model: ModelInfo): Promise<string> {
     const ref = `${model.providerID}/${model.id}`
     const kept = envs.get(sessionID)
     if (kept?.model === ref) return kept.env
-    const env = environment({ model, directory: deps.instructions.directory, worktree: deps.instructions.worktree, isGit: deps.isGit })
+    const directory = deps.instructions.directory
+    const gitStatus = deps.gitStatus ? await statusText(deps.gitStatus, directory) : undefined
+    const env = environment({ model, directory, worktree: deps.instructions.worktree, isGit: deps.gitStatus !== undefined, gitStatus })
     envs.delete(sessionID)
     envs.set(sessionID, { model: ref, env })
     if (envs.size > ENV_KEPT) envs.delete(envs.keys().next().value!)
@@ -134,7 +143,7 @@ export function createSystemPrompt(deps: SystemPromptDeps) {
       deps.claims.inSystemPrompt(instructions.map((i) => i.path))
       runs.set(sessionID, instructions)
     }
-    return { env: envFor(sessionID, model), instructions }
+    return { env: await envFor(sessionID, model), instructions }
   }
 
   return {

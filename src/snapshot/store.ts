@@ -11,7 +11,7 @@ import fs from "node:fs/promises"
 import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
-import { createGit, nulSplit, type Entry, type Git } from "./git"
+import { ATTRIBUTES, createGit, nulSplit, type Entry, type Git } from "./git"
 import { recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
@@ -164,6 +164,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       }
       await fs.mkdir(path.join(gitDir, "info"), { recursive: true })
       await fs.writeFile(path.join(gitDir, "info", "exclude"), exclude.join("\n") + "\n")
+      await fs.writeFile(path.join(gitDir, "info", "attributes"), ATTRIBUTES)
       manifest = await fs
         .readFile(manifestFile, "utf8")
         .then((t) => JSON.parse(t) as Manifest)

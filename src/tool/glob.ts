@@ -39,6 +39,7 @@ export const globTool = defineTool({
     const found: string[] = []
     // The user's glob first: for rg the later glob wins, so `!.git` must come after it.
     await ripgrep({
+      exec: ctx.services.exec,
       cwd: target.abs,
       args: ["--files", `--glob=${args.pattern}`, ...BASE_FLAGS],
       signal: ctx.abort,

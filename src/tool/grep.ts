@@ -53,6 +53,7 @@ export const grepTool = defineTool({
     const matches: Match[] = []
     let more = false
     await ripgrep({
+      exec: ctx.services.exec,
       cwd,
       args: [...flags, "--", args.pattern, ...(isDir ? [] : [path.basename(target.abs)])],
       signal: ctx.abort,

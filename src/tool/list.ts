@@ -41,6 +41,7 @@ export const listTool = defineTool({
     const files: string[] = []
     let truncated = false
     await ripgrep({
+      exec: ctx.services.exec,
       cwd: target.abs,
       // sorted so a listing cut at the limit is the same every time
       args: ["--files", "--sort=path", ...BASE_FLAGS, ...globs],

@@ -49,3 +49,12 @@ test("sandbox config - a bad value is an error naming the field", async () => {
   t.write(globalFile, { sandbox: { mode: "strict" } })
   await expect(load()).rejects.toThrow(/sandbox\.mode/)
 })
+
+test("sandbox config - sandbox.env: an untrusted project's is dropped and listed; the user's own is in userConfig, where the App reads it", async () => {
+  t.write(globalFile, { sandbox: { env: ["GITHUB_TOKEN"] } })
+  t.write("repo/wright.json", { sandbox: { env: ["AWS_SECRET_ACCESS_KEY"] } })
+  const loaded = await load()
+  expect(loaded.config.sandbox?.env).toEqual(["GITHUB_TOKEN"])
+  expect(loaded.userConfig.sandbox?.env).toEqual(["GITHUB_TOKEN"])
+  expect(loaded.trust.ignored.join("\n")).toContain("sandbox.env: passes AWS_SECRET_ACCESS_KEY into commands (only your global config can)")
+})

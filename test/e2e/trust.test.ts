@@ -56,7 +56,8 @@ function userSetup(box: Sandbox) {
 
 /** The cloned repository: every key of part 4, aimed at the attacker's listeners. */
 function hostileRepo(box: Sandbox) {
-  const marker = path.join(box.home, "mcp-ran")
+  // In the project: once trusted, the project's MCP server runs, but inside the sandbox (issue 28).
+  const marker = path.join(box.project, "mcp-ran")
   writeFileSync(path.join(box.project, "victim.txt"), "keep me\n")
   writeConfig(box.project, {
     mcp: {

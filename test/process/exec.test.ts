@@ -140,3 +140,34 @@ test("exec - kill() after the exit still ends what is left of the group (a backg
   child.kill()
   await until(() => !alive(background), "the background job is gone")
 })
+
+test("exec - scrub: keys, passwords, tokens and cloud credentials are dropped; the catalogue's names and sandbox.env's are honoured", async () => {
+  const exec = createExec({
+    env: {
+      ...env,
+      LANG: "C.UTF-8",
+      OPENAI_API_KEY: "k1",
+      WRIGHT_SERVER_PASSWORD: "p1",
+      WRIGHT_SERVER_PASSWORD_FILE: "/p",
+      GH_TOKEN: "t1",
+      NODE_AUTH_TOKEN: "t2",
+      MY_CLIENT_SECRET: "s1",
+      AWS_PROFILE: "a1",
+      AZURE_CLIENT_ID: "z1",
+      GOOGLE_APPLICATION_CREDENTIALS: "/g",
+      CATALOGUE_ONLY: "c1",
+      GITHUB_TOKEN: "kept",
+      TOKENIZERS_PARALLELISM: "true",
+    },
+    secretNames: () => ["CATALOGUE_ONLY"],
+    passEnv: () => ["GITHUB_TOKEN"],
+  })
+  const run = async (scrub: boolean) => {
+    const child = await exec(["env"], { cwd: tempDir(), scrub, env: { CALL_SECRET_TOKEN: "given by the caller" } })
+    return (await output(child)).split("\n").filter(Boolean).sort()
+  }
+  expect(await run(true)).toEqual(
+    ["CALL_SECRET_TOKEN=given by the caller", "GITHUB_TOKEN=kept", `HOME=${env.HOME}`, "LANG=C.UTF-8", `PATH=${env.PATH}`, "TOKENIZERS_PARALLELISM=true"].sort(),
+  )
+  expect(await run(false)).toContain("OPENAI_API_KEY=k1")
+})

@@ -1,7 +1,7 @@
 // Every child process an App starts for the model or the user goes through its one spawner:
 // a recording exec given to the App (it delegates to a real one) sees the bash tool's
 // command, the user's `!cmd`, a command template's snippet and an MCP stdio server's start.
-import { existsSync } from "node:fs"
+import { existsSync, mkdirSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { createExec, type Exec, type ExecOptions } from "../../src/process"
@@ -94,13 +94,13 @@ test("spawner - an App starts the model's bash call, the user's !cmd, a template
 
   expect(scripts(spawns)).toEqual(["echo model-ran", "echo user-ran", "echo snippet-ran"])
   expect(JSON.stringify(llm.requests.at(-1)!.body)).toContain("Snippet said: snippet-ran")
-  // The App's one sandbox goes with every command; the MCP server did not opt in.
+  // The App's one sandbox goes with every command, and with the MCP server the project defines.
   expect(app.sandbox.state).toBe("on")
   expect(spawns.filter((s) => s.argv[1] === "-c").map((s) => s.opts.sandbox)).toEqual([app.sandbox, app.sandbox, app.sandbox])
-  expect(spawns[0]!.opts.sandbox).toBe("off")
+  expect(spawns[0]!.opts.sandbox).toBe(app.sandbox)
 })
 
-test("spawner - an MCP stdio server runs in the sandbox only when its entry says sandbox: true", async () => {
+test("spawner - a project's MCP stdio server always runs in the sandbox; the user's own only when its entry says sandbox: true", async () => {
   const box = sandbox()
   // The fixture writes a pid file where it is told at start-up: outside the project, the sandbox refuses it.
   const server = (name: string, extra: Record<string, unknown>) => ({
@@ -109,7 +109,10 @@ test("spawner - an MCP stdio server runs in the sandbox only when its entry says
     environment: { FIXTURE_CHILD_PID: path.join(box.home, `${name}.pid`) },
     ...extra,
   })
-  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), mcp: { boxed: server("boxed", { sandbox: true }), free: server("free", {}) } })
+  const globalDir = path.join(box.home, "config", "wright")
+  mkdirSync(globalDir, { recursive: true })
+  writeConfig(globalDir, { mcp: { boxed: server("boxed", { sandbox: true }), free: server("free", {}) } })
+  writeConfig(box.project, { ...providerConfig(llm, "openai-chat"), mcp: { project: server("project", {}) } })
   const store = openStore(":memory:")
   const app = await createApp({ directory: box.project, store, env: box.env, home: box.home })
   cleanups.push(async () => {
@@ -122,4 +125,6 @@ test("spawner - an MCP stdio server runs in the sandbox only when its entry says
   expect(existsSync(path.join(box.home, "free.pid"))).toBe(true)
   expect(status.boxed).toMatchObject({ status: "failed", error: expect.stringMatching(/EROFS: read-only file system/) })
   expect(existsSync(path.join(box.home, "boxed.pid"))).toBe(false)
+  expect(status.project).toMatchObject({ status: "failed", error: expect.stringMatching(/EROFS: read-only file system/) })
+  expect(existsSync(path.join(box.home, "project.pid"))).toBe(false)
 })

@@ -5,7 +5,7 @@ import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test as base } from "vitest"
-import { createExec, type Exec } from "../../src/process"
+import { createExec, GIT_SAFE_CONFIG, type Exec } from "../../src/process"
 import { createApp, type App } from "../../src/session"
 import { openStore } from "../../src/storage"
 import { sandbox } from "../lib/e2e"
@@ -43,7 +43,8 @@ test("project id - the root commit in a repository and in its subfolders, throug
 
   const started: string[][] = []
   expect(await projectOf(box.project, box, started)).toBe(root)
-  expect(started).toContainEqual(["git", "rev-list", "--max-parents=0", "HEAD"])
+  // With its code-running settings off (process/git.ts).
+  expect(started).toContainEqual(["git", "--no-optional-locks", ...GIT_SAFE_CONFIG, "rev-list", "--max-parents=0", "HEAD"])
   const sub = path.join(box.project, "src", "deep")
   mkdirSync(sub, { recursive: true })
   expect(await projectOf(sub, box)).toBe(root)

@@ -8,7 +8,7 @@ import path from "node:path"
 import { applyEdits, modify, parse } from "jsonc-parser"
 import { ConfigError, loadConfig, McpConfig, mcpServers, redactConfig, type McpRemoteConfig } from "../../config"
 import { createMcp, listenForCallback, McpAuthProvider, mcpAuthFile, readMcpAuth, writeMcpAuth, type Mcp } from "../../mcp"
-import { createExec } from "../../process"
+import { createExec, resolveSandbox } from "../../process"
 import { terminalSafe, xdg } from "../../util"
 import { readLine } from "../line-input"
 import { bold, dim, green, red, UserError, yellow } from "../ui"
@@ -29,8 +29,20 @@ async function load(dir?: string) {
   return { directory, loaded: await loadConfig({ directory, env: process.env, home: home() }) }
 }
 
-function connectAll(config: Parameters<typeof createMcp>[0]["config"], directory: string): Mcp {
-  return createMcp({ config, directory, exec: createExec({ env: process.env }), authFile: authFile(), clientInfo: { name: "wright", version: "cli" } })
+/**
+ * The manager a session would have: a local server the project defines starts in the sandbox,
+ * the user's own as configured, each with the scrubbed environment (process/exec.ts).
+ */
+async function connectAll(loaded: Awaited<ReturnType<typeof loadConfig>>, config: Parameters<typeof createMcp>[0]["config"], directory: string): Promise<Mcp> {
+  const sandbox = await resolveSandbox({ config: loaded.config.sandbox, worktree: loaded.worktree, directory, env: process.env, home: home(), restrictReads: false })
+  const exec = createExec({ env: process.env, passEnv: () => loaded.userConfig.sandbox?.env ?? [] })
+  const mcp = createMcp({ config, directory, exec, sandbox, userServers: loaded.userConfig.mcp, authFile: authFile(), clientInfo: { name: "wright", version: "cli" } })
+  const close = mcp.close
+  mcp.close = async () => {
+    await close()
+    if (sandbox.state === "on") sandbox.dispose()
+  }
+  return mcp
 }
 
 function describeEntry(entry: McpConfig): string {
@@ -42,7 +54,7 @@ export async function list(args: Common & { format?: "text" | "json" }) {
   const { directory, loaded } = await load(args.dir)
   const entries = mcpServers(loaded.config.mcp)
   const held = loaded.trust.ignored.filter((i) => i.startsWith("mcp."))
-  const mcp = connectAll(loaded.config, directory)
+  const mcp = await connectAll(loaded, loaded.config, directory)
   try {
     await mcp.start()
     const status = mcp.status()
@@ -209,7 +221,7 @@ export async function auth(args: Common & { name?: string; open?: boolean }) {
   }
   out(`${green("Logged in")} to ${bold(name)}; the tokens are in ${file}\n`)
   // Proof that it works: connect once with the new tokens.
-  const mcp = connectAll({ mcp: { [name]: entry } }, directory)
+  const mcp = await connectAll(loaded, { mcp: { [name]: entry } }, directory)
   try {
     await mcp.start()
     const s = mcp.status()[name]
@@ -284,7 +296,7 @@ export async function debug(args: Common & { name: string }) {
     out(`${bold("OAuth")}\n  ${login}\n`)
     out(`${bold("HTTP")}\n  ${terminalSafe(await probe(entry))}\n`)
   }
-  const mcp = connectAll({ mcp: { [args.name]: entry } }, directory)
+  const mcp = await connectAll(loaded, { mcp: { [args.name]: entry } }, directory)
   const started = Date.now()
   try {
     await mcp.start()

@@ -23,7 +23,7 @@ export const fileRoutes = [
     tags: ["find"],
     query: z.object({ pattern: z.string().min(1), limit: z.coerce.number().int().min(1).max(1000).default(10) }),
     response: z.array(FindMatch),
-    handler: ({ app, query }) => findText(app.directory, query.pattern, query.limit),
+    handler: ({ app, query }) => findText(app.exec, app.directory, query.pattern, query.limit),
   }),
   route({
     method: "get",
@@ -38,7 +38,7 @@ export const fileRoutes = [
       limit: z.coerce.number().int().min(1).max(200).default(100),
     }),
     response: z.array(z.string()),
-    handler: ({ app, query }) => findFiles(app.directory, { query: query.query, kind: query.type ?? (query.dirs === "false" ? "file" : "all"), limit: query.limit }),
+    handler: ({ app, query }) => findFiles(app.exec, app.directory, { query: query.query, kind: query.type ?? (query.dirs === "false" ? "file" : "all"), limit: query.limit }),
   }),
   route({
     method: "get",
