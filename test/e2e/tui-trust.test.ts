@@ -37,7 +37,8 @@ function clonedRepo(project: Record<string, unknown> | "hostile" = "hostile"): S
   const globalDir = path.join(box.env.XDG_CONFIG_HOME!, "wright")
   mkdirSync(globalDir, { recursive: true })
   writeConfig(globalDir, providerConfig(server, "openai-chat"))
-  const marker = path.join(box.home, "mcp-ran")
+  // In the project: a project's MCP server runs inside the sandbox even once trusted, where only the project is writable.
+  const marker = path.join(box.project, "mcp-ran")
   writeConfig(box.project, project === "hostile" ? { mcp: { probe: { type: "local", command: ["sh", "-c", `echo ran > ${marker}`] } } } : project)
   return { ...box, marker }
 }

@@ -2,7 +2,7 @@
 // names a program is set in the repository, proved to run under plain git, and then not run by
 // runGit / worktreeGit. A marker file outside the repository tells whether it ran.
 import { execFileSync } from "node:child_process"
-import { appendFileSync, chmodSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, expect, test } from "vitest"
 import { createExec, resolveSandbox, runGit, worktreeGit, type Sandbox } from "../../src/process"
@@ -14,8 +14,7 @@ const boxes: Sandbox[] = []
 afterAll(() => boxes.forEach((b) => b.state === "on" && b.dispose()))
 
 /** A repository whose config runs `marker`'s trap from fsmonitor, hooks, a filter, the pager and ssh. */
-function hostileRepo() {
-  const root = tempDir("wright-git-")
+function hostileRepo(root = tempDir("wright-git-")) {
   const repo = path.join(root, "repo")
   mkdirSync(repo)
   const marker = path.join(root, "ran")
@@ -69,7 +68,11 @@ test("git - worktreeGit status without the sandbox: the repository's filter driv
 })
 
 test("git - worktreeGit status in the sandbox: read-only, no network; a filter that runs cannot write outside", async () => {
-  const { repo, marker } = hostileRepo()
+  // Outside /tmp: the sandbox empties /tmp (its sockets), so a trap there could not even start,
+  // and this case is about a filter that does run inside.
+  const base = path.resolve(import.meta.dirname, "../../.tmp")
+  mkdirSync(base, { recursive: true })
+  const { repo, marker } = hostileRepo(mkdtempSync(path.join(base, "wright-git-")))
   const box = await resolveSandbox({ config: {}, worktree: repo, directory: repo, env, home: env.HOME, restrictReads: false })
   boxes.push(box)
   expect(box.state).toBe("on")
