@@ -92,6 +92,9 @@ export interface SnapshotStoreDeps {
   now?: () => number
 }
 
+/** Bytes of blobs the store keeps in memory for diffs. */
+const BLOB_CACHE_BYTES = 8 * 1024 * 1024
+
 interface Manifest {
   sessions: Record<string, { time: number; trees: string[] }>
 }
@@ -126,6 +129,9 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   // unchanged walk means the same tree without asking git. Off for good past WALK_LIMIT entries.
   let walked: StatMap | undefined
   let walkable = true
+  // Blobs read lately, oldest first (keepBlob).
+  const blobs = new Map<string, Buffer>()
+  let blobBytes = 0
 
   async function init(): Promise<boolean> {
     if (off) return false
@@ -305,6 +311,18 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     return { update, notCaptured }
   }
 
+  /** Keeps a small blob for the next diff (a file's "before" is read again each time the file changes). */
+  function keepBlob(oid: string, bytes: Buffer) {
+    if (bytes.length > BLOB_CACHE_BYTES / 8) return
+    blobs.set(oid, bytes)
+    blobBytes += bytes.length
+    for (const [old, b] of blobs) {
+      if (blobBytes <= BLOB_CACHE_BYTES) break
+      blobs.delete(old)
+      blobBytes -= b.length
+    }
+  }
+
   function remember(sessionID: string, tree: string) {
     const s = (manifest.sessions[sessionID] ??= { time: now(), trees: [] })
     if (!s.trees.includes(tree)) {
@@ -369,8 +387,15 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     },
     async entries(tree, files) {
       const out = new Map<string, Entry>()
-      for (let i = 0; i < files.length; i += 200) {
-        const batch = files.slice(i, i + 200)
+      // The trees the store just made are in memory: most answers need no git at all.
+      const known = await editor.entries(tree, files)
+      const rest: string[] = []
+      for (const [file, entry] of known) {
+        if (entry) out.set(file, entry)
+        else if (entry === undefined) rest.push(file)
+      }
+      for (let i = 0; i < rest.length; i += 200) {
+        const batch = rest.slice(i, i + 200)
         const res = await git(["ls-tree", "-r", "-z", "--full-tree", tree, "--", ...batch], { noWorkTree: true })
         for (const line of nulSplit(res.stdout)) {
           const tab = line.indexOf("\t")
@@ -381,7 +406,11 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return out
     },
     async blob(oid) {
-      return (await git(["cat-file", "blob", oid], { noWorkTree: true })).stdout
+      const hit = blobs.get(oid)
+      if (hit) return hit
+      const bytes = editor.looseBlob(oid) ?? (await git(["cat-file", "blob", oid], { noWorkTree: true })).stdout
+      keepBlob(oid, bytes)
+      return bytes
     },
     maintain: () => (background = background.then(() => maintainNow())),
     idle: () => background,

@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { deflateSync } from "node:zlib"
+import { deflateSync, inflateSync } from "node:zlib"
 import type { Entry, Git } from "./git"
 
 interface TreeEntry {
@@ -32,6 +32,15 @@ export interface TreeEditor {
    * the tree does not hold, stay out. `skip` paths keep their old entry (too large). Rejects when git fails.
    */
   apply(root: string, paths: string[], skip: Set<string>): Promise<{ tree: string; changes: Map<string, PathChange> } | undefined>
+  /**
+   * The entries of `paths` (worktree-relative, "/"-separated) in `tree`, read from the trees in
+   * memory (the missing ones on the way loaded with one `git cat-file --batch`): an entry, null
+   * when the tree holds no file there, undefined when git's own `ls-tree` must answer (a tree
+   * that is not readable here, an odd path). Rejects when git fails.
+   */
+  entries(tree: string, paths: string[]): Promise<Map<string, Entry | null | undefined>>
+  /** A blob's bytes when it is a loose object of the store (what tracks just wrote); undefined otherwise (packed, borrowed). Never throws. */
+  looseBlob(oid: string): Buffer | undefined
 }
 
 const TREE = "40000"
@@ -124,6 +133,22 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
     return null
   }
 
+  /** The file entry at `rel` in `root`: null when absent (a directory, or a file on the way, is no file there either), undefined when a tree on the way is not in memory. */
+  function fileAt(root: string, rel: string): Entry | null | undefined {
+    let oid = root
+    const parts = rel.split("/")
+    for (let i = 0; i < parts.length; i++) {
+      const entries = trees.get(oid)
+      if (!entries) return undefined
+      const e = entries.find((x) => x.name === parts[i])
+      if (!e) return null
+      if (i === parts.length - 1) return e.mode === TREE ? null : { mode: e.mode, oid: e.oid }
+      if (e.mode !== TREE) return null
+      oid = e.oid
+    }
+    return null
+  }
+
   /** Writes the tree `oid` (undefined: a new directory) with `edits` (relative to it) applied; undefined when it ends up empty. */
   function rewrite(oid: string | undefined, edits: Map<string, Entry | null>): string | undefined {
     const known = oid ? trees.get(oid) : []
@@ -165,6 +190,25 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
   }
 
   return {
+    async entries(tree, paths) {
+      const out = new Map<string, Entry | null | undefined>()
+      const plain = new Set(paths.filter((p) => p && !p.includes("\n") && !p.split("/").some((part) => part === "" || part === "." || part === "..")))
+      if (plain.size) await load(tree, [...new Set([...plain].map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))])
+      for (const p of paths) out.set(p, plain.has(p) ? fileAt(tree, p) : undefined)
+      return out
+    },
+    looseBlob(oid) {
+      if (!/^[0-9a-f]{40}$/.test(oid)) return undefined
+      try {
+        const raw = inflateSync(readFileSync(path.join(gitDir, "objects", oid.slice(0, 2), oid.slice(2))))
+        const nul = raw.indexOf(0)
+        const header = /^blob (\d+)$/.exec(raw.toString("latin1", 0, nul))
+        if (!header || Number(header[1]) !== raw.length - nul - 1) return undefined
+        return raw.subarray(nul + 1)
+      } catch {
+        return undefined
+      }
+    },
     async apply(root, paths, skip) {
       if (paths.some((p) => p.includes("\n") || p.split("/").some((part) => part === ".git" || part === "" || part === "." || part === ".."))) return undefined
       const dirs = [...new Set(paths.map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))]
