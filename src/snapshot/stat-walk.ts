@@ -111,3 +111,33 @@ export function recordKnown(worktree: string, map: StatMap, rels: string[]): voi
     for (let i = 1; i < parts.length; i++) map.set(parts.slice(0, i).join("/"), { sig: "d" })
   }
 }
+
+/**
+ * The paths (not folders) whose entry differs between `before` and `now`: new, gone, or with
+ * another signature, or racy with other bytes. Each is worth a look, not surely changed (a
+ * file rewritten with the same bytes is listed). A folder's own entry is never listed: its
+ * files are. Undefined past `limit` paths (git's scan is the better tool then).
+ */
+export function changedPaths(worktree: string, before: StatMap, now: StatMap, limit = 500): string[] | undefined {
+  const out: string[] = []
+  const differs = (rel: string, was: EntrySig | undefined, is: EntrySig | undefined): boolean => {
+    if (!was || !is || was.unknown || is.unknown || was.sig !== is.sig) return true
+    if (was.hash === undefined) return false
+    try {
+      return (is.hash ?? hashOf(path.join(worktree, rel))) !== was.hash
+    } catch {
+      return true
+    }
+  }
+  for (const [rel, is] of now) {
+    // A folder that stayed one, or is new (its files are listed on their own).
+    if (is.sig === "d" && (before.get(rel)?.sig ?? "d") === "d") continue
+    if (differs(rel, before.get(rel), is)) out.push(rel)
+    if (out.length > limit) return undefined
+  }
+  for (const [rel, was] of before) {
+    if (!now.has(rel) && was.sig !== "d") out.push(rel)
+    if (out.length > limit) return undefined
+  }
+  return out
+}

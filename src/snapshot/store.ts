@@ -12,7 +12,7 @@ import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
 import { createGit, nulSplit, type Entry, type Git } from "./git"
-import { recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
+import { changedPaths, recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
 
@@ -91,6 +91,9 @@ export interface SnapshotStoreDeps {
   repackEvery?: number
   now?: () => number
 }
+
+/** Whether a path (either separator) is a .gitignore, whose change only git's scan follows. */
+const ignoreFile = (p: string) => /(^|[/\\])\.gitignore$/.test(p)
 
 /** Bytes of blobs the store keeps in memory for diffs. */
 const BLOB_CACHE_BYTES = 8 * 1024 * 1024
@@ -194,16 +197,25 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const seen = generation
     const known = pending
     pending = new Set()
-    if (last && known !== "all") return trackKnown(sessionID, seen, [...known])
+    // A written .gitignore may let files in that nobody wrote: only git's scan sees those.
+    const rules = known !== "all" && [...known].some(ignoreFile)
+    if (last && known !== "all" && !rules) return trackKnown(sessionID, seen, [...known], "add")
     // Walked before git looks, so a change made while git scans shows in the next walk.
     const walk = walkable ? walkWorktree(worktree) : undefined
     if (walk === "too-large") walkable = false
     const before = walked
     walked = walk instanceof Map ? walk : undefined
-    if (last && before && walked && sameWalk(worktree, before, walked)) {
+    if (last && before && walked && !rules && sameWalk(worktree, before, walked)) {
       last = { ...last, generation: seen }
       remember(sessionID, last.tree)
       return { tree: last.tree, notCaptured: last.notCaptured }
+    }
+    // The walk names what the command touched: the tree is edited for just those paths, as
+    // after known writes, unless something calls for git's scan (see trackKnown).
+    const touched = last && before && walked && !rules ? changedPaths(worktree, before, walked) : undefined
+    if (touched && !touched.some(ignoreFile)) {
+      const done = await trackKnown(sessionID, seen, touched, "scan")
+      if (done) return done
     }
     const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
     if (listed.code !== 0) {
@@ -221,7 +233,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return undefined
     }
     const { update, notCaptured } = await sortCandidates(candidates)
-    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+    if (update.length) await git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: update.join("\0") + "\0" })
     const tree = (await git(["write-tree"])).stdout.toString().trim()
     if (tree !== last?.tree) {
       newTrees++
@@ -241,19 +253,29 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   }
 
   /**
-   * A track after writes of known files, no scan: the last tree with just those paths replaced
-   * (tree-edit.ts), or where that cannot, `git add` of just those (it honours .gitignore).
+   * A track after writes of known files (absolute), no scan: the last tree with just those paths
+   * replaced (tree-edit.ts), or where that cannot, `git add` of just those (it honours
+   * .gitignore). With `orElse: "scan"` the paths are worktree-relative ones a walk found changed
+   * after a command; where the editor cannot, or a path is not captured (too large, a folder:
+   * only the scan knows whether ignore rules leave it out), it answers undefined for a scan.
    */
-  async function trackKnown(sessionID: string, seen: number, files: string[]): Promise<TrackResult> {
-    const rels = files
-      .map((f) => path.relative(worktree, f))
-      .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
-      .map((r) => r.split(path.sep).join("/"))
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "add"): Promise<TrackResult>
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "scan"): Promise<TrackResult | undefined>
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "add" | "scan"): Promise<TrackResult | undefined> {
+    const rels =
+      orElse === "scan"
+        ? files
+        : files
+            .map((f) => path.relative(worktree, f))
+            .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+            .map((r) => r.split(path.sep).join("/"))
     // Signatures before the capture reads the files: a write racing it shows as a change later.
-    if (walked) recordKnown(worktree, walked, rels)
+    if (walked && orElse === "add") recordKnown(worktree, walked, rels)
     const { update, notCaptured } = await sortCandidates(rels)
+    if (orElse === "scan" && notCaptured.length) return undefined
     const from = last!.tree
     const edited = update.length ? await editor.apply(from, update, new Set(notCaptured)) : { tree: from, changes: new Map<string, PathChange>() }
+    if (!edited && orElse === "scan") return undefined
     let tree: string
     if (edited) {
       tree = edited.tree
@@ -280,7 +302,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const paths = [...stale]
     stale = new Set()
     const { update } = await sortCandidates(paths)
-    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+    if (update.length) await git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: update.join("\0") + "\0" })
   }
 
   /** The paths that differ between two trees the editor made in one unbroken chain; undefined otherwise. */

@@ -39,7 +39,7 @@ export interface TreeEditor {
    * that is not readable here, an odd path). Rejects when git fails.
    */
   entries(tree: string, paths: string[]): Promise<Map<string, Entry | null | undefined>>
-  /** A blob's bytes when it is a loose object of the store (what tracks just wrote); undefined otherwise (packed, borrowed). Never throws. */
+  /** A blob's bytes when it is a loose object of the store or its alternates (what tracks just wrote); undefined otherwise (packed). Never throws. */
   looseBlob(oid: string): Buffer | undefined
 }
 
@@ -56,19 +56,57 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
     trees.set(oid, entries)
   }
 
+  /** A loose object's type and body (the store's own objects, then its alternates'); undefined when it is not loose there. Never throws. */
+  function readLoose(oid: string): { type: string; body: Buffer } | undefined {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return undefined
+    for (const dir of objectDirs()) {
+      let raw: Buffer
+      try {
+        raw = inflateSync(readFileSync(path.join(dir, oid.slice(0, 2), oid.slice(2))))
+      } catch {
+        continue
+      }
+      const nul = raw.indexOf(0)
+      const header = /^(\w+) (\d+)$/.exec(raw.toString("latin1", 0, nul))
+      if (!header || Number(header[2]) !== raw.length - nul - 1) return undefined
+      return { type: header[1]!, body: raw.subarray(nul + 1) }
+    }
+    return undefined
+  }
+
+  let dirs: string[] | undefined
+  /** The store's objects folder and those its alternates name (read once). */
+  function objectDirs(): string[] {
+    if (dirs) return dirs
+    const own = path.join(gitDir, "objects")
+    let others: string[] = []
+    try {
+      others = readFileSync(path.join(own, "info", "alternates"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).map((l) => path.resolve(own, l))
+    } catch {}
+    return (dirs = [own, ...others])
+  }
+
+  /** A tree read from its loose object and kept; undefined when it is not loose (git reads it then). */
+  function looseTree(oid: string): TreeEntry[] | undefined {
+    const obj = readLoose(oid)
+    const entries = obj?.type === "tree" ? parseTree(obj.body) : undefined
+    if (entries) remember(oid, entries)
+    return entries
+  }
+
   /** Loads the trees on the way from `root` to each directory in `dirs` that the cache lacks. */
   async function load(root: string, dirs: string[]) {
     const wanted: string[] = []
     for (const dir of dirs) {
       let oid: string | undefined = root
       for (const part of dir ? dir.split("/") : []) {
-        const entries: TreeEntry[] | undefined = trees.get(oid)
+        const entries: TreeEntry[] | undefined = trees.get(oid) ?? looseTree(oid)
         if (!entries) break
         const next: TreeEntry | undefined = entries.find((e) => e.name === part)
         oid = next?.mode === TREE ? next.oid : undefined
         if (!oid) break
       }
-      if (oid && !trees.has(oid)) wanted.push(dir)
+      if (oid && !trees.has(oid) && !looseTree(oid)) wanted.push(dir)
     }
     if (!wanted.length) return
     // Every tree on the way to each wanted directory, in one call (a missing one says so).
@@ -198,16 +236,8 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
       return out
     },
     looseBlob(oid) {
-      if (!/^[0-9a-f]{40}$/.test(oid)) return undefined
-      try {
-        const raw = inflateSync(readFileSync(path.join(gitDir, "objects", oid.slice(0, 2), oid.slice(2))))
-        const nul = raw.indexOf(0)
-        const header = /^blob (\d+)$/.exec(raw.toString("latin1", 0, nul))
-        if (!header || Number(header[1]) !== raw.length - nul - 1) return undefined
-        return raw.subarray(nul + 1)
-      } catch {
-        return undefined
-      }
+      const obj = readLoose(oid)
+      return obj?.type === "blob" ? obj.body : undefined
     },
     async apply(root, paths, skip) {
       if (paths.some((p) => p.includes("\n") || p.split("/").some((part) => part === ".git" || part === "" || part === "." || part === ".."))) return undefined

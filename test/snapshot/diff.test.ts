@@ -2,7 +2,6 @@
 // step) is kept between steps: a step adds only the files it changed. It must always equal
 // the diff recomputed from scratch from the session's visible patches, read with git alone.
 import { execFileSync } from "node:child_process"
-import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer, type Reply } from "../lib/llm-server"
 import { prompt, testCore, type TestCore } from "../lib/core"
