@@ -92,6 +92,12 @@ export interface SnapshotStoreDeps {
   now?: () => number
 }
 
+/** The notice for a git call that failed: git missing from PATH is said plainly. */
+function offBecause(e: unknown): string {
+  const missing = (e as NodeJS.ErrnoException).code === "ENOENT"
+  return missing ? "snapshots are off: git was not found on PATH (undo cannot restore files)" : `snapshots are off: ${(e as Error).message}`
+}
+
 /** Whether a path (either separator) is a .gitignore, whose change only git's scan follows. */
 const ignoreFile = (p: string) => /(^|[/\\])\.gitignore$/.test(p)
 
@@ -139,12 +145,13 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   async function init(): Promise<boolean> {
     if (off) return false
     if (looksLikeHome(worktree, deps.home)) return disable(`snapshots are off: ${worktree} looks like a home or system directory`)
-    try {
-      await git(["--version"], { noWorkTree: true })
-    } catch (e) {
-      const missing = (e as NodeJS.ErrnoException).code === "ENOENT"
-      return disable(missing ? "snapshots are off: git was not found on PATH (undo cannot restore files)" : `snapshots are off: ${(e as Error).message}`)
-    }
+    // A store made before had git then: its first real call says so if git is gone (track's catch).
+    if (!existsSync(path.join(gitDir, "HEAD")))
+      try {
+        await git(["--version"], { noWorkTree: true })
+      } catch (e) {
+        return disable(offBecause(e))
+      }
     const projectGit = gitDirOf(worktree)
     const count = projectGit ? await indexEntryCount(projectGit.gitDir) : await countFiles(worktree, settings.maxFiles + 1)
     if (count > settings.maxFiles) {
@@ -398,7 +405,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     clean: () => last !== undefined && last.generation === generation,
     track: (sessionID) =>
       serial(() => trackNow(sessionID)).catch((e: Error) => {
-        disable(`snapshots are off: ${e.message}`)
+        disable(offBecause(e))
         return undefined
       }),
     async changes(from, to) {
