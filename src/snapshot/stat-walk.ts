@@ -54,10 +54,12 @@ export function walkWorktree(worktree: string, limit = WALK_LIMIT): StatMap | "t
   const dirs = [""]
   try {
     for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
-      for (const item of readdirSync(path.join(worktree, dir), { withFileTypes: true })) {
+      // Joined by hand: path.join's normalising costs a third of the walk.
+      const base = dir ? worktree + path.sep + dir.split("/").join(path.sep) + path.sep : worktree + path.sep
+      for (const item of readdirSync(base, { withFileTypes: true })) {
         if (item.name === ".git") continue
         const rel = dir ? `${dir}/${item.name}` : item.name
-        const abs = path.join(worktree, rel)
+        const abs = base + item.name
         out.set(rel, signature(abs, lstatSync(abs, { bigint: true }), now))
         if (out.size > limit) return "too-large"
         if (item.isDirectory()) dirs.push(rel)
