@@ -12,7 +12,7 @@ import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
 import { createGit, nulSplit, type Entry, type Git } from "./git"
-import { changedPaths, recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
+import { changedPaths, recordKnown, sameWalk, walkWorktree, type EntrySig, type StatMap } from "./stat-walk"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
 
@@ -114,6 +114,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   const gitDir = path.join(deps.dataDir, "snapshot", deps.projectID, createHash("sha1").update(worktree).digest("hex").slice(0, 16))
   const indexFile = path.join(gitDir, "wright-index")
   const manifestFile = path.join(gitDir, "wright-sessions.json")
+  const walkFile = path.join(gitDir, "wright-walk.json")
   const git: Git = createGit(deps.exec, { gitDir, workTree: worktree, indexFile })
   const lock = createKeyedLock()
   const serial = <T>(fn: () => Promise<T>) => lock("store", fn)
@@ -138,6 +139,12 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   // unchanged walk means the same tree without asking git. Off for good past WALK_LIMIT entries.
   let walked: StatMap | undefined
   let walkable = true
+  // The walk and tree a scan left, on disk (saveWalk): the next process's first track starts
+  // from them, so an unchanged worktree needs no git then either. Valid only under the same
+  // ignore settings (walkKey).
+  let walkKey: string | undefined
+  let resumed = false
+  let saving: Promise<void> = Promise.resolve()
   // Blobs read lately, oldest first (keepBlob).
   const blobs = new Map<string, Buffer>()
   let blobBytes = 0
@@ -180,6 +187,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       }
       await fs.mkdir(path.join(gitDir, "info"), { recursive: true })
       await fs.writeFile(path.join(gitDir, "info", "exclude"), exclude.join("\n") + "\n")
+      walkKey = createHash("sha1").update(JSON.stringify([worktree, exclude, settings.maxFileSize])).digest("hex")
       manifest = await fs
         .readFile(manifestFile, "utf8")
         .then((t) => JSON.parse(t) as Manifest)
@@ -204,6 +212,10 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const seen = generation
     const known = pending
     pending = new Set()
+    if (!last && !resumed) {
+      resumed = true
+      await resume()
+    }
     // A written .gitignore may let files in that nobody wrote: only git's scan sees those.
     const rules = known !== "all" && [...known].some(ignoreFile)
     if (last && known !== "all" && !rules) return trackKnown(sessionID, seen, [...known], "add")
@@ -222,7 +234,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const touched = last && before && walked && !rules ? changedPaths(worktree, before, walked) : undefined
     if (touched && !touched.some(ignoreFile)) {
       const done = await trackKnown(sessionID, seen, touched, "scan")
-      if (done) return done
+      if (done) return saveWalk(done)
     }
     const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
     if (listed.code !== 0) {
@@ -249,7 +261,36 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     last = { tree, generation: seen, notCaptured }
     remember(sessionID, tree)
     repackSoon()
-    return { tree, notCaptured }
+    return saveWalk({ tree, notCaptured })
+  }
+
+  /**
+   * Writes the walk and the tree it matches (in the background, in order), for the next
+   * process. Called where the two agree: right after a scan or a walk's edit. An older pair is
+   * still a true one: whatever changed since shows in the next walk.
+   */
+  function saveWalk<T>(result: T): T {
+    const state = walked && walkKey && last ? JSON.stringify({ key: walkKey, tree: last.tree, notCaptured: last.notCaptured, stale: [...stale], walk: [...walked] }) : undefined
+    saving = saving.then(async () => {
+      if (!state) return void (await fs.rm(walkFile, { force: true }))
+      const temp = `${walkFile}.${process.pid}.tmp`
+      await fs.writeFile(temp, state)
+      await fs.rename(temp, walkFile)
+    }).catch(() => {})
+    return result
+  }
+
+  /** Takes up the walk and tree an earlier process saved, when they hold under today's settings and the tree is still stored. */
+  async function resume() {
+    try {
+      const saved = JSON.parse(await fs.readFile(walkFile, "utf8")) as { key: string; tree: string; notCaptured: string[]; stale: string[]; walk: [string, EntrySig][] }
+      if (saved.key !== walkKey || !(await editor.hasTree(saved.tree))) return
+      last = { tree: saved.tree, generation: 0, notCaptured: saved.notCaptured }
+      walked = new Map(saved.walk)
+      stale = new Set([...stale, ...saved.stale])
+    } catch {
+      // None saved, or unreadable: the first track scans.
+    }
   }
 
   /** Every `repackEvery` new trees, a repack runs in the background. */

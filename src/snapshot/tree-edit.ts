@@ -39,6 +39,8 @@ export interface TreeEditor {
    * that is not readable here, an odd path). Rejects when git fails.
    */
   entries(tree: string, paths: string[]): Promise<Map<string, Entry | null | undefined>>
+  /** Whether the store holds the tree `oid` (read from memory or a loose object, else asked of git). Never rejects. */
+  hasTree(oid: string): Promise<boolean>
   /** A blob's bytes when it is a loose object of the store or its alternates (what tracks just wrote); undefined otherwise (packed). Never throws. */
   looseBlob(oid: string): Buffer | undefined
 }
@@ -234,6 +236,12 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
       if (plain.size) await load(tree, [...new Set([...plain].map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))])
       for (const p of paths) out.set(p, plain.has(p) ? fileAt(tree, p) : undefined)
       return out
+    },
+    async hasTree(oid) {
+      if (trees.has(oid) || looseTree(oid)) return true
+      if (!/^[0-9a-f]{40}$/.test(oid)) return false
+      const r = await git(["cat-file", "-t", oid], { noWorkTree: true, allowFail: true }).catch(() => undefined)
+      return r?.code === 0 && r.stdout.toString().trim() === "tree"
     },
     looseBlob(oid) {
       const obj = readLoose(oid)

@@ -148,3 +148,47 @@ test("command walk - a file rewritten with as many bytes within the clock tick o
   writeFileSync(t.file("r.txt"), "w-01\n")
   expect(sameWalk(t.project, before, now)).toBe(true)
 })
+
+test("command walk - a new process starts from the walk the last one saved: an unchanged worktree needs no git, changes made in between are recorded as git's scan records them", async () => {
+  const t = setup({ ".gitignore": "*.log\n", "a.txt": "a\n", "src/b.ts": "b\n" })
+  const dataDir = path.join(path.dirname(t.project), "shared")
+  const counted: string[][] = []
+  const make = (settings = SNAPSHOT_DEFAULTS) =>
+    createSnapshotStore({
+      exec: (argv, opts) => (counted.push(argv), real(argv, opts)),
+      worktree: t.project,
+      dataDir,
+      projectID: "p",
+      home: path.join(path.dirname(t.project), "home"),
+      settings,
+    })
+  const first = make()
+  await first.track("s")
+  writeFileSync(t.file("a.txt"), "A\n")
+  first.touch()
+  const left = (await first.track("s"))!.tree
+  await new Promise((r) => setTimeout(r, 300))
+  // The next run, nothing changed meanwhile: the same tree, no git at all.
+  counted.length = 0
+  expect((await make().track("s"))!.tree).toBe(left)
+  expect(counted).toEqual([])
+  // Changed between runs (the user edited, deleted, added, an ignored log appeared): git's own tree.
+  await new Promise((r) => setTimeout(r, 300))
+  writeFileSync(t.file("src/b.ts"), "B\n")
+  rmSync(t.file("a.txt"))
+  mkdirSync(t.file("new"))
+  writeFileSync(t.file("new/c.ts"), "c\n")
+  writeFileSync(t.file("debug.log"), "log\n")
+  const third = make()
+  const resumed = (await third.track("s"))!.tree
+  expect(resumed).toBe(await t.fullScan())
+  expect(await third.changes(left, resumed)).toEqual(["a.txt", "new/c.ts", "src/b.ts"])
+  // Other ignore settings: the saved walk does not hold, git scans.
+  await new Promise((r) => setTimeout(r, 300))
+  counted.length = 0
+  const other = make({ ...SNAPSHOT_DEFAULTS, ignore: ["new/"] })
+  const scanned = (await other.track("s"))!.tree
+  expect(counted.some((argv) => argv.includes("ls-files"))).toBe(true)
+  const fresh = createSnapshotStore({ exec: real, worktree: t.project, dataDir: dataDir + "-fresh", projectID: "p", home: path.join(path.dirname(t.project), "home"), settings: { ...SNAPSHOT_DEFAULTS, ignore: ["new/"] } })
+  expect(scanned).toBe((await fresh.track("check"))!.tree)
+}, 60_000)
