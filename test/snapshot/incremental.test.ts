@@ -146,13 +146,17 @@ test("incremental - a full scan after incremental tracks agrees with them, and k
   expect(t4).toBe(await fullScan(t.store))
 })
 
-test("store - git gone after the store was made (no `git --version` at start then): tracking stops with the notice naming git", async () => {
+test("store - git gone after the store was made (no `git --version` at start then): the first track that needs git stops with the notice naming git", async () => {
   const t = setup({ "a.txt": "a\n" })
   const dataDir = path.join(t.root, "shared-data")
   const make = (e: typeof exec) => createSnapshotStore({ exec: e, worktree: t.project, dataDir, projectID: "p", home: path.join(t.root, "home"), settings: SNAPSHOT_DEFAULTS })
   expect(await make(exec).track("s")).toBeDefined()
   const noGit = createExec({ env: { ...env, PATH: path.join(t.root, "empty-bin") } })
   const again = make(noGit)
+  // Nothing changed: the walk the last process saved answers (no git needed yet).
+  await again.track("s")
+  writeFileSync(t.file("b.txt"), "new: ignore rules must be asked\n")
+  again.touch()
   expect(await again.track("s")).toBeUndefined()
   expect(again.notice()).toContain("git was not found on PATH")
 })
