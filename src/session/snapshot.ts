@@ -9,7 +9,8 @@
 // files its own session changed: the files its tools wrote when it ran no process, else
 // everything that changed less what other sessions' tools wrote meanwhile (two sessions'
 // commands running at the same time cannot be told apart). A subtask's changes are also its
-// parent's.
+// parent's. The session's diff is kept between steps, so a step's session.diff costs only the
+// files that step changed.
 import path from "node:path"
 import type { Bus } from "../bus"
 import type { FileDiff, MessageWithParts, PatchPart, Session } from "../protocol"

@@ -3,8 +3,10 @@
 // echo) change nothing, and forking from a large Node process costs several milliseconds each.
 // So the store keeps the stat signature of every entry (except `.git`) as it was just before
 // its last scan, and after a command walks the worktree again: the same entries with the same
-// signatures mean the same tree. The answer errs one way only: anything unexpected is "changed"
-// and git's scan runs as before.
+// signatures mean the same tree, and where they differ, the entries that differ name every
+// path that may have changed (changedPaths): the store edits just those into the tree, as after
+// a known write. The answers err one way only: anything unexpected is "changed", and anything
+// the edit cannot judge alone goes to git's scan as before.
 // File times are coarse (a kernel tick), so a file changed within a tick of the walk could keep
 // its signature: such "racy" entries (git's own word for them) are compared by content too.
 import { createHash } from "node:crypto"

@@ -5,6 +5,10 @@
 // git repository (and seeds its index from the project's, so the first track hashes only what
 // git does not already know). Work only happens when something may have changed: `touch()`
 // (the file writer, the spawner) marks the worktree dirty; a clean track returns the last tree.
+// After known writes the tree is edited in Node (tree-edit.ts); after a command, a stat walk of
+// a small worktree names what changed (stat-walk.ts) and the same edit records it; git scans
+// only what neither can judge. The walk a scan leaves is saved, so the next process starts
+// from it too.
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
 import fs from "node:fs/promises"
