@@ -77,7 +77,7 @@ export interface SnapshotStore {
   blob(oid: string): Promise<Buffer>
   /** Repacks, then prunes the oldest sessions until the store fits `maxSize`. Runs after tracks on its own; never rejects. */
   maintain(): Promise<void>
-  /** Resolves when a background maintenance (if any) finished. */
+  /** Resolves when a background maintenance (if any) finished and the saved walk is written. */
   idle(): Promise<void>
   /** The shadow git dir (for tests and benches). */
   readonly gitDir: string
@@ -487,7 +487,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return bytes
     },
     maintain: () => (background = background.then(() => maintainNow())),
-    idle: () => background,
+    idle: () => Promise.all([background, saving]).then(() => {}),
   }
 }
 
