@@ -10,7 +10,7 @@
 // only what neither can judge. The walk a scan leaves is saved, so the next process starts
 // from it too.
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
+import { existsSync, lstatSync } from "node:fs"
 import fs from "node:fs/promises"
 import path from "node:path"
 import type { Exec } from "../process"
@@ -375,7 +375,17 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   async function sortCandidates(candidates: string[]) {
     const update: string[] = []
     const notCaptured: string[] = []
-    const stats = await Promise.all(candidates.map((rel) => fs.lstat(path.join(worktree, rel)).catch(() => undefined)))
+    // A step's few paths synchronously: a trip through the thread pool costs more on a loaded machine.
+    const stats =
+      candidates.length <= 64
+        ? candidates.map((rel) => {
+            try {
+              return lstatSync(path.join(worktree, rel))
+            } catch {
+              return undefined
+            }
+          })
+        : await Promise.all(candidates.map((rel) => fs.lstat(path.join(worktree, rel)).catch(() => undefined)))
     candidates.forEach((rel, i) => {
       const st = stats[i]
       if (rel.endsWith("/") || st?.isDirectory()) notCaptured.push(rel.replace(/\/$/, ""))
