@@ -9,7 +9,7 @@
 // a small worktree names what changed (stat-walk.ts) and the same edit records it; git scans
 // only what neither can judge. The walk a scan leaves is saved, so the next process starts
 // from it too.
-import { createHash } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { existsSync, lstatSync } from "node:fs"
 import fs from "node:fs/promises"
 import path from "node:path"
@@ -149,6 +149,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   let walkKey: string | undefined
   let resumed = false
   let saving: Promise<void> = Promise.resolve()
+  let manifestWrites: Promise<void> = Promise.resolve()
   // Blobs read lately, oldest first (keepBlob).
   const blobs = new Map<string, Buffer>()
   let blobBytes = 0
@@ -277,7 +278,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const state = walked && walkKey && last ? JSON.stringify({ key: walkKey, tree: last.tree, notCaptured: last.notCaptured, stale: [...stale], walk: [...walked] }) : undefined
     saving = saving.then(async () => {
       if (!state) return void (await fs.rm(walkFile, { force: true }))
-      const temp = `${walkFile}.${process.pid}.tmp`
+      const temp = `${walkFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
       await fs.writeFile(temp, state)
       await fs.rename(temp, walkFile)
     }).catch(() => {})
@@ -411,8 +412,25 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const s = (manifest.sessions[sessionID] ??= { time: now(), trees: [] })
     if (!s.trees.includes(tree)) {
       s.trees.push(tree)
-      void fs.writeFile(manifestFile, JSON.stringify(manifest)).catch(() => {})
+      saveManifest()
     }
+  }
+
+  /**
+   * Writes the manifest as it is now, after the writes before it, through a temp file: two
+   * tracks in a row once wrote it at the same time, and a torn manifest forgets which trees the
+   * sessions keep (maintenance would then prune them). Never rejects.
+   */
+  function saveManifest(): Promise<void> {
+    const text = JSON.stringify(manifest)
+    manifestWrites = manifestWrites
+      .then(async () => {
+        const temp = `${manifestFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+        await fs.writeFile(temp, text)
+        await fs.rename(temp, manifestFile)
+      })
+      .catch(() => {})
+    return manifestWrites
   }
 
   async function maintainNow(): Promise<void> {
@@ -426,7 +444,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
         const byAge = Object.entries(manifest.sessions).sort((a, b) => a[1].time - b[1].time)
         while (byAge.length > 1 && (await storeSize(path.join(gitDir, "objects"))) > settings.maxSize) {
           delete manifest.sessions[byAge.shift()![0]]
-          await fs.writeFile(manifestFile, JSON.stringify(manifest))
+          await saveManifest()
           await writeRefs()
           await git(["repack", "-a", "-d", "-l", "-q"], { noWorkTree: true })
           await git(["prune", "--expire=now"], { noWorkTree: true })
@@ -497,7 +515,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return bytes
     },
     maintain: () => (background = background.then(() => maintainNow())),
-    idle: () => Promise.all([background, saving]).then(() => {}),
+    idle: () => Promise.all([background, saving, manifestWrites]).then(() => {}),
   }
 }
 
