@@ -9,11 +9,12 @@
 // files its own session changed: the files its tools wrote when it ran no process, else
 // everything that changed less what other sessions' tools wrote meanwhile (two sessions'
 // commands running at the same time cannot be told apart). A subtask's changes are also its
-// parent's.
+// parent's. The session's diff is kept between steps, so a step's session.diff costs only the
+// files that step changed.
 import path from "node:path"
 import type { Bus } from "../bus"
 import type { FileDiff, MessageWithParts, PatchPart, Session } from "../protocol"
-import { fileDiffs, type SnapshotStore, type StepPatch } from "../snapshot"
+import { fileDiff, filesFrom, statesAt, type SnapshotStore, type State, type StepPatch } from "../snapshot"
 import type { History } from "./history"
 
 /** One step's snapshot. */
@@ -51,6 +52,16 @@ export interface StepSnapshotsDeps {
   session(sessionID: string): Session | undefined
 }
 
+/** Sessions whose diff is kept between steps. */
+const DIFF_CACHE_SESSIONS = 16
+
+/** A session's diff as of the patches `keys` names (one key per patch: its part, trees and files). */
+interface DiffState {
+  keys: string[]
+  /** Absolute path → its state before and after those patches, and their FileDiff (undefined: the same). */
+  files: Map<string, { before: State; after: State; diff: FileDiff | undefined }>
+}
+
 /** What one open step's session did, and what others wrote, while it ran. */
 interface StepRecord {
   sessionID: string
@@ -66,6 +77,9 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
   const { store } = deps
   const chains = new Map<string, Promise<void>>()
   const open = new Set<StepRecord>()
+  // The newest sessions' diffs, for the next step's session.diff (diffState).
+  const diffStates = new Map<string, DiffState>()
+  const relOf = (file: string) => path.relative(store.worktree, file).split(path.sep).join("/")
 
   /** The session and its ancestors (a subtask's changes are its parent's too). */
   function lineage(sessionID: string): string[] {
@@ -99,8 +113,50 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
     // Without a revert point only the patch parts matter: a long session is not loaded for them.
     const messages = session?.revert ? deps.history.messages(sessionID) : deps.history.withParts(sessionID, "patch")
     const visible = session?.revert ? patchesOf(messages).filter((p) => !hiddenBy(session.revert!, messages, p)) : patchesOf(messages)
-    const steps = visible.filter((p) => !messageID || p.turn === messageID).map((p) => p.step)
-    return steps.length ? fileDiffs(store, steps) : []
+    const patches = visible.filter((p) => !messageID || p.turn === messageID)
+    if (!patches.length) return []
+    const state = await diffState(patches, messageID ? undefined : sessionID)
+    const out: FileDiff[] = []
+    for (const file of [...state.files.keys()].sort()) {
+      const d = state.files.get(file)!.diff
+      if (d) out.push(d)
+    }
+    return out
+  }
+
+  /**
+   * Per file, its state before the first of `patches` that changed it and after the last, with
+   * its FileDiff. Kept per session: when the patches it was computed for are the first of
+   * `patches` (the session only went on), only the files of the newer ones are looked at, so a
+   * step's `session.diff` costs what the step changed, not what the whole session did.
+   */
+  async function diffState(patches: PatchAt[], cacheFor: string | undefined): Promise<DiffState> {
+    const keys = patches.map((p) => `${p.partID}\0${p.step.before}\0${p.step.after}\0${p.step.files.join("\0")}`)
+    const cached = cacheFor ? diffStates.get(cacheFor) : undefined
+    const base = cached && cached.keys.length <= keys.length && cached.keys.every((k, i) => k === keys[i]) ? cached : undefined
+    const state: DiffState = { keys, files: new Map(base?.files) }
+    if (!base) {
+      const steps = patches.map((p) => p.step)
+      const files = filesFrom(steps, 0)
+      const [before, after] = await Promise.all([statesAt(store, steps, 0, files), statesAt(store, steps, steps.length, files)])
+      for (const file of files) state.files.set(file, { before: before.get(file), after: after.get(file), diff: undefined })
+      for (const file of files) state.files.get(file)!.diff = await fileDiff(store, file, before.get(file), after.get(file))
+    } else
+      for (const { step } of patches.slice(base.keys.length)) {
+        const fresh = step.files.filter((f) => !state.files.has(f))
+        const [before, after] = await Promise.all([store.entries(step.before, fresh.map(relOf)), store.entries(step.after, step.files.map(relOf))])
+        for (const file of step.files) {
+          const was: State = state.files.has(file) ? state.files.get(file)!.before : (before.get(relOf(file)) ?? null)
+          const is: State = after.get(relOf(file)) ?? null
+          state.files.set(file, { before: was, after: is, diff: await fileDiff(store, file, was, is) })
+        }
+      }
+    if (cacheFor) {
+      diffStates.delete(cacheFor)
+      diffStates.set(cacheFor, state)
+      if (diffStates.size > DIFF_CACHE_SESSIONS) diffStates.delete(diffStates.keys().next().value!)
+    }
+    return state
   }
 
   return {

@@ -19,14 +19,20 @@ export async function fileDiffs(store: SnapshotStore, steps: StepPatch[]): Promi
   const after = await statesAt(store, steps, steps.length, files)
   const out: FileDiff[] = []
   for (const file of files) {
-    const a = await text(store, before.get(file))
-    const b = await text(store, after.get(file))
-    if (a.value === b.value && before.get(file)?.mode === after.get(file)?.mode) continue
-    const status = before.get(file) ? (after.get(file) ? "modified" : "deleted") : "added"
-    const counts = a.binary || b.binary ? { additions: 0, deletions: 0 } : lineCounts(a.value, b.value)
-    out.push({ file: path.relative(store.worktree, file).split(path.sep).join("/"), before: a.value, after: b.value, ...counts, status })
+    const d = await fileDiff(store, file, before.get(file), after.get(file))
+    if (d) out.push(d)
   }
   return out
+}
+
+/** One file's FileDiff from its state before the counted steps and after them (`file` absolute); undefined when they hold the same. */
+export async function fileDiff(store: SnapshotStore, file: string, before: State, after: State): Promise<FileDiff | undefined> {
+  const a = await text(store, before)
+  const b = await text(store, after)
+  if (a.value === b.value && before?.mode === after?.mode) return undefined
+  const status = before ? (after ? "modified" : "deleted") : "added"
+  const counts = a.binary || b.binary ? { additions: 0, deletions: 0 } : lineCounts(a.value, b.value)
+  return { file: path.relative(store.worktree, file).split(path.sep).join("/"), before: a.value, after: b.value, ...counts, status }
 }
 
 /** A unified diff of the files in `diffs` (Session.revert.diff). */

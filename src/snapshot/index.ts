@@ -3,5 +3,5 @@
 // session's diff can be shown. It reaches git only through the spawner.
 export { createSnapshotStore, SNAPSHOT_DEFAULTS, type Entry, type SnapshotSettings, type SnapshotStore, type SnapshotStoreDeps, type TrackResult } from "./store"
 export { restoreFiles, statesAt, filesFrom, diskEntry, blobId, type RestoreResult, type State, type StepPatch } from "./restore"
-export { fileDiffs, unifiedDiff } from "./diff"
+export { fileDiff, fileDiffs, unifiedDiff } from "./diff"
 export { snapshotSettings } from "./settings"

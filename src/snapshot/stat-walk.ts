@@ -3,8 +3,10 @@
 // echo) change nothing, and forking from a large Node process costs several milliseconds each.
 // So the store keeps the stat signature of every entry (except `.git`) as it was just before
 // its last scan, and after a command walks the worktree again: the same entries with the same
-// signatures mean the same tree. The answer errs one way only: anything unexpected is "changed"
-// and git's scan runs as before.
+// signatures mean the same tree, and where they differ, the entries that differ name every
+// path that may have changed (changedPaths): the store edits just those into the tree, as after
+// a known write. The answers err one way only: anything unexpected is "changed", and anything
+// the edit cannot judge alone goes to git's scan as before.
 // File times are coarse (a kernel tick), so a file changed within a tick of the walk could keep
 // its signature: such "racy" entries (git's own word for them) are compared by content too.
 import { createHash } from "node:crypto"
@@ -54,10 +56,12 @@ export function walkWorktree(worktree: string, limit = WALK_LIMIT): StatMap | "t
   const dirs = [""]
   try {
     for (let dir = dirs.pop(); dir !== undefined; dir = dirs.pop()) {
-      for (const item of readdirSync(path.join(worktree, dir), { withFileTypes: true })) {
+      // Joined by hand: path.join's normalising costs a third of the walk.
+      const base = dir ? worktree + path.sep + dir.split("/").join(path.sep) + path.sep : worktree + path.sep
+      for (const item of readdirSync(base, { withFileTypes: true })) {
         if (item.name === ".git") continue
         const rel = dir ? `${dir}/${item.name}` : item.name
-        const abs = path.join(worktree, rel)
+        const abs = base + item.name
         out.set(rel, signature(abs, lstatSync(abs, { bigint: true }), now))
         if (out.size > limit) return "too-large"
         if (item.isDirectory()) dirs.push(rel)
@@ -110,4 +114,34 @@ export function recordKnown(worktree: string, map: StatMap, rels: string[]): voi
     map.set(rel, signature(abs, st, now))
     for (let i = 1; i < parts.length; i++) map.set(parts.slice(0, i).join("/"), { sig: "d" })
   }
+}
+
+/**
+ * The paths (not folders) whose entry differs between `before` and `now`: new, gone, or with
+ * another signature, or racy with other bytes. Each is worth a look, not surely changed (a
+ * file rewritten with the same bytes is listed). A folder's own entry is never listed: its
+ * files are. Undefined past `limit` paths (git's scan is the better tool then).
+ */
+export function changedPaths(worktree: string, before: StatMap, now: StatMap, limit = 500): string[] | undefined {
+  const out: string[] = []
+  const differs = (rel: string, was: EntrySig | undefined, is: EntrySig | undefined): boolean => {
+    if (!was || !is || was.unknown || is.unknown || was.sig !== is.sig) return true
+    if (was.hash === undefined) return false
+    try {
+      return (is.hash ?? hashOf(path.join(worktree, rel))) !== was.hash
+    } catch {
+      return true
+    }
+  }
+  for (const [rel, is] of now) {
+    // A folder that stayed one, or is new (its files are listed on their own).
+    if (is.sig === "d" && (before.get(rel)?.sig ?? "d") === "d") continue
+    if (differs(rel, before.get(rel), is)) out.push(rel)
+    if (out.length > limit) return undefined
+  }
+  for (const [rel, was] of before) {
+    if (!now.has(rel) && was.sig !== "d") out.push(rel)
+    if (out.length > limit) return undefined
+  }
+  return out
 }

@@ -5,14 +5,18 @@
 // git repository (and seeds its index from the project's, so the first track hashes only what
 // git does not already know). Work only happens when something may have changed: `touch()`
 // (the file writer, the spawner) marks the worktree dirty; a clean track returns the last tree.
-import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
+// After known writes the tree is edited in Node (tree-edit.ts); after a command, a stat walk of
+// a small worktree names what changed (stat-walk.ts) and the same edit records it; git scans
+// only what neither can judge. The walk a scan leaves is saved, so the next process starts
+// from it too.
+import { createHash, randomBytes } from "node:crypto"
+import { existsSync, lstatSync } from "node:fs"
 import fs from "node:fs/promises"
 import path from "node:path"
 import type { Exec } from "../process"
 import { createKeyedLock } from "../util"
 import { ATTRIBUTES, createGit, nulSplit, type Entry, type Git } from "./git"
-import { recordKnown, sameWalk, walkWorktree, type StatMap } from "./stat-walk"
+import { changedPaths, recordKnown, sameWalk, walkWorktree, type EntrySig, type StatMap } from "./stat-walk"
 import { createTreeEditor, type PathChange } from "./tree-edit"
 import { countFiles, gitDirOf, indexEntryCount, looksLikeHome } from "./worktree"
 
@@ -73,7 +77,7 @@ export interface SnapshotStore {
   blob(oid: string): Promise<Buffer>
   /** Repacks, then prunes the oldest sessions until the store fits `maxSize`. Runs after tracks on its own; never rejects. */
   maintain(): Promise<void>
-  /** Resolves when a background maintenance (if any) finished. */
+  /** Resolves when a background maintenance (if any) finished and the saved walk is written. */
   idle(): Promise<void>
   /** The shadow git dir (for tests and benches). */
   readonly gitDir: string
@@ -92,6 +96,18 @@ export interface SnapshotStoreDeps {
   now?: () => number
 }
 
+/** The notice for a git call that failed: git missing from PATH is said plainly. */
+function offBecause(e: unknown): string {
+  const missing = (e as NodeJS.ErrnoException).code === "ENOENT"
+  return missing ? "snapshots are off: git was not found on PATH (undo cannot restore files)" : `snapshots are off: ${(e as Error).message}`
+}
+
+/** Whether a path (either separator) is a .gitignore, whose change only git's scan follows. */
+const ignoreFile = (p: string) => /(^|[/\\])\.gitignore$/.test(p)
+
+/** Bytes of blobs the store keeps in memory for diffs. */
+const BLOB_CACHE_BYTES = 8 * 1024 * 1024
+
 interface Manifest {
   sessions: Record<string, { time: number; trees: string[] }>
 }
@@ -102,6 +118,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   const gitDir = path.join(deps.dataDir, "snapshot", deps.projectID, createHash("sha1").update(worktree).digest("hex").slice(0, 16))
   const indexFile = path.join(gitDir, "wright-index")
   const manifestFile = path.join(gitDir, "wright-sessions.json")
+  const walkFile = path.join(gitDir, "wright-walk.json")
   const git: Git = createGit(deps.exec, { gitDir, workTree: worktree, indexFile })
   const lock = createKeyedLock()
   const serial = <T>(fn: () => Promise<T>) => lock("store", fn)
@@ -126,16 +143,27 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   // unchanged walk means the same tree without asking git. Off for good past WALK_LIMIT entries.
   let walked: StatMap | undefined
   let walkable = true
+  // The walk and tree a scan left, on disk (saveWalk): the next process's first track starts
+  // from them, so an unchanged worktree needs no git then either. Valid only under the same
+  // ignore settings (walkKey).
+  let walkKey: string | undefined
+  let resumed = false
+  let saving: Promise<void> = Promise.resolve()
+  let manifestWrites: Promise<void> = Promise.resolve()
+  // Blobs read lately, oldest first (keepBlob).
+  const blobs = new Map<string, Buffer>()
+  let blobBytes = 0
 
   async function init(): Promise<boolean> {
     if (off) return false
     if (looksLikeHome(worktree, deps.home)) return disable(`snapshots are off: ${worktree} looks like a home or system directory`)
-    try {
-      await git(["--version"], { noWorkTree: true })
-    } catch (e) {
-      const missing = (e as NodeJS.ErrnoException).code === "ENOENT"
-      return disable(missing ? "snapshots are off: git was not found on PATH (undo cannot restore files)" : `snapshots are off: ${(e as Error).message}`)
-    }
+    // A store made before had git then: its first real call says so if git is gone (track's catch).
+    if (!existsSync(path.join(gitDir, "HEAD")))
+      try {
+        await git(["--version"], { noWorkTree: true })
+      } catch (e) {
+        return disable(offBecause(e))
+      }
     const projectGit = gitDirOf(worktree)
     const count = projectGit ? await indexEntryCount(projectGit.gitDir) : await countFiles(worktree, settings.maxFiles + 1)
     if (count > settings.maxFiles) {
@@ -165,6 +193,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       await fs.mkdir(path.join(gitDir, "info"), { recursive: true })
       await fs.writeFile(path.join(gitDir, "info", "exclude"), exclude.join("\n") + "\n")
       await fs.writeFile(path.join(gitDir, "info", "attributes"), ATTRIBUTES)
+      walkKey = createHash("sha1").update(JSON.stringify([worktree, exclude, settings.maxFileSize])).digest("hex")
       manifest = await fs
         .readFile(manifestFile, "utf8")
         .then((t) => JSON.parse(t) as Manifest)
@@ -189,16 +218,29 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const seen = generation
     const known = pending
     pending = new Set()
-    if (last && known !== "all") return trackKnown(sessionID, seen, [...known])
+    if (!last && !resumed) {
+      resumed = true
+      await resume()
+    }
+    // A written .gitignore may let files in that nobody wrote: only git's scan sees those.
+    const rules = known !== "all" && [...known].some(ignoreFile)
+    if (last && known !== "all" && !rules) return trackKnown(sessionID, seen, [...known], "add")
     // Walked before git looks, so a change made while git scans shows in the next walk.
     const walk = walkable ? walkWorktree(worktree) : undefined
     if (walk === "too-large") walkable = false
     const before = walked
     walked = walk instanceof Map ? walk : undefined
-    if (last && before && walked && sameWalk(worktree, before, walked)) {
+    if (last && before && walked && !rules && sameWalk(worktree, before, walked)) {
       last = { ...last, generation: seen }
       remember(sessionID, last.tree)
       return { tree: last.tree, notCaptured: last.notCaptured }
+    }
+    // The walk names what the command touched: the tree is edited for just those paths, as
+    // after known writes, unless something calls for git's scan (see trackKnown).
+    const touched = last && before && walked && !rules ? changedPaths(worktree, before, walked) : undefined
+    if (touched && !touched.some(ignoreFile)) {
+      const done = await trackKnown(sessionID, seen, touched, "scan")
+      if (done) return saveWalk(done)
     }
     const listed = await git(["ls-files", "-z", "--others", "--modified", "--deleted", "--exclude-standard"], { allowFail: true })
     if (listed.code !== 0) {
@@ -216,7 +258,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return undefined
     }
     const { update, notCaptured } = await sortCandidates(candidates)
-    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+    if (update.length) await git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: update.join("\0") + "\0" })
     const tree = (await git(["write-tree"])).stdout.toString().trim()
     if (tree !== last?.tree) {
       newTrees++
@@ -225,7 +267,36 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     last = { tree, generation: seen, notCaptured }
     remember(sessionID, tree)
     repackSoon()
-    return { tree, notCaptured }
+    return saveWalk({ tree, notCaptured })
+  }
+
+  /**
+   * Writes the walk and the tree it matches (in the background, in order), for the next
+   * process. Called where the two agree: right after a scan or a walk's edit. An older pair is
+   * still a true one: whatever changed since shows in the next walk.
+   */
+  function saveWalk<T>(result: T): T {
+    const state = walked && walkKey && last ? JSON.stringify({ key: walkKey, tree: last.tree, notCaptured: last.notCaptured, stale: [...stale], walk: [...walked] }) : undefined
+    saving = saving.then(async () => {
+      if (!state) return void (await fs.rm(walkFile, { force: true }))
+      const temp = `${walkFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+      await fs.writeFile(temp, state)
+      await fs.rename(temp, walkFile)
+    }).catch(() => {})
+    return result
+  }
+
+  /** Takes up the walk and tree an earlier process saved, when they hold under today's settings and the tree is still stored. */
+  async function resume() {
+    try {
+      const saved = JSON.parse(await fs.readFile(walkFile, "utf8")) as { key: string; tree: string; notCaptured: string[]; stale: string[]; walk: [string, EntrySig][] }
+      if (saved.key !== walkKey || !(await editor.hasTree(saved.tree))) return
+      last = { tree: saved.tree, generation: 0, notCaptured: saved.notCaptured }
+      walked = new Map(saved.walk)
+      stale = new Set([...stale, ...saved.stale])
+    } catch {
+      // None saved, or unreadable: the first track scans.
+    }
   }
 
   /** Every `repackEvery` new trees, a repack runs in the background. */
@@ -236,19 +307,29 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   }
 
   /**
-   * A track after writes of known files, no scan: the last tree with just those paths replaced
-   * (tree-edit.ts), or where that cannot, `git add` of just those (it honours .gitignore).
+   * A track after writes of known files (absolute), no scan: the last tree with just those paths
+   * replaced (tree-edit.ts), or where that cannot, `git add` of just those (it honours
+   * .gitignore). With `orElse: "scan"` the paths are worktree-relative ones a walk found changed
+   * after a command; where the editor cannot, or a path is not captured (too large, a folder:
+   * only the scan knows whether ignore rules leave it out), it answers undefined for a scan.
    */
-  async function trackKnown(sessionID: string, seen: number, files: string[]): Promise<TrackResult> {
-    const rels = files
-      .map((f) => path.relative(worktree, f))
-      .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
-      .map((r) => r.split(path.sep).join("/"))
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "add"): Promise<TrackResult>
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "scan"): Promise<TrackResult | undefined>
+  async function trackKnown(sessionID: string, seen: number, files: string[], orElse: "add" | "scan"): Promise<TrackResult | undefined> {
+    const rels =
+      orElse === "scan"
+        ? files
+        : files
+            .map((f) => path.relative(worktree, f))
+            .filter((r) => r && !r.startsWith("..") && !path.isAbsolute(r))
+            .map((r) => r.split(path.sep).join("/"))
     // Signatures before the capture reads the files: a write racing it shows as a change later.
-    if (walked) recordKnown(worktree, walked, rels)
+    if (walked && orElse === "add") recordKnown(worktree, walked, rels)
     const { update, notCaptured } = await sortCandidates(rels)
+    if (orElse === "scan" && notCaptured.length) return undefined
     const from = last!.tree
     const edited = update.length ? await editor.apply(from, update, new Set(notCaptured)) : { tree: from, changes: new Map<string, PathChange>() }
+    if (!edited && orElse === "scan") return undefined
     let tree: string
     if (edited) {
       tree = edited.tree
@@ -275,7 +356,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     const paths = [...stale]
     stale = new Set()
     const { update } = await sortCandidates(paths)
-    if (update.length) await git(["update-index", "--add", "--remove", "-z", "--stdin"], { input: update.join("\0") + "\0" })
+    if (update.length) await git(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { input: update.join("\0") + "\0" })
   }
 
   /** The paths that differ between two trees the editor made in one unbroken chain; undefined otherwise. */
@@ -296,7 +377,17 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   async function sortCandidates(candidates: string[]) {
     const update: string[] = []
     const notCaptured: string[] = []
-    const stats = await Promise.all(candidates.map((rel) => fs.lstat(path.join(worktree, rel)).catch(() => undefined)))
+    // A step's few paths synchronously: a trip through the thread pool costs more on a loaded machine.
+    const stats =
+      candidates.length <= 64
+        ? candidates.map((rel) => {
+            try {
+              return lstatSync(path.join(worktree, rel))
+            } catch {
+              return undefined
+            }
+          })
+        : await Promise.all(candidates.map((rel) => fs.lstat(path.join(worktree, rel)).catch(() => undefined)))
     candidates.forEach((rel, i) => {
       const st = stats[i]
       if (rel.endsWith("/") || st?.isDirectory()) notCaptured.push(rel.replace(/\/$/, ""))
@@ -306,12 +397,41 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     return { update, notCaptured }
   }
 
+  /** Keeps a small blob for the next diff (a file's "before" is read again each time the file changes). */
+  function keepBlob(oid: string, bytes: Buffer) {
+    if (bytes.length > BLOB_CACHE_BYTES / 8) return
+    blobs.set(oid, bytes)
+    blobBytes += bytes.length
+    for (const [old, b] of blobs) {
+      if (blobBytes <= BLOB_CACHE_BYTES) break
+      blobs.delete(old)
+      blobBytes -= b.length
+    }
+  }
+
   function remember(sessionID: string, tree: string) {
     const s = (manifest.sessions[sessionID] ??= { time: now(), trees: [] })
     if (!s.trees.includes(tree)) {
       s.trees.push(tree)
-      void fs.writeFile(manifestFile, JSON.stringify(manifest)).catch(() => {})
+      saveManifest()
     }
+  }
+
+  /**
+   * Writes the manifest as it is now, after the writes before it, through a temp file: two
+   * tracks in a row once wrote it at the same time, and a torn manifest forgets which trees the
+   * sessions keep (maintenance would then prune them). Never rejects.
+   */
+  function saveManifest(): Promise<void> {
+    const text = JSON.stringify(manifest)
+    manifestWrites = manifestWrites
+      .then(async () => {
+        const temp = `${manifestFile}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`
+        await fs.writeFile(temp, text)
+        await fs.rename(temp, manifestFile)
+      })
+      .catch(() => {})
+    return manifestWrites
   }
 
   async function maintainNow(): Promise<void> {
@@ -325,7 +445,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
         const byAge = Object.entries(manifest.sessions).sort((a, b) => a[1].time - b[1].time)
         while (byAge.length > 1 && (await storeSize(path.join(gitDir, "objects"))) > settings.maxSize) {
           delete manifest.sessions[byAge.shift()![0]]
-          await fs.writeFile(manifestFile, JSON.stringify(manifest))
+          await saveManifest()
           await writeRefs()
           await git(["repack", "-a", "-d", "-l", "-q"], { noWorkTree: true })
           await git(["prune", "--expire=now"], { noWorkTree: true })
@@ -359,7 +479,7 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     clean: () => last !== undefined && last.generation === generation,
     track: (sessionID) =>
       serial(() => trackNow(sessionID)).catch((e: Error) => {
-        disable(`snapshots are off: ${e.message}`)
+        disable(offBecause(e))
         return undefined
       }),
     async changes(from, to) {
@@ -370,8 +490,15 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
     },
     async entries(tree, files) {
       const out = new Map<string, Entry>()
-      for (let i = 0; i < files.length; i += 200) {
-        const batch = files.slice(i, i + 200)
+      // The trees the store just made are in memory: most answers need no git at all.
+      const known = await editor.entries(tree, files)
+      const rest: string[] = []
+      for (const [file, entry] of known) {
+        if (entry) out.set(file, entry)
+        else if (entry === undefined) rest.push(file)
+      }
+      for (let i = 0; i < rest.length; i += 200) {
+        const batch = rest.slice(i, i + 200)
         const res = await git(["ls-tree", "-r", "-z", "--full-tree", tree, "--", ...batch], { noWorkTree: true })
         for (const line of nulSplit(res.stdout)) {
           const tab = line.indexOf("\t")
@@ -382,10 +509,14 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       return out
     },
     async blob(oid) {
-      return (await git(["cat-file", "blob", oid], { noWorkTree: true })).stdout
+      const hit = blobs.get(oid)
+      if (hit) return hit
+      const bytes = editor.looseBlob(oid) ?? (await git(["cat-file", "blob", oid], { noWorkTree: true })).stdout
+      keepBlob(oid, bytes)
+      return bytes
     },
     maintain: () => (background = background.then(() => maintainNow())),
-    idle: () => background,
+    idle: () => Promise.all([background, saving, manifestWrites]).then(() => {}),
   }
 }
 

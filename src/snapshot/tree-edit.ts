@@ -9,7 +9,7 @@
 import { createHash, randomBytes } from "node:crypto"
 import { existsSync, lstatSync, mkdirSync, readFileSync, readlinkSync, renameSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { deflateSync } from "node:zlib"
+import { deflateSync, inflateSync } from "node:zlib"
 import type { Entry, Git } from "./git"
 
 interface TreeEntry {
@@ -32,6 +32,17 @@ export interface TreeEditor {
    * the tree does not hold, stay out. `skip` paths keep their old entry (too large). Rejects when git fails.
    */
   apply(root: string, paths: string[], skip: Set<string>): Promise<{ tree: string; changes: Map<string, PathChange> } | undefined>
+  /**
+   * The entries of `paths` (worktree-relative, "/"-separated) in `tree`, read from the trees in
+   * memory (the missing ones on the way loaded with one `git cat-file --batch`): an entry, null
+   * when the tree holds no file there, undefined when git's own `ls-tree` must answer (a tree
+   * that is not readable here, an odd path). Rejects when git fails.
+   */
+  entries(tree: string, paths: string[]): Promise<Map<string, Entry | null | undefined>>
+  /** Whether the store holds the tree `oid` (read from memory or a loose object, else asked of git). Never rejects. */
+  hasTree(oid: string): Promise<boolean>
+  /** A blob's bytes when it is a loose object of the store or its alternates (what tracks just wrote); undefined otherwise (packed). Never throws. */
+  looseBlob(oid: string): Buffer | undefined
 }
 
 const TREE = "40000"
@@ -47,19 +58,57 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
     trees.set(oid, entries)
   }
 
+  /** A loose object's type and body (the store's own objects, then its alternates'); undefined when it is not loose there. Never throws. */
+  function readLoose(oid: string): { type: string; body: Buffer } | undefined {
+    if (!/^[0-9a-f]{40}$/.test(oid)) return undefined
+    for (const dir of objectDirs()) {
+      let raw: Buffer
+      try {
+        raw = inflateSync(readFileSync(path.join(dir, oid.slice(0, 2), oid.slice(2))))
+      } catch {
+        continue
+      }
+      const nul = raw.indexOf(0)
+      const header = /^(\w+) (\d+)$/.exec(raw.toString("latin1", 0, nul))
+      if (!header || Number(header[2]) !== raw.length - nul - 1) return undefined
+      return { type: header[1]!, body: raw.subarray(nul + 1) }
+    }
+    return undefined
+  }
+
+  let dirs: string[] | undefined
+  /** The store's objects folder and those its alternates name (read once). */
+  function objectDirs(): string[] {
+    if (dirs) return dirs
+    const own = path.join(gitDir, "objects")
+    let others: string[] = []
+    try {
+      others = readFileSync(path.join(own, "info", "alternates"), "utf8").split("\n").map((l) => l.trim()).filter((l) => l && !l.startsWith("#")).map((l) => path.resolve(own, l))
+    } catch {}
+    return (dirs = [own, ...others])
+  }
+
+  /** A tree read from its loose object and kept; undefined when it is not loose (git reads it then). */
+  function looseTree(oid: string): TreeEntry[] | undefined {
+    const obj = readLoose(oid)
+    const entries = obj?.type === "tree" ? parseTree(obj.body) : undefined
+    if (entries) remember(oid, entries)
+    return entries
+  }
+
   /** Loads the trees on the way from `root` to each directory in `dirs` that the cache lacks. */
   async function load(root: string, dirs: string[]) {
     const wanted: string[] = []
     for (const dir of dirs) {
       let oid: string | undefined = root
       for (const part of dir ? dir.split("/") : []) {
-        const entries: TreeEntry[] | undefined = trees.get(oid)
+        const entries: TreeEntry[] | undefined = trees.get(oid) ?? looseTree(oid)
         if (!entries) break
         const next: TreeEntry | undefined = entries.find((e) => e.name === part)
         oid = next?.mode === TREE ? next.oid : undefined
         if (!oid) break
       }
-      if (oid && !trees.has(oid)) wanted.push(dir)
+      if (oid && !trees.has(oid) && !looseTree(oid)) wanted.push(dir)
     }
     if (!wanted.length) return
     // Every tree on the way to each wanted directory, in one call (a missing one says so).
@@ -124,6 +173,22 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
     return null
   }
 
+  /** The file entry at `rel` in `root`: null when absent (a directory, or a file on the way, is no file there either), undefined when a tree on the way is not in memory. */
+  function fileAt(root: string, rel: string): Entry | null | undefined {
+    let oid = root
+    const parts = rel.split("/")
+    for (let i = 0; i < parts.length; i++) {
+      const entries = trees.get(oid)
+      if (!entries) return undefined
+      const e = entries.find((x) => x.name === parts[i])
+      if (!e) return null
+      if (i === parts.length - 1) return e.mode === TREE ? null : { mode: e.mode, oid: e.oid }
+      if (e.mode !== TREE) return null
+      oid = e.oid
+    }
+    return null
+  }
+
   /** Writes the tree `oid` (undefined: a new directory) with `edits` (relative to it) applied; undefined when it ends up empty. */
   function rewrite(oid: string | undefined, edits: Map<string, Entry | null>): string | undefined {
     const known = oid ? trees.get(oid) : []
@@ -165,6 +230,23 @@ export function createTreeEditor(deps: { git: Git; gitDir: string; worktree: str
   }
 
   return {
+    async entries(tree, paths) {
+      const out = new Map<string, Entry | null | undefined>()
+      const plain = new Set(paths.filter((p) => p && !p.includes("\n") && !p.split("/").some((part) => part === "" || part === "." || part === "..")))
+      if (plain.size) await load(tree, [...new Set([...plain].map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))])
+      for (const p of paths) out.set(p, plain.has(p) ? fileAt(tree, p) : undefined)
+      return out
+    },
+    async hasTree(oid) {
+      if (trees.has(oid) || looseTree(oid)) return true
+      if (!/^[0-9a-f]{40}$/.test(oid)) return false
+      const r = await git(["cat-file", "-t", oid], { noWorkTree: true, allowFail: true }).catch(() => undefined)
+      return r?.code === 0 && r.stdout.toString().trim() === "tree"
+    },
+    looseBlob(oid) {
+      const obj = readLoose(oid)
+      return obj?.type === "blob" ? obj.body : undefined
+    },
     async apply(root, paths, skip) {
       if (paths.some((p) => p.includes("\n") || p.split("/").some((part) => part === ".git" || part === "" || part === "." || part === ".."))) return undefined
       const dirs = [...new Set(paths.map((p) => path.posix.dirname(p)).map((d) => (d === "." ? "" : d)))]

@@ -97,6 +97,24 @@ test("incremental - a new ignored file stays out, a tracked one under an ignore 
   expect(next.notCaptured).toEqual(["big.bin"])
 })
 
+test("incremental - a written .gitignore that lets files in, and new files in new folders it ignores, give git's own tree", async () => {
+  const t = setup({ ".gitignore": "*.log\n", "src/x.ts": "x\n", "old.log": "was ignored\n" })
+  const s = t.store()
+  await s.track("s")
+  writeFileSync(t.file(".gitignore"), "out/\n")
+  s.touch([t.file(".gitignore")])
+  const opened = (await s.track("s"))!.tree
+  expect((await s.entries(opened, ["old.log"])).has("old.log")).toBe(true)
+  expect(opened).toBe(await fullScan(t.store))
+  mkdirSync(t.file("out/deep/er"), { recursive: true })
+  writeFileSync(t.file("out/deep/er/gen.js"), "generated\n")
+  writeFileSync(t.file("src/y.ts"), "y\n")
+  s.touch([t.file("out/deep/er/gen.js"), t.file("src/y.ts")])
+  const next = (await s.track("s"))!.tree
+  expect(await s.changes(opened, next)).toEqual(["src/y.ts"])
+  expect(next).toBe(await fullScan(t.store))
+})
+
 test("incremental - a full scan after incremental tracks agrees with them, and known writes after a scan build on its tree", async () => {
   const t = setup({ "a.txt": "a\n", "d/b.txt": "b\n" })
   const s = t.store()
@@ -130,4 +148,19 @@ test("incremental - a full scan after incremental tracks agrees with them, and k
   const t4 = (await s.track("s"))!.tree
   expect(await s.changes(t3, t4)).toEqual(["d/b.txt", "star*.txt"])
   expect(t4).toBe(await fullScan(t.store))
+})
+
+test("store - git gone after the store was made (no `git --version` at start then): the first track that needs git stops with the notice naming git", async () => {
+  const t = setup({ "a.txt": "a\n" })
+  const dataDir = path.join(t.root, "shared-data")
+  const make = (e: typeof exec) => createSnapshotStore({ exec: e, worktree: t.project, dataDir, projectID: "p", home: path.join(t.root, "home"), settings: SNAPSHOT_DEFAULTS })
+  expect(await make(exec).track("s")).toBeDefined()
+  const noGit = createExec({ env: { ...env, PATH: path.join(t.root, "empty-bin") } })
+  const again = make(noGit)
+  // Nothing changed: the walk the last process saved answers (no git needed yet).
+  await again.track("s")
+  writeFileSync(t.file("b.txt"), "new: ignore rules must be asked\n")
+  again.touch()
+  expect(await again.track("s")).toBeUndefined()
+  expect(again.notice()).toContain("git was not found on PATH")
 })
