@@ -27,7 +27,8 @@ function tree() {
   write(path.join(global, "skill", "release", "SKILL.md"), "---\nname: release\ndescription: the global one\n---\nglobal\n")
   write(path.join(global, "skills", "deploy", "SKILL.md"), '---\nname: "deploy"\ndescription: "Deploy: to prod"\n---\nDeploy it.\n')
   write(path.join(global, "notskills", "x", "SKILL.md"), "---\nname: ignored\n---\n")
-  return { project, dirs: [wright, opencode, global], releaseDir: path.join(wright, "skill", "release") }
+  // Lowest precedence first, as the config loader lists them: the project's release wins.
+  return { project, dirs: [global, opencode, wright], releaseDir: path.join(wright, "skill", "release") }
 }
 
 describe("skill", () => {
@@ -90,7 +91,7 @@ describe("skill", () => {
   it("skill - an unknown name fails listing the available ones", async () => {
     const ctx = toolContext()
     await expect(runTool(createSkillTool(discoverSkills(tree().dirs)), { name: "nope" }, ctx)).rejects.toThrow(
-      'Skill "nope" not found. Available skills: release, pdf-tools, deploy',
+      'Skill "nope" not found. Available skills: release, deploy, pdf-tools',
     )
     expect(ctx.asks).toEqual([])
   })
