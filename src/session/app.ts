@@ -444,6 +444,7 @@ export async function createApp(opts: AppOptions) {
       sessions,
       depthLimit: config.subagent_depth ?? 1,
       callerRules: (sessionID, agentName) => merge(agents.get(agentName)?.permission ?? [], store.sessions.get(sessionID)?.permission ?? []),
+      primaryTools: config.experimental?.primary_tools,
     }),
   )
 
