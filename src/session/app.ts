@@ -129,6 +129,7 @@ export async function createApp(opts: AppOptions) {
     configDirs,
     projectDirs: loaded.project.dirs,
     trusted: loaded.trust.trusted,
+    external: !["1", "true"].includes((env.WRIGHT_DISABLE_EXTERNAL_SKILLS || env.OPENCODE_DISABLE_EXTERNAL_SKILLS || "").toLowerCase()),
     paths: config.skills?.paths,
     urls: config.skills?.urls,
     cacheDir: paths.cache,

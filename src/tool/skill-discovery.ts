@@ -41,6 +41,8 @@ export interface SkillSearch {
   trusted: boolean
   /** `skills.paths`: `~/` and paths relative to `directory` allowed. */
   paths?: string[]
+  /** `false` (WRIGHT_/OPENCODE_DISABLE_EXTERNAL_SKILLS): skip the `.claude` and `.agents` folders. */
+  external?: boolean
   /** Directories the `skills.urls` were pulled into (skill-pull.ts). */
   pulled?: string[]
 }
@@ -55,11 +57,12 @@ export function skillSources(s: SkillSearch): { sources: SkillSource[]; warnings
   const warnings: string[] = []
   const project = s.trusted ? undefined : s.worktree
   const inProject = (dir: string) => project !== undefined && contains(project, dir)
-  const sources: SkillSource[] = EXTERNAL.map((d) => ({ dir: path.join(s.home, d), patterns: EXTERNAL_PATTERN }))
+  const external = s.external === false ? [] : EXTERNAL
+  const sources: SkillSource[] = external.map((d) => ({ dir: path.join(s.home, d), patterns: EXTERNAL_PATTERN }))
   // Nearest first, as OpenCode walks up; home and its parents hold the user's own folders.
-  for (const level of levelsUp(s.directory, s.worktree)) {
+  for (const level of external.length ? levelsUp(s.directory, s.worktree) : []) {
     if (contains(level, s.home)) continue
-    for (const d of EXTERNAL) sources.push({ dir: path.join(level, d), patterns: EXTERNAL_PATTERN, within: project })
+    for (const d of external) sources.push({ dir: path.join(level, d), patterns: EXTERNAL_PATTERN, within: project })
   }
   for (const dir of s.configDirs) sources.push({ dir, patterns: CONFIG_PATTERN, within: s.projectDirs.includes(dir) ? project : undefined })
   for (const entry of s.paths ?? []) {

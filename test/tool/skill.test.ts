@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 import { runTool } from "../../src/tool"
@@ -86,6 +86,16 @@ describe("skill", () => {
     for (let i = 0; i < 15; i++) write(path.join(dir, "skill", "many", `f${String(i).padStart(2, "0")}.txt`), "x")
     const result = await runTool(createSkillTool(discoverSkills([dir])), { name: "many" }, toolContext())
     expect(result.output.match(/<file>/g)).toHaveLength(10)
+  })
+
+  it("skill - a linked folder inside a skill is not walked for the file list (it could be /)", async () => {
+    const dir = tempDir()
+    const outside = tempDir()
+    write(path.join(dir, "skill", "linked", "SKILL.md"), "---\ndescription: linked\n---\nbody\n")
+    write(path.join(outside, "secret.txt"), "x")
+    symlinkSync(outside, path.join(dir, "skill", "linked", "elsewhere"))
+    const result = await runTool(createSkillTool(discoverSkills([dir])), { name: "linked" }, toolContext())
+    expect(result.output).not.toContain("secret.txt")
   })
 
   it("skill - an unknown name fails listing the available ones", async () => {

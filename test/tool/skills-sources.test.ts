@@ -46,6 +46,15 @@ describe("skills - where other agents keep them", () => {
     expect(Object.keys(names(l)).sort()).toEqual(["pkg-agents", "root-claude", "user-agents", "user-claude"])
   })
 
+  it("skills - WRIGHT_DISABLE_EXTERNAL_SKILLS (external: false) leaves out every .claude and .agents folder", () => {
+    const l = layout()
+    write(path.join(l.home, ".claude", "skills", "a", "SKILL.md"), skill("user-claude"))
+    write(path.join(l.worktree, ".agents", "skills", "c", "SKILL.md"), skill("root-agents"))
+    write(path.join(l.worktree, ".wright", "skills", "w", "SKILL.md"), skill("own"))
+    const dir = path.join(l.worktree, ".wright")
+    expect(Object.keys(names(l, { external: false, configDirs: [dir], projectDirs: [dir] }))).toEqual(["own"])
+  })
+
   it("skills - skills.paths: ~/ and project-relative folders, any SKILL.md below; a missing one is a warning", () => {
     const l = layout()
     write(path.join(l.home, "my-skills", "deep", "x", "SKILL.md"), skill("mine"))
