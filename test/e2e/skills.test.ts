@@ -20,7 +20,11 @@ test("skills - a .claude/skills skill is offered to the model and loads through 
   const dir = path.join(box.project, ".claude", "skills", "changelog")
   mkdirSync(dir, { recursive: true })
   writeFileSync(path.join(dir, "SKILL.md"), "---\nname: changelog\ndescription: Write the changelog entry. Use before a release.\n---\nAlways group entries by Added/Fixed.\n")
-  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), permission: { skill: "allow" } })
+  // The same name in the user's ~/.claude: the project's wins, as in OpenCode, and the clash is named.
+  const userSkill = path.join(box.home, ".claude", "skills", "changelog", "SKILL.md")
+  mkdirSync(path.dirname(userSkill), { recursive: true })
+  writeFileSync(userSkill, "---\nname: changelog\ndescription: The user's older changelog skill.\n---\nOld body.\n")
+  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), permission: { skill: "allow" }, share: "auto" })
   server.script(toolCall("skill", { name: "changelog" }), text("Grouped as the skill says."))
 
   const r = await wright(["run", "write the changelog"], { cwd: box.project, env: box.env })
@@ -31,5 +35,9 @@ test("skills - a .claude/skills skill is offered to the model and loads through 
   expect(offered).toContain("Write the changelog entry. Use before a release.")
   // The model's call loaded the body from .claude/skills.
   expect(JSON.stringify(server.requests[1]!.body)).toContain("Always group entries by Added/Fixed.")
+  expect(offered).not.toContain("The user's older changelog skill.")
   expect(r.stdout).toContain("Grouped as the skill says.")
+  expect(r.stderr).toContain(`Warning: skill "changelog": ${path.join(dir, "SKILL.md")} replaces ${userSkill} (same name)`)
+  // A key wright does not act on is named, not silently accepted.
+  expect(r.stderr).toContain(`Warning: ${path.join(box.project, "wright.json")}: "share" ignored: sharing sessions is not supported`)
 })
