@@ -1,9 +1,10 @@
 // `skills.urls`: each URL serves `index.json` ({ skills: [{ name, files: [...] }] }, OpenCode's
 // format) and the files at `<url>/<name>/<file>`. They are fetched once into wright's cache
-// (`<cache>/skills/<hash of the url>/<name>/`) and read from there on later starts. Only the
+// (`<cache>/skills/<hash of the url>/<name>/`) and read from there on later starts; an entry's
+// `version` changing makes its files be fetched again. Only the
 // user's config (or a trusted project's) can name a URL: config/trust.ts drops a project's.
 import { createHash } from "node:crypto"
-import { existsSync, mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 
 const MAX_BYTES = 1024 * 1024
@@ -30,7 +31,7 @@ async function pullOne(url: string, cacheDir: string, fetchFn: typeof fetch, war
   const skills = (index as { skills?: unknown })?.skills
   if (!Array.isArray(skills)) throw new Error('index.json has no "skills" list')
   const out: string[] = []
-  for (const entry of skills as { name?: unknown; files?: unknown }[]) {
+  for (const entry of skills as { name?: unknown; files?: unknown; version?: unknown }[]) {
     const name = entry?.name
     const files = entry?.files
     if (typeof name !== "string" || !safeSegment(name) || !Array.isArray(files) || !files.every((f) => typeof f === "string" && safeRelative(f))) {
@@ -42,6 +43,9 @@ async function pullOne(url: string, cacheDir: string, fetchFn: typeof fetch, war
       continue
     }
     const dir = path.join(root, name)
+    const versionFile = path.join(`${root}.versions`, name)
+    const version = typeof entry.version === "string" ? entry.version : undefined
+    if (version !== undefined && readOr(versionFile) !== version) rmSync(dir, { recursive: true, force: true })
     const skillBase = new URL(`${encodeURIComponent(name)}/`, base)
     for (const file of files as string[]) {
       const dest = path.join(dir, ...file.split("/"))
@@ -51,6 +55,10 @@ async function pullOne(url: string, cacheDir: string, fetchFn: typeof fetch, war
       const body = await get(source, fetchFn)
       mkdirSync(path.dirname(dest), { recursive: true })
       writeFileSync(dest, body)
+    }
+    if (version !== undefined) {
+      mkdirSync(path.dirname(versionFile), { recursive: true })
+      writeFileSync(versionFile, version)
     }
     out.push(dir)
   }
@@ -63,6 +71,14 @@ async function get(url: URL, fetchFn: typeof fetch): Promise<Uint8Array> {
   const body = new Uint8Array(await res.arrayBuffer())
   if (body.byteLength > MAX_BYTES) throw new Error(`${url.href}: larger than ${MAX_BYTES} bytes`)
   return body
+}
+
+function readOr(file: string): string | undefined {
+  try {
+    return readFileSync(file, "utf8")
+  } catch {
+    return undefined
+  }
 }
 
 function safeSegment(s: string): boolean {

@@ -155,6 +155,22 @@ describe("skills - skills.urls", () => {
     expect(asked.slice(before)).toEqual(["https://skills.example/team/index.json"])
   })
 
+  it("skills - a new version in the index fetches the skill again", async () => {
+    const l = layout()
+    const cacheDir = path.join(l.root, "cache")
+    const files: Record<string, string> = {
+      "https://skills.example/index.json": JSON.stringify({ skills: [{ name: "fmt", version: "1", files: ["SKILL.md"] }] }),
+      "https://skills.example/fmt/SKILL.md": skill("fmt", "version one"),
+    }
+    const { fetchFn } = server(files)
+    const opts = { ...search(l), urls: ["https://skills.example"], cacheDir, fetch: fetchFn }
+    expect((await loadSkills(opts)).skills[0].description).toBe("version one")
+    files["https://skills.example/fmt/SKILL.md"] = skill("fmt", "version two")
+    expect((await loadSkills(opts)).skills[0].description).toBe("version one")
+    files["https://skills.example/index.json"] = JSON.stringify({ skills: [{ name: "fmt", version: "2", files: ["SKILL.md"] }] })
+    expect((await loadSkills(opts)).skills[0].description).toBe("version two")
+  })
+
   it("skills - an unreachable URL is a warning naming it, not a failed start", async () => {
     const l = layout()
     const { fetchFn } = server({})
