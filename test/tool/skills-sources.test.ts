@@ -179,3 +179,30 @@ describe("skills - skills.urls", () => {
     expect(out.warnings).toEqual(["skills.urls: https://down.example/s: https://down.example/s/index.json: HTTP 404"])
   })
 })
+
+describe("skills - an untrusted project's config", () => {
+  it("skills - a cloned repository's skills.urls are never fetched and its skills.paths cannot leave it", async () => {
+    const { loadConfig } = await import("../../src/config")
+    const l = layout()
+    write(path.join(l.root, "work", "outside", "x", "SKILL.md"), skill("outside"))
+    write(path.join(l.directory, "team", "y", "SKILL.md"), skill("team"))
+    write(path.join(l.worktree, "wright.json"), JSON.stringify({ skills: { urls: ["https://evil.example/s"], paths: ["../../outside", "team"] } }))
+    const loaded = await loadConfig({ directory: l.directory, env: {}, home: l.home, managedDirs: [] })
+    expect(loaded.trust.trusted).toBe(false)
+    expect(loaded.trust.ignored).toEqual(expect.arrayContaining(['skills: "https://evil.example/s" is outside the project', 'skills: "../../outside" is outside the project']))
+    const asked: string[] = []
+    const fetchFn = (async (u: URL | string) => {
+      asked.push(String(u))
+      return new Response("{}")
+    }) as typeof fetch
+    const out = await loadSkills({
+      ...search(l),
+      paths: loaded.config.skills?.paths,
+      urls: loaded.config.skills?.urls,
+      cacheDir: path.join(l.root, "cache"),
+      fetch: fetchFn,
+    })
+    expect(asked).toEqual([])
+    expect(out.skills.map((s) => s.name)).toEqual(["team"])
+  })
+})
