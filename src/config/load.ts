@@ -23,6 +23,8 @@ export interface LoadOptions {
   trust?: boolean
   /** Provider ids of the catalog: their keys are the user's (see restrictProject). */
   knownProviders?: ReadonlySet<string>
+  /** The system-wide managed config folders, wright's first (default: /etc/wright, /etc/opencode). */
+  managedDirs?: string[]
 }
 
 export interface LoadedConfig {
@@ -151,8 +153,23 @@ export async function loadConfig(opts: LoadOptions): Promise<LoadedConfig> {
     out.config = mergeConfig(out.config, project)
   }
 
+  // An extra config folder of the user's, as OpenCode's: its config file, agents, commands, skills.
+  const [dirVar, extraDir] = pick(env, "WRIGHT_CONFIG_DIR", "OPENCODE_CONFIG_DIR")
+  if (extraDir) {
+    const dir = userPath(extraDir, directory, home)
+    if (!isDirectory(dir)) out.warnings.push(`${dirVar}: ${dir} is not a directory; ignored`)
+    else {
+      addDir(dir)
+      loadFirst(dir, ["wright.json", "wright.jsonc"], ["opencode.json", "opencode.jsonc"], loadFile)
+    }
+  }
+
   const [contentVar, content] = pick(env, "WRIGHT_CONFIG_CONTENT", "OPENCODE_CONFIG_CONTENT")
   if (content) apply(parseConfigSource(content, contentVar, { env, home, dir: directory }))
+
+  // The administrator's managed config overrides the user's and the project's (flags still win).
+  const [wrightManaged, opencodeManaged] = opts.managedDirs ?? managedConfigDirs(env)
+  if (!loadFirst(wrightManaged, ["wright.json", "wright.jsonc"], [], loadFile) && opencodeManaged) loadFirst(opencodeManaged, [], ["opencode.json", "opencode.jsonc"], loadFile)
 
   if (opts.overrides) apply(validateConfig(opts.overrides, "overrides"))
 
@@ -199,6 +216,25 @@ function decideTrust(ctx: { directory: string; env: NodeJS.ProcessEnv; opts: Loa
 function containsOrIs(dir: string, p: string): boolean {
   const rel = path.relative(dir, p)
   return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
+}
+
+/** Loads the wright files of `dir`, or its OpenCode files when it has none; whether any was read. */
+function loadFirst(dir: string | undefined, wright: string[], opencode: string[], loadFile: (file: string) => boolean): boolean {
+  if (!dir) return false
+  const own = wright.map((name) => path.join(dir, name)).filter(isFile)
+  let read = false
+  for (const file of own.length > 0 ? own : opencode.map((name) => path.join(dir, name))) read = loadFile(file) || read
+  return read
+}
+
+/** OpenCode's system-wide managed config folder for this platform, with wright's beside it. */
+function managedConfigDirs(env: NodeJS.ProcessEnv): [string, string] {
+  if (process.platform === "darwin") return ["/Library/Application Support/wright", "/Library/Application Support/opencode"]
+  if (process.platform === "win32") {
+    const base = env.ProgramData || "C:\\ProgramData"
+    return [path.join(base, "wright"), path.join(base, "opencode")]
+  }
+  return ["/etc/wright", "/etc/opencode"]
 }
 
 /** The wright variable when set, else OpenCode's. Returns the name that was used, for errors. */

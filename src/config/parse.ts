@@ -57,7 +57,23 @@ export function validateConfig(data: unknown, label: string): ParsedConfig {
   // of every start, to check a few keys once per file.
   const result = Config.safeParse(data, { jitless: true })
   if (!result.success) throw ConfigError.fromZod(label, result.error, data)
-  return { config: foldLegacy(result.data), warnings }
+  const config = foldLegacy(result.data)
+  return { config, warnings: [...warnings, ...unsupported(config).map((w) => `${label}: ${w}`)] }
+}
+
+/**
+ * OpenCode keys wright reads but does not act on: each is named in a warning rather than
+ * silently accepted. A value that asks for what wright does anyway (`share: "disabled"`,
+ * `autoupdate: false`) is no warning.
+ */
+function unsupported(config: Config): string[] {
+  const out: string[] = []
+  if (config.share !== undefined && config.share !== "disabled") out.push(`"share" ignored: sharing sessions is not supported`)
+  if (config.autoupdate !== undefined && config.autoupdate !== false) out.push(`"autoupdate" ignored: wright does not update itself; update it with npm`)
+  if (config.watcher?.ignore?.length) out.push(`"watcher.ignore" ignored: wright has no file watcher`)
+  if (config.attachment?.image) out.push(`"attachment.image" ignored: images are sent as they are, not resized`)
+  if (config.experimental?.policies?.length) out.push(`"experimental.policies" ignored: not supported; use "permission" rules`)
+  return out
 }
 
 /** Public form: one file's text to a validated config (warnings dropped). */

@@ -16,7 +16,7 @@ import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
-import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -121,7 +121,20 @@ export async function createApp(opts: AppOptions) {
   const projectCommands = { ...loaded.project, trusted: loaded.trust.trusted }
   const shadowed = shadowedBuiltins(projectCommands, directory)
   const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held, ...(loaded.trust.trusted ? [] : shadowed)] }
-  const skills = discoverSkills(configDirs)
+  // Skills of the user's, the project's and other agents' folders (an untrusted project's may not link out of it).
+  const { skills, warnings: skillWarnings } = await loadSkills({
+    home,
+    directory,
+    worktree,
+    configDirs,
+    projectDirs: loaded.project.dirs,
+    trusted: loaded.trust.trusted,
+    external: !["1", "true"].includes((env.WRIGHT_DISABLE_EXTERNAL_SKILLS || env.OPENCODE_DISABLE_EXTERNAL_SKILLS || "").toLowerCase()),
+    paths: config.skills?.paths,
+    urls: config.skills?.urls,
+    cacheDir: paths.cache,
+    fetch: opts.fetch,
+  })
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
   const history = createHistory({
@@ -432,6 +445,7 @@ export async function createApp(opts: AppOptions) {
       sessions,
       depthLimit: config.subagent_depth ?? 1,
       callerRules: (sessionID, agentName) => merge(agents.get(agentName)?.permission ?? [], store.sessions.get(sessionID)?.permission ?? []),
+      primaryTools: config.experimental?.primary_tools,
     }),
   )
 
@@ -459,7 +473,7 @@ export async function createApp(opts: AppOptions) {
     secrets: loaded.secrets,
     configFiles: loaded.files,
     /** Config warnings, and the notice that the OS sandbox is off when it cannot work here. */
-    configWarnings: [...loaded.warnings, ...(loaded.trust.trusted ? shadowed : []), ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
+    configWarnings: [...loaded.warnings, ...skillWarnings, ...(loaded.trust.trusted ? shadowed : []), ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
     /** The OS sandbox commands run in: on, off by config, or unavailable (with its notice). */
     sandbox,
     log,

@@ -24,6 +24,8 @@ export interface TaskDeps {
   depthLimit: number
   /** The rules in force for the calling session (agent + session), for inheritance. */
   callerRules(sessionID: string, agent: string): Ruleset
+  /** `experimental.primary_tools`: tools only primary agents get; denied in every child, as in OpenCode. */
+  primaryTools?: string[]
 }
 
 export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
@@ -101,21 +103,22 @@ function resolveChild(deps: TaskDeps, parentID: string, callerAgent: string, arg
   return deps.sessions.create({
     parentID,
     title: `${args.description} (@${agent.name} subagent)`,
-    permission: childRules(deps.callerRules(parentID, callerAgent), agent),
+    permission: childRules(deps.callerRules(parentID, callerAgent), agent, deps.primaryTools),
   })
 }
 
 /**
  * The child keeps the caller's denies and external-directory rules; task and todowrite are
- * denied inside unless the subagent's own rules mention them.
+ * denied inside unless the subagent's own rules mention them; `primaryTools` are denied outright.
  */
-export function childRules(caller: Ruleset, agent: Agent): Ruleset {
+export function childRules(caller: Ruleset, agent: Agent, primaryTools: string[] = []): Ruleset {
   const inherited = caller.filter((r) => r.action === "deny" || r.permission === "external_directory")
   const extra: Ruleset = []
   for (const key of ["task", "todowrite", "todoread"]) {
     const allowed = agent.permission.some((r) => r.permission === key && r.action !== "deny")
     if (!allowed) extra.push({ permission: key, pattern: "*", action: "deny" })
   }
+  for (const key of primaryTools) extra.push({ permission: key, pattern: "*", action: "deny" })
   return merge(inherited, extra)
 }
 

@@ -22,7 +22,8 @@ function describe(skills: SkillInfo[]): string {
 
 /** Other files of the skill (scripts, references) the model may want, as absolute paths. */
 function sampleFiles(dir: string): string[] {
-  return globSync(["**/*"], { cwd: dir, absolute: true, dot: true, onlyFiles: true, ignore: ["**/node_modules/**", "**/.git/**"] })
+  // Links are not followed: one pointing at `/` would walk the whole disk for a ten-line hint.
+  return globSync(["**/*"], { cwd: dir, absolute: true, dot: true, onlyFiles: true, followSymbolicLinks: false, ignore: ["**/node_modules/**", "**/.git/**"] })
     .filter((file) => path.basename(file) !== "SKILL.md")
     .sort()
     .slice(0, SAMPLED_FILES)

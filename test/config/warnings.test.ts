@@ -36,3 +36,28 @@ test("config warnings - in an untrusted folder the keys trust holds back are the
   expect(loaded.trust.ignored.some((i) => i.startsWith("lsp:"))).toBe(true)
   expect(loaded.warnings).toEqual([`${project}: unknown key "bogus" ignored`])
 })
+
+test("config warnings - share, autoupdate, watcher.ignore, attachment.image and experimental.policies are named as ignored, with the file", async () => {
+  const global = t.write(globalFile, {
+    share: "auto",
+    autoupdate: "notify",
+    watcher: { ignore: ["dist/**"] },
+    attachment: { image: { auto_resize: true } },
+    experimental: { policies: [{ deny: "x" }] },
+  })
+  const loaded = await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home, managedDirs: [] })
+  expect(loaded.warnings).toEqual([
+    `${global}: "share" ignored: sharing sessions is not supported`,
+    `${global}: "autoupdate" ignored: wright does not update itself; update it with npm`,
+    `${global}: "watcher.ignore" ignored: wright has no file watcher`,
+    `${global}: "attachment.image" ignored: images are sent as they are, not resized`,
+    `${global}: "experimental.policies" ignored: not supported; use "permission" rules`,
+  ])
+})
+
+test("config warnings - a value asking for what wright does anyway is no warning; the legacy autoshare is one", async () => {
+  t.write(globalFile, { share: "disabled", autoupdate: false, watcher: {} })
+  expect((await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home, managedDirs: [] })).warnings).toEqual([])
+  const project = t.write("repo/wright.json", { autoshare: true })
+  expect((await loadConfig({ trust: true, directory: t.repo, env: {}, home: t.home, managedDirs: [] })).warnings).toEqual([`${project}: "share" ignored: sharing sessions is not supported`])
+})

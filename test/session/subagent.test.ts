@@ -173,3 +173,25 @@ test("subagent - an @agent mention tells the model to delegate to that agent, an
   expect(user.parts[2]!.type === "text" && user.parts[2]!.synthetic).toBe(true)
   await core.close()
 })
+
+test("subagent - experimental.primary_tools are offered to the primary agent but not inside a child", async () => {
+  const core = await testCore({ llm, config: { experimental: { primary_tools: ["webfetch", "bash"] } } })
+  llm.script(
+    toolCall("task", { description: "Look around", prompt: "look", subagent_type: "general" }),
+    // In the child: bash is not offered, so a call to it is refused and nothing runs.
+    toolCall("bash", { command: "touch ran-in-child", description: "try" }),
+    text("child done"),
+    text("parent done"),
+  )
+  const session = await core.client.session.create()
+  await core.client.session.prompt(session.id, prompt("delegate"))
+  const toolNames = (i: number) => ((llm.requests[i]!.body.tools ?? []) as { function?: { name?: string } }[]).map((t) => t.function?.name)
+  expect(toolNames(0)).toEqual(expect.arrayContaining(["webfetch", "bash"]))
+  expect(toolNames(1)).not.toContain("webfetch")
+  expect(toolNames(1)).not.toContain("bash")
+  expect(toolNames(1)).toContain("read")
+  const child = core.app.sessions.children(session.id)[0]!
+  const refused = core.app.sessions.messages(child.id).flatMap((m) => m.parts).find((p) => p.type === "tool")
+  expect(refused?.type === "tool" && refused.tool).toBe("invalid")
+  await core.close()
+})

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { describe, expect, it } from "vitest"
 import { runTool } from "../../src/tool"
@@ -27,7 +27,8 @@ function tree() {
   write(path.join(global, "skill", "release", "SKILL.md"), "---\nname: release\ndescription: the global one\n---\nglobal\n")
   write(path.join(global, "skills", "deploy", "SKILL.md"), '---\nname: "deploy"\ndescription: "Deploy: to prod"\n---\nDeploy it.\n')
   write(path.join(global, "notskills", "x", "SKILL.md"), "---\nname: ignored\n---\n")
-  return { project, dirs: [wright, opencode, global], releaseDir: path.join(wright, "skill", "release") }
+  // Lowest precedence first, as the config loader lists them: the project's release wins.
+  return { project, dirs: [global, opencode, wright], releaseDir: path.join(wright, "skill", "release") }
 }
 
 describe("skill", () => {
@@ -87,10 +88,20 @@ describe("skill", () => {
     expect(result.output.match(/<file>/g)).toHaveLength(10)
   })
 
+  it("skill - a linked folder inside a skill is not walked for the file list (it could be /)", async () => {
+    const dir = tempDir()
+    const outside = tempDir()
+    write(path.join(dir, "skill", "linked", "SKILL.md"), "---\ndescription: linked\n---\nbody\n")
+    write(path.join(outside, "secret.txt"), "x")
+    symlinkSync(outside, path.join(dir, "skill", "linked", "elsewhere"))
+    const result = await runTool(createSkillTool(discoverSkills([dir])), { name: "linked" }, toolContext())
+    expect(result.output).not.toContain("secret.txt")
+  })
+
   it("skill - an unknown name fails listing the available ones", async () => {
     const ctx = toolContext()
     await expect(runTool(createSkillTool(discoverSkills(tree().dirs)), { name: "nope" }, ctx)).rejects.toThrow(
-      'Skill "nope" not found. Available skills: release, pdf-tools, deploy',
+      'Skill "nope" not found. Available skills: release, deploy, pdf-tools',
     )
     expect(ctx.asks).toEqual([])
   })
