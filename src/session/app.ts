@@ -16,7 +16,7 @@ import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
-import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, createWebsearch, createWrittenFiles, discoverSkills, fileTools, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -123,6 +123,8 @@ export async function createApp(opts: AppOptions) {
   const trust = { ...loaded.trust, ignored: [...loaded.trust.ignored, ...agents.held, ...(loaded.trust.trusted ? [] : shadowed)] }
   const skills = discoverSkills(configDirs)
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
+  // websearch is offered only once a backend is configured; the key is looked up on each call.
+  if (config.websearch) registry.add(createWebsearch(config.websearch, { env, fetch: opts.fetch, storedKey: (id) => credentials.load().get(id)?.key }))
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
   const history = createHistory({
     store,
