@@ -70,6 +70,7 @@ test("websearch e2e - configured for Exa with a key from `wright auth login exa`
   const login = await wright(["auth", "login", "exa"], { cwd: box.project, env: box.env, input: "exa-test-key-0001\n" })
   expect(login.code).toBe(0)
   expect(login.stderr).not.toContain("not a known provider")
+  expect(login.stdout).toContain('Used by the websearch tool when your config says "websearch": {"provider": "exa"}')
   server.script(toolCall("websearch", { query: "what is wright", numResults: 3 }), text("See https://wright.test/docs."))
   const r = await wright(["run", "search for wright"], { cwd: box.project, env: box.env, timeoutMs: 60_000 })
   expect(r.code).toBe(0)

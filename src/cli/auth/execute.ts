@@ -133,9 +133,9 @@ async function pickProvider(): Promise<string> {
   const items = all.slice(0, SHOWN).map((p) => ({ id: p.id, detail: `${p.name}  ${p.env.join(", ")}` }))
   const more = all.length - items.length
   return pick("Providers:", items, {
-    more: more > 0 ? `… and ${more} more: type any provider's id (\`wright models\` lists the ones you can use)` : undefined,
+    more: `${more > 0 ? `… and ${more} more: type any provider's id (\`wright models\` lists the ones you can use)` : "Or type a provider's id"}\n  exa or tavily: a key for the websearch tool`,
     accept: (answer) => {
-      if (ids.has(answer)) return true
+      if (ids.has(answer) || answer === "exa" || answer === "tavily") return true
       const close = [...ids].filter((id) => id.includes(answer.toLowerCase()) || answer.toLowerCase().includes(id)).slice(0, 5)
       process.stderr.write(`No provider "${answer}".${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} (A provider of your own: add it to your config, or name it: wright auth login <id>.)\n`)
       return false
