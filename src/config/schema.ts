@@ -76,7 +76,8 @@ export type ServerConfig = z.infer<typeof ServerConfig>
  * (`wright auth login exa|tavily`), else EXA_API_KEY / TAVILY_API_KEY.
  */
 export const WebsearchConfig = z.object({
-  provider: z.enum(["exa", "tavily", "searxng"]),
+  /** "auto" and "parallel" are OpenCode's keyless backends: accepted so its configs load, and only warned about. */
+  provider: z.enum(["exa", "tavily", "searxng", "auto", "parallel"]),
   url: z.string().optional(),
   apiKey: z.string().optional(),
 })

@@ -5,7 +5,7 @@
 // `wright auth login exa` takes effect without a restart, and never appears in an error.
 import { z } from "zod"
 import DESCRIPTION from "./websearch.txt"
-import { defineTool, type ToolContext, type ToolResult } from "./tool"
+import { defineTool, type Tool, type ToolContext, type ToolResult } from "./tool"
 import { oneLine, textOf } from "./summary"
 
 export type WebsearchProvider = "exa" | "tavily" | "searxng"
@@ -49,6 +49,20 @@ const Parameters = z.object({
   query: z.string().min(1).describe("The search query"),
   numResults: z.number().int().min(1).max(MAX_RESULTS).optional().describe(`How many results to return (default ${DEFAULT_RESULTS}, at most ${MAX_RESULTS})`),
 })
+
+/**
+ * The tool for the config's `websearch` section, or none: without the section, and for
+ * OpenCode's keyless backends ("auto", "parallel"), which wright does not have (with a warning
+ * naming the key). Never throws.
+ */
+export function configureWebsearch(config: { provider: string; url?: string; apiKey?: string } | undefined, deps: WebsearchDeps): { tool?: Tool; warnings: string[] } {
+  if (!config) return { warnings: [] }
+  const { provider } = config
+  if (provider === "exa" || provider === "tavily" || provider === "searxng") return { tool: createWebsearch({ ...config, provider }, deps), warnings: [] }
+  return {
+    warnings: [`websearch.provider ${JSON.stringify(provider)} is OpenCode's keyless search, which wright does not have: the websearch tool is off. Use "exa" or "tavily" (with a key) or "searxng" (with a url).`],
+  }
+}
 
 export function createWebsearch(settings: WebsearchSettings, deps: WebsearchDeps) {
   const backend = BACKENDS[settings.provider]

@@ -65,6 +65,15 @@ test("websearch e2e - without a websearch config the model is not offered the to
   expect(toolNames(0)).not.toContain("websearch")
 })
 
+test("websearch e2e - OpenCode's keyless backends load with a warning naming the key, and the tool stays off", async () => {
+  const box = project({ websearch: { provider: "parallel" } })
+  server.script(text("No search here."))
+  const r = await wright(["run", "hello"], { cwd: box.project, env: box.env, timeoutMs: 60_000 })
+  expect(r.code).toBe(0)
+  expect(r.stderr).toContain(`Warning: websearch.provider "parallel" is OpenCode's keyless search, which wright does not have: the websearch tool is off.`)
+  expect(toolNames(0)).not.toContain("websearch")
+})
+
 test("websearch e2e - configured for Exa with a key from `wright auth login exa`, the model searches and reads the cited URLs", async () => {
   const box = project({ websearch: { provider: "exa", url: exaURL } })
   const login = await wright(["auth", "login", "exa"], { cwd: box.project, env: box.env, input: "exa-test-key-0001\n" })
