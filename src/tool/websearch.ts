@@ -91,6 +91,8 @@ export function createWebsearch(settings: WebsearchSettings, deps: WebsearchDeps
 interface Request {
   url: URL
   init: RequestInit
+  /** The key sent, kept out of any error text (a service may echo it back). */
+  key?: string
 }
 
 function buildRequest(settings: WebsearchSettings, deps: WebsearchDeps, query: string, count: number): Request {
@@ -111,10 +113,10 @@ function buildRequest(settings: WebsearchSettings, deps: WebsearchDeps, query: s
   const json = { "Content-Type": "application/json", Accept: "application/json" }
   if (provider === "exa") {
     const body = { query, numResults: count, type: "auto", contents: { highlights: { maxCharacters: SNIPPET_CHARS } } }
-    return { url, init: { method: "POST", headers: { ...json, "x-api-key": key }, body: JSON.stringify(body) } }
+    return { url, key, init: { method: "POST", headers: { ...json, "x-api-key": key }, body: JSON.stringify(body) } }
   }
   const body = { query, max_results: count, search_depth: "basic", include_answer: false }
-  return { url, init: { method: "POST", headers: { ...json, Authorization: `Bearer ${key}` }, body: JSON.stringify(body) } }
+  return { url, key, init: { method: "POST", headers: { ...json, Authorization: `Bearer ${key}` }, body: JSON.stringify(body) } }
 }
 
 /** A base URL with a trailing slash, so `new URL("search", …)` keeps its path (`http://host/searx/` + `search`). */
@@ -131,6 +133,7 @@ async function send(request: Request, provider: WebsearchProvider, ctx: ToolCont
   let response: Response
   let text: string
   try {
+    // No redirects: fetch would carry x-api-key to wherever a redirect pointed.
     response = await fetchImpl(request.url, { ...request.init, signal: AbortSignal.any([ctx.abort, timeout]), redirect: "error" })
     text = await readCapped(response)
   } catch (e) {
@@ -139,7 +142,7 @@ async function send(request: Request, provider: WebsearchProvider, ctx: ToolCont
     if (e instanceof TooLarge) throw new Error(`The ${label} response is larger than 5 MB: refused.`)
     throw new Error(`Could not reach ${label} at ${request.url.origin}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`)
   }
-  if (!response.ok) throw statusError(provider, response.status, text)
+  if (!response.ok) throw statusError(provider, response.status, request.key ? text.replaceAll(request.key, "…") : text)
   let data: unknown
   try {
     data = JSON.parse(text)

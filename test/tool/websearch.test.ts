@@ -118,9 +118,9 @@ test("websearch - the key comes from config first, then the store, then the envi
 })
 
 test("websearch - a refused key says which and how to set it, without the key; no key at all sends nothing", async () => {
-  reply = (_req, res) => json(res, 401, { error: "Invalid API key" })
+  reply = (req, res) => json(res, 401, { error: req.headers["x-api-key"] === "bad-exa-key-123456" ? "Invalid API key bad-exa-key-123456" : "Invalid API key" })
   const exa = runTool(tool({ provider: "exa", url: base }, { stored: { exa: "bad-exa-key-123456" } }), { query: "q" }, toolContext())
-  await expect(exa).rejects.toThrow("The Exa key was refused (HTTP 401: Invalid API key); set it with `wright auth login exa`.")
+  await expect(exa).rejects.toThrow("The Exa key was refused (HTTP 401: Invalid API key …); set it with `wright auth login exa`.")
   await expect(exa).rejects.not.toThrow("bad-exa-key")
   const tavily = runTool(tool({ provider: "tavily", url: base }, { stored: { tavily: "tvly-bad" } }), { query: "q" }, toolContext())
   await expect(tavily).rejects.toThrow("The Tavily key was refused (HTTP 401")
