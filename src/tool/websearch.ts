@@ -133,8 +133,8 @@ async function send(request: Request, provider: WebsearchProvider, ctx: ToolCont
   let response: Response
   let text: string
   try {
-    // No redirects: fetch would carry x-api-key to wherever a redirect pointed.
-    response = await fetchImpl(request.url, { ...request.init, signal: AbortSignal.any([ctx.abort, timeout]), redirect: "error" })
+    // Redirects are not followed: fetch would carry x-api-key to wherever one pointed.
+    response = await fetchImpl(request.url, { ...request.init, signal: AbortSignal.any([ctx.abort, timeout]), redirect: "manual" })
     text = await readCapped(response)
   } catch (e) {
     if (ctx.abort.aborted) throw new Error(`The ${label} search was aborted`)
@@ -142,6 +142,8 @@ async function send(request: Request, provider: WebsearchProvider, ctx: ToolCont
     if (e instanceof TooLarge) throw new Error(`The ${label} response is larger than 5 MB: refused.`)
     throw new Error(`Could not reach ${label} at ${request.url.origin}: ${(e as Error & { cause?: Error }).cause?.message ?? (e as Error).message}`)
   }
+  if (response.status >= 300 && response.status < 400)
+    throw new Error(`${label} at ${request.url.origin} answered with a redirect to ${response.headers.get("location") ?? "another address"}, which websearch does not follow. Set websearch.url in your config to the final address.`)
   if (!response.ok) throw statusError(provider, response.status, request.key ? text.replaceAll(request.key, "…") : text)
   let data: unknown
   try {

@@ -146,6 +146,14 @@ test("websearch - server errors, non-JSON answers and rate limits are clear erro
   expect(r.output).toBe('No results for "nothing" (SearXNG). Try other words.')
 })
 
+test("websearch - a redirect is not followed, so the key never goes where it points", async () => {
+  reply = (req, res) => (req.path === "/search" ? void res.writeHead(302, { location: `${base}/elsewhere` }).end() : json(res, 200, EXA))
+  await expect(runTool(tool({ provider: "exa", url: base }, { stored: { exa: "k" } }), { query: "q" }, toolContext())).rejects.toThrow(
+    `answered with a redirect to ${base}/elsewhere, which websearch does not follow`,
+  )
+  expect(seen.map((s) => s.path)).toEqual(["/search"])
+})
+
 test("websearch - the websearch permission is asked with the query; a rejection sends nothing", async () => {
   reply = (_req, res) => json(res, 200, SEARXNG)
   const ctx = ruledContext({ rules: { websearch: "ask" } })
