@@ -73,6 +73,7 @@ const BUILTINS: Builtin[] = [
       list: "allow",
       bash: "allow",
       webfetch: "allow",
+      websearch: "allow",
       read: "allow",
       external_directory: "ask",
     },

@@ -70,6 +70,19 @@ export const ServerConfig = z.object({
 })
 export type ServerConfig = z.infer<typeof ServerConfig>
 
+/**
+ * The websearch tool's backend; without it the tool is not offered. `url`: a SearXNG
+ * instance, or another base URL for Exa's or Tavily's API. `apiKey`: else the stored key
+ * (`wright auth login exa|tavily`), else EXA_API_KEY / TAVILY_API_KEY.
+ */
+export const WebsearchConfig = z.object({
+  /** "auto" and "parallel" are OpenCode's keyless backends: accepted so its configs load, and only warned about. */
+  provider: z.enum(["exa", "tavily", "searxng", "auto", "parallel"]),
+  url: z.string().optional(),
+  apiKey: z.string().optional(),
+})
+export type WebsearchConfig = z.infer<typeof WebsearchConfig>
+
 /** Experimental switches; unknown ones pass through so new flags need no schema change. */
 export const ExperimentalConfig = z.looseObject({
   disable_paste_summary: z.boolean().optional(),
@@ -154,5 +167,6 @@ export const Config = z.object({
   catalog: z.object({ url: z.string().optional() }).optional(),
   experimental: ExperimentalConfig.optional(),
   sandbox: SandboxConfig.optional(),
+  websearch: WebsearchConfig.optional(),
 })
 export type Config = z.infer<typeof Config>

@@ -110,6 +110,11 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     delete out.server
   }
   if (project.sandbox) out.sandbox = restrictSandbox(project.sandbox, user.sandbox ?? {}, ignored)
+  if (project.websearch) {
+    const held = restrictWebsearch(project.websearch, user.websearch, ignored)
+    if (held) out.websearch = held
+    else delete out.websearch
+  }
   if (project.instructions) {
     const urls = project.instructions.filter((i) => /^https?:\/\//i.test(i) || path.isAbsolute(i) || i.startsWith("~") || i.split(/[\\/]/).includes(".."))
     for (const i of urls) ignored.push(`instructions: ${JSON.stringify(i)} is outside the project`)
@@ -150,6 +155,22 @@ function restrictSandbox(project: NonNullable<Config["sandbox"]>, user: NonNulla
     delete out.required
   }
   return out
+}
+
+/**
+ * A project may pick the search backend only where the user picked none (or the same one),
+ * and never where searches go or whose account they run under: its url would receive every
+ * query (and the user's key), and its apiKey would log the queries in the project's account.
+ */
+function restrictWebsearch(project: NonNullable<Config["websearch"]>, user: Config["websearch"], ignored: string[]): Config["websearch"] {
+  const { url, apiKey, provider } = project
+  if (url !== undefined) ignored.push(`websearch.url: sends your web searches to ${url}`)
+  if (apiKey !== undefined) ignored.push(`websearch.apiKey: runs your web searches under this folder's own ${provider} account`)
+  if (user && user.provider !== provider) {
+    ignored.push(`websearch.provider: ${JSON.stringify(provider)} would replace your ${JSON.stringify(user.provider)}`)
+    return undefined
+  }
+  return { provider }
 }
 
 /**

@@ -16,7 +16,7 @@ import type { Extensions } from "../plugin"
 import { createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
-import { createFileService, createSkillTool, createToolRegistry, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
+import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
@@ -136,6 +136,9 @@ export async function createApp(opts: AppOptions) {
     fetch: opts.fetch,
   })
   const registry = createToolRegistry([...fileTools(), ...shellTools(), createSkillTool(skills)])
+  // websearch is offered only once a backend is configured; the key is looked up on each call.
+  const websearch = configureWebsearch(config.websearch, { env, fetch: opts.fetch, storedKey: (id) => credentials.load().get(id)?.key })
+  if (websearch.tool) registry.add(websearch.tool)
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
   const history = createHistory({
     store,
@@ -473,7 +476,7 @@ export async function createApp(opts: AppOptions) {
     secrets: loaded.secrets,
     configFiles: loaded.files,
     /** Config warnings, and the notice that the OS sandbox is off when it cannot work here. */
-    configWarnings: [...loaded.warnings, ...skillWarnings, ...(loaded.trust.trusted ? shadowed : []), ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig)],
+    configWarnings: [...loaded.warnings, ...skillWarnings, ...(loaded.trust.trusted ? shadowed : []), ...sandboxNotice, ...projectTimeoutNotice(config, loaded.userConfig), ...websearch.warnings],
     /** The OS sandbox commands run in: on, off by config, or unavailable (with its notice). */
     sandbox,
     log,

@@ -28,6 +28,9 @@ test("agents - the built-ins: build is the default, plan asks before edits and s
   const explore = agents.require("explore")
   expect(evaluate("edit", "a.ts", explore.permission).action).toBe("deny")
   expect(evaluate("grep", "x", explore.permission).action).toBe("allow")
+  // Searching the web is looking, as in OpenCode; build allows it without asking by default.
+  expect(evaluate("websearch", "node release notes", explore.permission).action).toBe("allow")
+  expect(evaluate("websearch", "node release notes", build.permission).action).toBe("allow")
 })
 
 test("agents - config overrides a built-in, adds new agents, and the merge order puts the agent's config last", () => {

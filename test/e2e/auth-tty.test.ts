@@ -41,6 +41,8 @@ test("auth tty - login without a provider lists them by number; the key is typed
   const pane = open(box, ["auth", "login"])
   const list = await pane.waitFor("Number or name:")
   expect(list).toMatch(/\d+\. anthropic\s+Anthropic\s+ANTHROPIC_API_KEY/)
+  // The websearch tool's backends are typed by name.
+  expect(list).toContain("exa or tavily: a key for the websearch tool")
   // A typo is asked again, with the close ids.
   pane.type("anthropik")
   pane.keys("Enter")

@@ -24,6 +24,7 @@ import {
   todowrite,
   webfetch,
   writeTool,
+  createWebsearch,
   type Tool,
 } from "../../src/tool"
 import { toolContext } from "../lib/tool-context"
@@ -38,6 +39,8 @@ const skill = createSkillTool([{ name: "release", description: "Cut a release", 
 // The task tool only lists the subagents in its description; nothing else of the deps is touched.
 const task = createTaskTool({ agents: { list: () => [], get: () => undefined } } as unknown as TaskDeps)
 const structured = createStructuredOutputTool({ type: "object" }, () => {}, () => {})
+
+const websearch = createWebsearch({ provider: "searxng", url: "http://127.0.0.1:8888" }, { env: {}, storedKey: () => undefined })
 
 const patch = (body: string) => `*** Begin Patch\n${body}\n*** End Patch`
 
@@ -94,6 +97,7 @@ const table: [string, Tool, Record<string, unknown>, ToolState, ToolSummary][] =
   ],
   ["todoread", todoread, {}, running, { title: "Read todos", kind: "think", locations: [] }],
   ["webfetch", webfetch, { url: "https://example.com/docs" }, running, { title: "Fetch https://example.com/docs", kind: "fetch", locations: [] }],
+  ["websearch", websearch, { query: "node 20\nrelease" }, running, { title: 'Search "node 20 …"', kind: "fetch", locations: [] }],
   ["question: one", question, { questions: [{ question: "Which database?", header: "Database", options: [] }] }, running, { title: "Ask: Database", kind: "other", locations: [] }],
   ["question: several", question, { questions: [{ question: "a" }, { question: "b" }] }, running, { title: "Ask 2 questions", kind: "other", locations: [] }],
   ["skill names its file", skill, { name: "release" }, running, { title: "Load skill release", kind: "read", locations: [{ path: ".wright/skills/release/SKILL.md" }] }],
@@ -108,7 +112,7 @@ describe("tool summary", () => {
     expect(tool.summary!(input, state, project)).toEqual(expected)
   })
 
-  const tools = [readTool, writeTool, editTool, applyPatchTool, bash, globTool, grepTool, listTool, todowrite, todoread, webfetch, question, skill, task, invalid, structured]
+  const tools = [readTool, writeTool, editTool, applyPatchTool, bash, globTool, grepTool, listTool, todowrite, todoread, webfetch, websearch, question, skill, task, invalid, structured]
   const odd: Record<string, unknown>[] = [
     {},
     { filePath: 42, offset: {}, limit: null, patchText: ["x"], command: 7, pattern: "", path: { a: 1 }, url: false, todos: "all", questions: [null], name: [], description: 3, tool: {} },

@@ -35,6 +35,8 @@ export async function login(args: Args) {
   if (/[\s\p{Cc}]/u.test(key)) throw new UserError("the API key holds spaces or control characters: nothing stored (paste the key alone)")
   writeKey(file, provider, key)
   out(`${green("Stored")} the ${bold(provider)} key (${maskKey(key)}) in ${file}\n`)
+  // Exa's and Tavily's keys are the websearch tool's, not a model provider's.
+  if (provider === "exa" || provider === "tavily") return out(dim(`Used by the websearch tool when your config says "websearch": {"provider": "${provider}"}\n`))
   const used = await keysHere(process.cwd()).then((all) => all?.find((k) => k.providerID === provider))
   if (!used && !known().some((p) => p.id === provider)) warn(`"${provider}" is not a known provider: the key is used once provider.${provider} is in your config`)
   else if (used && used.sources[0]?.kind === "config") warn(`provider.${provider}.options.apiKey in your config comes first: remove it to use the stored key`)
@@ -59,6 +61,7 @@ export async function list(args: Args) {
       if (listed.has(id) || (where === opencodeFile && id in own)) continue
       const type = (entry as { type?: unknown } | null)?.type
       if (type !== "api") out(dim(`${pad(id)}  ${String(type ?? "unknown")} login in ${where}: not used by wright\n`))
+      else if (id === "exa" || id === "tavily") out(dim(`${pad(id)}  key in ${where}: for the websearch tool (websearch.provider "${id}")\n`))
       else out(dim(`${pad(id)}  key in ${where}: not used in this folder (no provider "${id}" in the catalog or your own config)\n`))
     }
   }
@@ -130,9 +133,9 @@ async function pickProvider(): Promise<string> {
   const items = all.slice(0, SHOWN).map((p) => ({ id: p.id, detail: `${p.name}  ${p.env.join(", ")}` }))
   const more = all.length - items.length
   return pick("Providers:", items, {
-    more: more > 0 ? `… and ${more} more: type any provider's id (\`wright models\` lists the ones you can use)` : undefined,
+    more: `${more > 0 ? `… and ${more} more: type any provider's id (\`wright models\` lists the ones you can use)` : "Or type a provider's id"}\n  exa or tavily: a key for the websearch tool`,
     accept: (answer) => {
-      if (ids.has(answer)) return true
+      if (ids.has(answer) || answer === "exa" || answer === "tavily") return true
       const close = [...ids].filter((id) => id.includes(answer.toLowerCase()) || answer.toLowerCase().includes(id)).slice(0, 5)
       process.stderr.write(`No provider "${answer}".${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} (A provider of your own: add it to your config, or name it: wright auth login <id>.)\n`)
       return false
