@@ -179,6 +179,8 @@ async function runAgent(directory: string, prompt: string, model: string | undef
       await pump
     }
     if (result.info.role === "assistant" && result.info.error) throw new Error(`the agent failed: ${String((result.info.error.data as { message?: unknown })?.message ?? result.info.error.name)}`)
+    // The loop ended on tool results the model never saw: a denied call stopped it.
+    if (result.info.role === "assistant" && result.info.finish === "tool-calls") throw new Error("the agent stopped before finishing: a tool call was refused (a GitHub run allows reading, edits in the checkout and sandboxed commands)")
     const text = result.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n").trim()
     return text || "wright finished without a summary."
   } finally {
