@@ -32,7 +32,7 @@ interface Schema {
   required?: string[]
 }
 
-let spec: { paths: Record<string, Record<string, Operation>>; components: any } | undefined
+let spec: { paths: Record<string, Record<string, Operation>>; components: unknown } | undefined
 function openapi() {
   const file = createRequire(import.meta.url).resolve("@octokit/openapi/generated/api.github.com.json")
   return (spec ??= JSON.parse(readFileSync(file, "utf8")))
@@ -49,7 +49,7 @@ function resolve(node: any): any {
 /** The template an actual path matches: `{param}` is one segment. */
 function match(method: string, path: string): { route: string; op: Operation } | undefined {
   const segs = path.split("/")
-  for (const [route, ops] of Object.entries(openapi().paths)) {
+  for (const [route, ops] of Object.entries(openapi().paths as Record<string, Record<string, Operation>>)) {
     const op = ops[method.toLowerCase()]
     if (!op) continue
     const t = route.split("/")
