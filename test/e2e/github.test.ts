@@ -328,3 +328,23 @@ test("github action.yml - a composite action whose steps actionlint accepts", as
   const asWorkflow = YAML.stringify({ on: { workflow_call: { inputs } }, jobs: { wright: { "runs-on": "ubuntu-latest", steps: action.runs.steps } } })
   expect(await actionlint(asWorkflow, "action.yml")).toEqual([])
 })
+
+test("github run - a checkout whose git config would redirect the push is not pushed with the token; the thread is told", async () => {
+  const f = fixture()
+  const before = f.refs()
+  const elsewhere = tempDir("wright-gh-elsewhere-")
+  git(elsewhere, "init", "-q", "--bare")
+  git(f.box.project, "config", `url.${elsewhere}.insteadOf`, `file://`)
+  const event = payload("issue_comment")
+  event.comment.body = "/wright fix the title"
+  llm.script(fixReadme(), text("Fixed."))
+  const r = await f.run("issue_comment", event)
+  expect(r.code).toBe(1)
+  expect(r.stderr).toContain("url.")
+  expect(f.refs()).toBe(before)
+  expect(git(elsewhere, "for-each-ref")).toBe("")
+  const reply = gh.requests.find((q) => q.method === "POST")!
+  expect(reply.path).toBe(`/repos/${REPO}/issues/1/comments`)
+  expect(reply.body.body).toMatch(/^wright could not finish: the checkout's git config sets url\..*insteadof/)
+  expect(gh.requests.some((q) => q.route === "/repos/{owner}/{repo}/pulls")).toBe(false)
+})

@@ -27,7 +27,7 @@ export interface Trigger {
 /** The events the workflow subscribes to; the rest are refused by name. */
 export const EVENTS = ["issue_comment", "pull_request_review_comment", "issues", "pull_request", "workflow_dispatch"] as const
 
-/** Reads the event; `undefined` (with why) when it is one wright does not act on, e.g. a deleted comment. */
+/** Reads the event; `{ skip }` says why when it is one wright does not act on, e.g. a deleted comment. */
 export function readEvent(env: NodeJS.ProcessEnv): { trigger: Trigger } | { skip: string } {
   const name = env.GITHUB_EVENT_NAME
   const file = env.GITHUB_EVENT_PATH

@@ -15,7 +15,7 @@ export interface Git {
   run(args: string[], opts?: { remote?: boolean; quiet?: boolean }): Promise<string>
   /** Paths the checkout has changed (tracked or not), after `git add -A`. */
   stage(): Promise<boolean>
-  /** true when the checkout has config that would hand the token to any process reading it. */
+  /** The config key by which the checkout keeps a token any process could read (actions/checkout's default), if any. */
   persistedToken(): Promise<string | undefined>
 }
 
@@ -26,6 +26,11 @@ export function createGit(exec: Exec, cwd: string, env: NodeJS.ProcessEnv): Git 
   const header = `AUTHORIZATION: basic ${Buffer.from(`x-access-token:${env.GITHUB_TOKEN ?? ""}`).toString("base64")}`
 
   async function run(args: string[], opts: { remote?: boolean } = {}): Promise<string> {
+    if (opts.remote) {
+      // Checked at every call: the sandbox keeps .git/config read-only, this keeps the token's way fixed even so.
+      const redirect = await redirecting()
+      if (redirect) throw new Error(`the checkout's git config sets ${redirect}, which could send the token elsewhere: wright does not fetch or push with it`)
+    }
     // Filter drivers a checkout's .gitattributes names are blanked (worktreeGit): add and diff run them.
     const r = opts.remote
       ? await runGit(exec, [`--config-env=http.extraHeader=${AUTH_VAR}`, ...args], {
@@ -38,6 +43,12 @@ export function createGit(exec: Exec, cwd: string, env: NodeJS.ProcessEnv): Git 
       : await worktreeGit(exec, undefined, ["-c", IDENTITY[0]!, "-c", IDENTITY[1]!, ...args], { cwd })
     if (r.code !== 0) throw new Error(`git ${args.join(" ")} failed (${r.code ?? "killed"}): ${r.stderr.trim().split("\n").slice(-3).join(" ")}`)
     return r.stdout.toString()
+  }
+
+  /** A local setting that would move or proxy a fetch or push (insteadOf, a proxy, an include). */
+  async function redirecting(): Promise<string | undefined> {
+    const r = await runGit(exec, ["config", "--local", "--name-only", "--get-regexp", "^(url|http|include|includeif|remote)\\..*(insteadof|proxy|path|sslverify|sslcainfo|extraheader|cookiefile)$"], { cwd })
+    return r.stdout.toString().trim().split("\n")[0] || undefined
   }
 
   return {
