@@ -94,6 +94,7 @@ function fixture() {
   return {
     box,
     bare,
+    env,
     run(name: string, body: unknown) {
       writeFileSync(event, JSON.stringify(body))
       return wright(["github", "run"], { cwd: box.project, env: { ...env, GITHUB_EVENT_NAME: name }, timeoutMs: 90_000 })
@@ -347,4 +348,22 @@ test("github run - a checkout whose git config would redirect the push is not pu
   expect(reply.path).toBe(`/repos/${REPO}/issues/1/comments`)
   expect(reply.body.body).toMatch(/^wright could not finish: the checkout's git config sets url\..*insteadof/)
   expect(gh.requests.some((q) => q.route === "/repos/{owner}/{repo}/pulls")).toBe(false)
+})
+
+test("github run - over HTTP the push carries the token as a Basic authorization header; neither the reply nor the model sees it", async () => {
+  const f = fixture()
+  const event = payload("issue_comment")
+  event.comment.body = "/wright fix the title"
+  llm.script(fixReadme(), text("Fixed."))
+  writeFileSync(path.join(f.box.home, "event.json"), JSON.stringify(event))
+  // The server's git endpoint is the fake (which refuses the push once it has seen the request).
+  const r = await wright(["github", "run"], { cwd: f.box.project, env: { ...f.env, GITHUB_EVENT_NAME: "issue_comment", GITHUB_SERVER_URL: gh.url }, timeoutMs: 90_000 })
+  expect(r.code).toBe(1)
+  expect(gh.git.length).toBeGreaterThan(0)
+  expect(gh.git[0]!.path).toBe(`/${REPO}.git/info/refs?service=git-receive-pack`)
+  expect(gh.git[0]!.headers.authorization).toBe(`basic ${Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString("base64")}`)
+  const reply = gh.requests.find((q) => q.method === "POST")!
+  expect(reply.body.body).toMatch(/^wright could not finish: git push .* failed/)
+  expect(reply.body.body).not.toContain(GITHUB_TOKEN)
+  expect(llm.requests.map((q) => JSON.stringify(q.body)).join("")).not.toContain(GITHUB_TOKEN)
 })

@@ -19,6 +19,8 @@ export interface FakeGitHub {
   url: string
   requests: GitHubRequest[]
   failures: string[]
+  /** Requests git made to <url>/<owner>/<repo>.git/… (smart HTTP), answered 403: enough to see what git sends. */
+  git: { path: string; headers: http.IncomingHttpHeaders }[]
   /** Answers by route template; the default answers make up plausible objects. */
   answer(route: string, method: string, fn: (req: GitHubRequest) => unknown): void
   close(): Promise<void>
@@ -63,6 +65,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
   openapi()
   const requests: GitHubRequest[] = []
   const failures: string[] = []
+  const git: FakeGitHub["git"] = []
   const answers = new Map<string, (req: GitHubRequest) => unknown>()
   let next = 100
   const server = http.createServer((req, res) => {
@@ -74,6 +77,11 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
       const send = (status: number, body: unknown) => {
         res.writeHead(status, { "content-type": "application/json" })
         res.end(JSON.stringify(body))
+      }
+      if (/\.git\//.test(path)) {
+        git.push({ path: req.url ?? path, headers: req.headers })
+        res.writeHead(403, { "content-type": "text/plain" })
+        return res.end("refused by the fake\n")
       }
       const found = match(method, path)
       if (!found) {
@@ -108,6 +116,7 @@ export async function startFakeGitHub(): Promise<FakeGitHub> {
     url: `http://127.0.0.1:${port}`,
     requests,
     failures,
+    git,
     answer: (route, method, fn) => void answers.set(`${method} ${route}`, fn),
     close: () => new Promise((r) => server.close(() => r())),
   }

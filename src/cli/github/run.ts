@@ -75,7 +75,7 @@ export async function githubRun(args: GithubRunArgs, env: NodeJS.ProcessEnv = pr
     const mode = await prepare(t, gh, git, env)
     log(`working ${describe(mode)}`)
     const outcome = mode.kind === "fork" ? "wright will post your changes as a patch on the pull request (it comes from a fork)." : mode.kind === "same" ? `wright will commit your changes to the pull request's branch ${mode.ref} and push them.` : `wright will commit your changes on the branch ${mode.branch} and open a pull request.`
-    const summary = await runAgent(directory, buildPrompt(t, { repo: gh.repo, outcome }), args.model, loaded.config.sandbox?.network ?? false)
+    const summary = await runAgent(directory, buildPrompt(t, { repo: gh.repo, outcome }), args.model, loaded.config.sandbox?.network ?? false, env)
     process.stdout.write(summary + "\n")
     const result = await deliver(t, mode, summary, gh, git, env)
     await answer(t, gh, `${summary}\n\n${result}${runURL ? `\n\n[wright's run](${runURL})` : ""}`)
@@ -156,8 +156,12 @@ async function answer(t: Trigger, gh: GitHub, body: string) {
 }
 
 /** One session in this process's core, sandbox required; resolves with the answer's text. */
-async function runAgent(directory: string, prompt: string, model: string | undefined, network: boolean): Promise<string> {
-  const core = await startCore({ directory, overrides: { sandbox: { mode: "workspace-write", network, required: true } }, progress: (line) => log(line) })
+async function runAgent(directory: string, prompt: string, model: string | undefined, network: boolean, env: NodeJS.ProcessEnv): Promise<string> {
+  // The session's core never needs the GitHub token (only wright's own push does): it is not in
+  // the App's environment at all, whatever a process it starts would be given.
+  const coreEnv = { ...env }
+  delete coreEnv.GITHUB_TOKEN
+  const core = await startCore({ directory, env: coreEnv, overrides: { sandbox: { mode: "workspace-write", network, required: true } }, progress: (line) => log(line) })
   try {
     const client = createClient({ baseUrl: "http://wright.internal", fetch: core.server.fetch, directory })
     const session = await client.session.create({ title: "GitHub", permission: GITHUB_RULES })
