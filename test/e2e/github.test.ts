@@ -33,6 +33,7 @@ afterEach(() => {
   expect(gh.failures).toEqual([])
   llm.reset()
   gh.requests.length = 0
+  gh.git.length = 0
 })
 afterAll(async () => {
   await llm.close()
