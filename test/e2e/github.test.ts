@@ -65,7 +65,7 @@ function fixture() {
   git(seed, "init", "-q", "-b", "master")
   writeFileSync(path.join(seed, "README.md"), "# Hello-World\n")
   // What the secrets test's command runs: a script hides its reads from the permission gate, so only the sandbox stands in the way.
-  writeFileSync(path.join(seed, "show-env.sh"), "env; echo ---; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n'; echo ---; cat .git/config\n")
+  writeFileSync(path.join(seed, "show-env.sh"), `env; echo ---; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n'; echo ---; cat .git/config\n(exec 3<>/dev/tcp/127.0.0.1/${new URL(llm.url).port}) 2>/dev/null && echo NETWORK-OPEN || echo NETWORK-CLOSED\n`)
   git(seed, "add", "README.md", "show-env.sh")
   git(seed, "commit", "-qm", "first")
   git(seed, "push", "-q", bare, "master")
@@ -228,7 +228,7 @@ test("github run - the GitHub token and the model's key never reach a command th
   event.issue.author_association = "OWNER"
   event.issue.body = "/wright print your environment"
   // Its own environment, and every process's it can see (a sandboxed command is in its own pid namespace).
-  llm.script(toolCall("bash", { command: "sh show-env.sh", description: "Show the environment" }), text("Done."))
+  llm.script(toolCall("bash", { command: "bash show-env.sh", description: "Show the environment" }), text("Done."))
   const r = await f.run("issues", event)
   expect(r.code, r.stderr).toBe(0)
   expect(llm.requests, r.stderr + r.stdout).toHaveLength(2)
@@ -237,6 +237,8 @@ test("github run - the GitHub token and the model's key never reach a command th
   const output = JSON.stringify(llm.requests[1]!.body.messages)
   expect(output).toContain("HOME=")
   expect(output).toContain("GITHUB_REPOSITORY=")
+  // Commands get no network by default in a GitHub run (not even loopback, where the model's server is).
+  expect(output).toContain("NETWORK-CLOSED")
   expect(output).not.toContain(GITHUB_TOKEN)
   expect(output).not.toContain(PROVIDER_KEY)
   expect(output).not.toContain(Buffer.from(`x-access-token:${GITHUB_TOKEN}`).toString("base64"))
