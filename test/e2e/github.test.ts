@@ -370,3 +370,20 @@ test("github run - over HTTP the push carries the token as a Basic authorization
   expect(reply.body.body).not.toContain(GITHUB_TOKEN)
   expect(llm.requests.map((q) => JSON.stringify(q.body)).join("")).not.toContain(GITHUB_TOKEN)
 })
+
+test("github run - a dispatched run with a prompt works on its own branch and opens a pull request", async () => {
+  const f = fixture()
+  const event = structuredClone(examples.find((e) => e.name === "workflow_dispatch")!.examples[0])
+  event.inputs = { prompt: "fix the README title" }
+  event.repository.default_branch = "master"
+  llm.script(fixReadme(), text("Fixed the title."))
+  const r = await f.run("workflow_dispatch", event)
+  expect(r.code, r.stderr).toBe(0)
+  expect(prompt()).toContain("fix the README title")
+  expect(git(f.bare, "show", "wright/run-77:README.md")).toBe("# Hello World")
+  const pull = gh.requests.find((q) => q.route === "/repos/{owner}/{repo}/pulls")!
+  expect(pull.body).toMatchObject({ head: "wright/run-77", base: "master", title: "wright: fix the README title" })
+  // No thread to answer: the outcome is in the log.
+  expect(gh.requests.filter((q) => q.route.endsWith("/comments"))).toHaveLength(0)
+  expect(r.stderr).toMatch(/Opened pull request #\d+/)
+})
