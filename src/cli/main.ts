@@ -7,6 +7,7 @@ import { attachCommand } from "./cmd/attach"
 import { authCommand } from "./cmd/auth"
 import { debugCommand } from "./cmd/debug"
 import { agentCommand, exportCommand, importCommand, modelsCommand, sessionCommand, statsCommand } from "./cmd/manage"
+import { githubCommand } from "./cmd/github"
 import { mcpCommand } from "./cmd/mcp"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
@@ -16,7 +17,7 @@ import { tuiCommand } from "./cmd/tui"
 import { fail, VERSION } from "./ui"
 import { checkCommandWord } from "./unknown-command"
 
-const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, debugCommand]
+const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, githubCommand, debugCommand]
 
 /**
  * A reader that went away (`wright models | head -1`) ends the output, as it ends any Unix

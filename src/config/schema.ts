@@ -168,5 +168,15 @@ export const Config = z.object({
   experimental: ExperimentalConfig.optional(),
   sandbox: SandboxConfig.optional(),
   websearch: WebsearchConfig.optional(),
+  /** wright's own key: `wright github run` (GitHub Actions). */
+  github: z
+    .object({
+      /** The word a comment must contain to start wright (default "/wright"). */
+      mention: z.string().min(1).optional(),
+      /** Comment authors' `author_association`s that may start it (default OWNER, MEMBER, COLLABORATOR). */
+      associations: z.array(z.enum(["OWNER", "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "FIRST_TIME_CONTRIBUTOR", "FIRST_TIMER", "MANNEQUIN", "NONE"])).optional(),
+    })
+    .strict()
+    .optional(),
 })
 export type Config = z.infer<typeof Config>

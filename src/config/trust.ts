@@ -109,6 +109,11 @@ export function restrictProject(project: Config, user: Config, knownProviders?: 
     if (others.length > 0) ignored.push(`server.${others.join("/")}: changes where the server listens`)
     delete out.server
   }
+  // Who may start wright in CI is the user's to widen, not a cloned (or a fork's) checkout's.
+  if (project.github?.associations) {
+    ignored.push(`github.associations: lets ${project.github.associations.join(", ")} start wright from a comment`)
+    out.github = { ...project.github, associations: undefined }
+  }
   if (project.sandbox) out.sandbox = restrictSandbox(project.sandbox, user.sandbox ?? {}, ignored)
   if (project.websearch) {
     const held = restrictWebsearch(project.websearch, user.websearch, ignored)
