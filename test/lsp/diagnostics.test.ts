@@ -127,7 +127,8 @@ test("lsp - a server that crashes after starting costs the edits nothing, and is
 
 test("lsp - a warm server is waited for only a few times as long as its recent answers took; a slower report comes late", async () => {
   // lsp.timeout is a minute: only the bound from the server's recent answers can end the third edit's wait.
-  const config = { lsp: { timeout: 60_000, stub: { command: ["node", STUB, "slow-third"], extensions: [".stub"] } } }
+  // The third report comes 12 s late, far past four times the first answers even on a loaded machine.
+  const config = { lsp: { timeout: 60_000, stub: { command: ["node", STUB, "slow-third", "12000"], extensions: [".stub"] } } }
   const { dir, ctx, late, intel } = project({ "a.stub": "one\n" }, config)
   const file = path.join(dir, "a.stub")
   await editTool.execute({ filePath: file, oldString: "one", newString: "two" }, ctx)
@@ -139,7 +140,7 @@ test("lsp - a warm server is waited for only a few times as long as its recent a
   expect(third.output).not.toContain("version 2")
   expect(await late()).toMatch(/Late diagnostics from the stub language server, for a.stub as an earlier tool wrote it:[\s\S]*ERROR \[1:1\] stub error in version 2/)
   expect(intel.status()).toEqual([expect.objectContaining({ id: "stub", status: "connected" })])
-}, 30_000)
+}, 45_000)
 
 test("lsp - lsp: false starts nothing", async () => {
   const { dir, ctx, intel } = project({ "tsconfig.json": TSCONFIG, "a.ts": "export const n: number = 1\n" }, { lsp: false })
