@@ -22,11 +22,13 @@ export function planFile(sessionID: string): string {
 export function createPlanTools(deps: { history: History }): Tool[] {
   /** The hand-off: a user message for `agent` on the model the session was last prompted with. */
   function handOff(ctx: ToolContext, agent: string, text: string) {
+    // Front ends show the switch from this (the text itself is synthetic, for the model).
+    const handoff = { from: ctx.agent, to: agent, filepath: planFile(ctx.sessionID) }
     const last = deps.history.messages(ctx.sessionID).findLast((m) => m.info.role === "user")?.info as UserMessage | undefined
     if (!last) throw new Error("The session has no user message to hand over from.")
     const info: UserMessage = { id: Id.ascending("msg"), sessionID: ctx.sessionID, role: "user", time: { created: Date.now() }, agent, model: last.model }
     deps.history.putMessage(info)
-    deps.history.putPart({ id: Id.ascending("prt"), sessionID: ctx.sessionID, messageID: info.id, type: "text", text, synthetic: true })
+    deps.history.putPart({ id: Id.ascending("prt"), sessionID: ctx.sessionID, messageID: info.id, type: "text", text, synthetic: true, metadata: { handoff } })
   }
 
   const exit = defineTool({
@@ -39,7 +41,7 @@ export function createPlanTools(deps: { history: History }): Tool[] {
       const rel = planFile(ctx.sessionID)
       const plan = await readFile(path.join(ctx.worktree, rel), "utf8").catch(() => undefined)
       if (!plan?.trim()) throw new Error(`There is no plan yet: write it to ${rel} (the write tool), then call plan_exit again.`)
-      await ctx.ask({ permission: "plan_exit", patterns: [rel], always: [], metadata: { filepath: rel, plan } })
+      await ctx.ask({ permission: "plan_exit", patterns: [rel], always: ["*"], metadata: { filepath: rel, plan } })
       handOff(ctx, "build", `The user approved the plan in ${rel} and switched to the build agent: you may now edit files and run commands. Carry out this plan:\n\n${plan}`)
       return { title: "Plan approved: switching to build", output: "The user approved the plan. The session now switches to the build agent, which carries it out.", metadata: { filepath: rel, agent: "build" } }
     },
