@@ -91,9 +91,16 @@ test("plan mode - without --auto a headless run refuses plan_exit and stays in p
   server.script(text("Looking."))
   expect((await wright(["run", "--agent", "plan", "look"], { cwd: box.project, env: box.env })).code).toBe(0)
   const id = sessionID(box.dbPath)
-  server.script(toolCall("write", { filePath: `.wright/plans/${id}.md`, content: PLAN }), toolCall("plan_exit", {}))
+  server.script(
+    toolCall("bash", { command: "ls", description: "List the project" }),
+    toolCall("write", { filePath: `.wright/plans/${id}.md`, content: PLAN }),
+    toolCall("plan_exit", {}),
+  )
   const r = await wright(["run", "--agent", "plan", "--session", id, "hand it over"], { cwd: box.project, env: box.env })
   expect(r.code).toBe(1)
+  // Reading commands and the plan file need no approval; only the hand-off did.
+  expect(JSON.stringify(server.requests[2]!.body)).toContain("app.ts")
+  expect(r.stderr.match(/permission requested/g)).toHaveLength(1)
   expect(r.stderr).toMatch(/plan_exit.*auto-rejecting/)
   const db = new Database(box.dbPath, { readonly: true })
   const messages = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((m) => JSON.parse(m.data))
