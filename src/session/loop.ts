@@ -14,7 +14,7 @@ import { processStep, type ProcessorDeps, type StepResult } from "./processor"
 import buildSwitch from "./prompt/build-switch.txt"
 import maxSteps from "./prompt/max-steps.txt"
 import planReminder from "./prompt/plan-reminder.txt"
-import { planFile } from "./plan"
+import { planFile, preparePlanDir } from "./plan"
 import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
 import { newAssistant } from "./assistant"
@@ -236,6 +236,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     history.putMessage(assistant)
 
     const state: StepState = { number: step, run }
+    if (agent.name === "plan") await preparePlanDir(deps.worktree)
     const ruleset = merge(agent.permission, session.permission ?? [])
     const tools = resolveTools(deps.registry, model.info.id, ruleset, user, deps.sessionTools?.(sessionID))
     hooks.selectTools?.({ session, model, tools, history: visible })

@@ -8,7 +8,7 @@ import path from "node:path"
 import { z } from "zod"
 import { PLAN_DIR } from "../agent"
 import type { UserMessage } from "../protocol"
-import { defineTool, type Tool, type ToolContext } from "../tool"
+import { defineTool, openContained, type Tool, type ToolContext } from "../tool"
 import { Id } from "../util"
 import type { History } from "./history"
 import enterDescription from "./prompt/plan-enter.txt"
@@ -17,6 +17,21 @@ import exitDescription from "./prompt/plan-exit.txt"
 /** The session's plan file, relative to the worktree (what rules and the user see). */
 export function planFile(sessionID: string): string {
   return `${PLAN_DIR}/${sessionID}.md`
+}
+
+/**
+ * Makes `.wright/plans/` before a plan step's tools run, through the file writer's contained
+ * walk (no link followed out of the worktree). Why: a sandboxed command that starts while
+ * `.wright/` is missing gets a mount point there, and what appears in it on the host meanwhile
+ * (a plan written by the in-process write tool) is swept when the command ends. Never throws.
+ */
+export async function preparePlanDir(worktree: string): Promise<void> {
+  try {
+    const dir = await openContained([worktree], path.join(worktree, PLAN_DIR, "plan.md"))
+    await dir.close()
+  } catch {
+    // A .wright that is a file or leads elsewhere: the write tool says so when the plan is written.
+  }
 }
 
 export function createPlanTools(deps: { history: History }): Tool[] {

@@ -5,7 +5,7 @@ import Database from "better-sqlite3"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
 import { providerConfig, sandbox, storedParts, wright, writeConfig } from "../lib/e2e"
 
 let server: LLMServer
@@ -107,4 +107,23 @@ test("plan mode - without --auto a headless run refuses plan_exit and stays in p
   db.close()
   expect(messages.filter((m) => m.role === "user").map((m) => m.agent)).toEqual(["plan", "plan"])
   expect(existsSync(path.join(box.project, `.wright/plans/${id}.md`))).toBe(true)
+})
+
+test("plan mode - a plan written while a sandboxed command runs survives the command (a missing .wright was its mount point, swept after it)", async () => {
+  const box = planBox()
+  server.script(text("Looking."))
+  expect((await wright(["run", "--agent", "plan", "look"], { cwd: box.project, env: box.env })).code).toBe(0)
+  const id = sessionID(box.dbPath)
+  const plan = `.wright/plans/${id}.md`
+  // One step, two calls: a command still running when the plan is written beside it.
+  server.script(
+    toolCalls([
+      { name: "bash", input: { command: "sleep 2", description: "Wait" } },
+      { name: "write", input: { filePath: plan, content: PLAN } },
+    ]),
+    text("Plan written."),
+  )
+  const r = await wright(["run", "--agent", "plan", "--session", id, "--auto", "write the plan"], { cwd: box.project, env: box.env })
+  expect(r.code).toBe(0)
+  expect(existsSync(path.join(box.project, plan))).toBe(true)
 })
