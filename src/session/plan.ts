@@ -3,7 +3,7 @@
 // end shows what is being approved; a headless run refuses it unless --auto), then adds a
 // synthetic user message for `build` holding the plan: the loop's next step runs as build
 // with the plan in its context. plan_enter (build only) asks, then hands the session to plan.
-import { readFile } from "node:fs/promises"
+import { lstat, readFile } from "node:fs/promises"
 import path from "node:path"
 import { z } from "zod"
 import { PLAN_DIR } from "../agent"
@@ -34,6 +34,17 @@ export async function preparePlanDir(worktree: string): Promise<void> {
   }
 }
 
+const MAX_PLAN_BYTES = 256 * 1024
+
+/** The plan's text; undefined when missing. Only a regular file (not a link) of sane size: its text goes to the model and the user. */
+async function readPlan(file: string): Promise<string | undefined> {
+  const info = await lstat(file).catch(() => undefined)
+  if (!info) return undefined
+  if (!info.isFile()) throw new Error(`${file} is not a regular file (a link or a folder); write the plan there with the write tool.`)
+  if (info.size > MAX_PLAN_BYTES) throw new Error(`The plan in ${file} is ${info.size} bytes; keep it under ${MAX_PLAN_BYTES / 1024} KB.`)
+  return readFile(file, "utf8")
+}
+
 export function createPlanTools(deps: { history: History }): Tool[] {
   /** The hand-off: a user message for `agent` on the model the session was last prompted with. */
   function handOff(ctx: ToolContext, agent: string, text: string) {
@@ -54,7 +65,7 @@ export function createPlanTools(deps: { history: History }): Tool[] {
     async execute(_args, ctx) {
       if (ctx.agent !== "plan") throw new Error(`plan_exit works only in plan mode; the ${ctx.agent} agent is not planning.`)
       const rel = planFile(ctx.sessionID)
-      const plan = await readFile(path.join(ctx.worktree, rel), "utf8").catch(() => undefined)
+      const plan = await readPlan(path.join(ctx.worktree, rel))
       if (!plan?.trim()) throw new Error(`There is no plan yet: write it to ${rel} (the write tool), then call plan_exit again.`)
       await ctx.ask({ permission: "plan_exit", patterns: [rel], always: ["*"], metadata: { filepath: rel, plan } })
       handOff(ctx, "build", `The user approved the plan in ${rel} and switched to the build agent: you may now edit files and run commands. Carry out this plan:\n\n${plan}`)

@@ -2,7 +2,7 @@
 // the plan file is written by wright's own writer, and plan_exit hands the session to build
 // with the plan in the model's context once the user (here --auto) approves.
 import Database from "better-sqlite3"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
@@ -126,4 +126,20 @@ test("plan mode - a plan written while a sandboxed command runs survives the com
   const r = await wright(["run", "--agent", "plan", "--session", id, "--auto", "write the plan"], { cwd: box.project, env: box.env })
   expect(r.code).toBe(0)
   expect(existsSync(path.join(box.project, plan))).toBe(true)
+})
+
+test("plan mode - plan_exit reads only a real plan file: a link planted in its place is refused and its target never reaches the model", async () => {
+  const box = planBox()
+  server.script(text("Looking."))
+  expect((await wright(["run", "--agent", "plan", "look"], { cwd: box.project, env: box.env })).code).toBe(0)
+  const id = sessionID(box.dbPath)
+  writeFileSync(path.join(box.home, "secret.txt"), "TOP-SECRET-TOKEN\n")
+  mkdirSync(path.join(box.project, ".wright/plans"), { recursive: true })
+  symlinkSync(path.join(box.home, "secret.txt"), path.join(box.project, `.wright/plans/${id}.md`))
+  server.script(toolCall("plan_exit", {}), text("Understood."))
+  const r = await wright(["run", "--agent", "plan", "--session", id, "--auto", "hand it over"], { cwd: box.project, env: box.env })
+  expect(r.code).toBe(0)
+  const last = JSON.stringify(server.requests.at(-1)!.body)
+  expect(last).toContain("is not a regular file")
+  expect(last).not.toContain("TOP-SECRET-TOKEN")
 })
