@@ -32,6 +32,7 @@ test("agents - the built-ins: build is the default, plan may edit only its plan 
   expect(evaluate("edit", "src/a.ts", build.permission).action).toBe("allow")
   expect(evaluate("plan_enter", "*", build.permission).action).toBe("ask")
   expect(evaluate("plan_exit", "*", build.permission).action).toBe("deny")
+  expect(evaluate("plan_exit", "*", agents.require("general").permission).action).toBe("deny")
   expect(evaluate("read", ".env", build.permission).action).toBe("ask")
   expect(evaluate("read", ".env.example", build.permission).action).toBe("allow")
   expect(evaluate("doom_loop", "read", build.permission).action).toBe("ask")
@@ -40,7 +41,6 @@ test("agents - the built-ins: build is the default, plan may edit only its plan 
   const explore = agents.require("explore")
   expect(evaluate("edit", "a.ts", explore.permission).action).toBe("deny")
   expect(evaluate("grep", "x", explore.permission).action).toBe("allow")
-  expect(evaluate("plan_exit", "*", agents.require("general").permission).action).toBe("deny")
 })
 
 test("agents - config overrides a built-in, adds new agents, and the merge order puts the agent's config last", () => {
