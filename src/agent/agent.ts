@@ -28,6 +28,17 @@ export interface Agent {
   permission: Ruleset
 }
 
+/** Where the plan agent keeps its plans, relative to the worktree: `<PLAN_DIR>/<sessionID>.md`. */
+export const PLAN_DIR = ".wright/plans"
+
+const READING_COMMANDS = ["ls", "ls *", "pwd", "cat *", "head *", "tail *", "wc *", "grep *", "git status *"]
+
+/** Only build may enter plan mode and only plan may leave it; every other agent is refused both. */
+const PLAN_SWITCH: Ruleset = [
+  { permission: "plan_enter", pattern: "*", action: "deny" },
+  { permission: "plan_exit", pattern: "*", action: "deny" },
+]
+
 type Builtin = Omit<Agent, "permission" | "options" | "native"> & { rules: Record<string, unknown> }
 
 const BUILTINS: Builtin[] = [
@@ -36,18 +47,22 @@ const BUILTINS: Builtin[] = [
     description: "The default agent. Executes tools based on configured permissions.",
     mode: "primary",
     hidden: false,
-    rules: { question: "allow", plan_enter: "allow" },
+    // Switching to plan mode is the user's call: plan_enter asks.
+    rules: { question: "allow", plan_enter: "ask" },
   },
   {
     name: "plan",
-    description: "Plan mode. Edits and shell commands ask first; the model is reminded to plan, not change.",
+    description: "Plan mode. Writes only its plan file (.wright/plans/<session>.md); other edits are denied. plan_exit asks the user to approve the plan and hands over to build.",
     mode: "primary",
     hidden: false,
     rules: {
       question: "allow",
-      plan_exit: "allow",
-      edit: { "*": "ask" },
-      bash: { "*": "ask" },
+      plan_exit: "ask",
+      // Denied, not asked: one careless "allow" must not let the planner change code.
+      edit: { "*": "deny", [`${PLAN_DIR}/*.md`]: "allow" },
+      // Commands that only read run; anything else asks, as before. Kept short on purpose:
+      // tools whose flags can write or run programs (find -delete, rg --pre, git diff --output) ask.
+      bash: { "*": "ask", ...Object.fromEntries(READING_COMMANDS.map((c) => [c, "allow"])) },
       task: { general: "deny" },
     },
   },
@@ -105,7 +120,7 @@ export interface Agents {
 
 export function createAgents(input: AgentsInput): Agents {
   const { config, home } = input
-  const base = defaults({ toolOutputDir: input.toolOutputDir })
+  const base = merge(defaults({ toolOutputDir: input.toolOutputDir }), PLAN_SWITCH)
   const userRules = fromConfig(config.permission, home)
   const restricted = input.restricted
   const projectDirs = new Set(restricted?.dirs ?? [])

@@ -332,7 +332,7 @@ export function projectConfigFiles(files: string[], dirs: string[]): { files: st
   const all = new Set(files)
   const links = new Map<string, string>()
   const seen = new Set<string>()
-  for (const dir of dirs) walk(dir, all, links, seen)
+  for (const dir of dirs) walk(dir, all, links, seen, true)
   return { files: [...all].sort(), links }
 }
 
@@ -376,7 +376,10 @@ export function projectCode(files: string[], dirs: string[], directory: string):
   return out
 }
 
-function walk(dir: string, into: Set<string>, links: Map<string, string>, seen: Set<string>) {
+/** Plan mode's plans (`<config folder>/plans/*.md`): written by the plan agent, never loaded, so not config. */
+const PLANS = "plans"
+
+function walk(dir: string, into: Set<string>, links: Map<string, string>, seen: Set<string>, top = false) {
   let entries
   try {
     const real = realpathSync(dir)
@@ -388,7 +391,7 @@ function walk(dir: string, into: Set<string>, links: Map<string, string>, seen: 
   }
   for (const e of entries) {
     if (into.size >= MAX_FILES) return
-    if (SKIP.has(e.name)) continue
+    if (SKIP.has(e.name) || (top && e.name === PLANS)) continue
     const p = path.join(dir, e.name)
     let isDir = e.isDirectory()
     if (e.isSymbolicLink()) {

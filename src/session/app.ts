@@ -42,6 +42,7 @@ import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
 import { createTaskTool } from "./task"
+import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
 
 export interface AppOptions {
@@ -452,6 +453,8 @@ export async function createApp(opts: AppOptions) {
     }),
   )
 
+  // Plan mode's switches add the hand-off message to the history themselves.
+  for (const t of createPlanTools({ history })) registry.add(t)
   void mcp.start()
   // Custom tools join the registry once their plugins loaded (a run waits for that).
   void extensions?.ready().then(() => {

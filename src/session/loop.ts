@@ -14,6 +14,7 @@ import { processStep, type ProcessorDeps, type StepResult } from "./processor"
 import buildSwitch from "./prompt/build-switch.txt"
 import maxSteps from "./prompt/max-steps.txt"
 import planReminder from "./prompt/plan-reminder.txt"
+import { planFile, preparePlanDir } from "./plan"
 import { toModelMessages } from "./to-model"
 import { isOverflow } from "./usage"
 import { newAssistant } from "./assistant"
@@ -235,6 +236,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     history.putMessage(assistant)
 
     const state: StepState = { number: step, run }
+    if (agent.name === "plan") await preparePlanDir(deps.worktree)
     const ruleset = merge(agent.permission, session.permission ?? [])
     const tools = resolveTools(deps.registry, model.info.id, ruleset, user, deps.sessionTools?.(sessionID))
     hooks.selectTools?.({ session, model, tools, history: visible })
@@ -246,7 +248,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const earlier = visible[visible.length - 1]?.info.id === assistant.id ? visible.slice(0, -1) : visible.filter((m) => m.info.id !== assistant.id)
     const convert = deps.modelMessages ?? toModelMessages
     const shown = hooks.messages ? await hooks.messages(earlier) : earlier
-    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id }), agent, shown)
+    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id }), agent, shown, sessionID)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }
@@ -298,9 +300,9 @@ export function resolveTools(registry: ToolRegistry, modelID: string, ruleset: R
   return map
 }
 
-function withReminders(messages: ModelMessage[], agent: Agent, history: MessageWithParts[]): ModelMessage[] {
+function withReminders(messages: ModelMessage[], agent: Agent, history: MessageWithParts[], sessionID: string): ModelMessage[] {
   let reminder: string | undefined
-  if (agent.name === "plan") reminder = planReminder
+  if (agent.name === "plan") reminder = planReminder.replace("{{plan}}", planFile(sessionID))
   else {
     const previous = history.findLast((m) => m.info.role === "assistant")
     if (previous?.info.role === "assistant" && previous.info.agent === "plan" && agent.name !== "plan") reminder = buildSwitch

@@ -19,6 +19,9 @@ export function messageBlocks(m: MessageWithParts, opts: { later: boolean; idle:
   const out: { block: Block; settled: boolean }[] = []
   if (m.info.role === "user") {
     if (m.parts.every((p) => p.type === "text" && p.synthetic)) {
+      // plan_exit / plan_enter handing the session to another agent: say so, once.
+      const handoff = m.parts.map((p) => (p as { metadata?: { handoff?: { from?: string; to?: string; filepath?: string } } }).metadata?.handoff).find(Boolean)
+      if (handoff) return [{ block: { kind: "notice", key: m.info.id, text: `⇄ ${handoff.from} → ${handoff.to}${handoff.to === "build" ? `: carrying out the approved plan (${handoff.filepath})` : `: planning in ${handoff.filepath}`}`, tone: "info" }, settled: true }]
       if (m.parts.length > 0) return []
     }
     out.push({ block: { kind: "user", key: m.info.id, message: m.info, parts: m.parts }, settled: opts.later || opts.idle })

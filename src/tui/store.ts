@@ -260,7 +260,12 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
         break
       }
       case "message.updated":
-        if (e.properties.sessionID === current) upsertMessage(e.properties.info)
+        if (e.properties.sessionID === current) {
+          const info = e.properties.info
+          // A hand-off (plan_exit, plan_enter) sends the next prompt to the new agent too.
+          if (info.role === "user" && !byId.has(info.id) && info.agent !== (patch.agent ?? state.agent) && state.agents.some((a) => a.name === info.agent)) patch.agent = info.agent
+          upsertMessage(info)
+        }
         break
       case "message.removed":
         if (e.properties.sessionID === current) {

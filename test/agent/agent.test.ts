@@ -9,17 +9,30 @@ import { tempDir } from "../lib/tool-context"
 const agentsOf = (config: Config, dirs: string[] = []) => createAgents({ config, dirs, toolOutputDir: "/tmp/wright-tool-output", home: "/home/u" })
 const cfg = (json: object) => parseConfigText(JSON.stringify(json), "wright.json")
 
-test("agents - the built-ins: build is the default, plan asks before edits and shell commands, hidden helpers stay hidden", () => {
+test("agents - the built-ins: build is the default, plan may edit only its plan file, hidden helpers stay hidden", () => {
   const agents = agentsOf(cfg({}))
   expect(agents.defaultAgent().name).toBe("build")
   const visible = agents.list().filter((a) => !a.hidden).map((a) => a.name)
   expect(visible).toEqual(["build", "explore", "general", "plan"])
   expect(agents.list().filter((a) => a.hidden).map((a) => a.name).sort()).toEqual(["compaction", "summary", "title"])
   const plan = agents.require("plan")
-  expect(evaluate("edit", "src/a.ts", plan.permission).action).toBe("ask")
-  expect(evaluate("bash", "ls", plan.permission).action).toBe("ask")
+  // Plan mode plans: edits outside its plan file are denied (not asked), the plan file is written freely.
+  expect(evaluate("edit", "src/a.ts", plan.permission).action).toBe("deny")
+  expect(evaluate("edit", ".wright/plans/ses_abc.md", plan.permission).action).toBe("allow")
+  expect(evaluate("edit", ".wright/wright.json", plan.permission).action).toBe("deny")
+  expect(evaluate("edit", ".wright/plugin/x.ts", plan.permission).action).toBe("deny")
+  // Reading commands run; anything else still asks.
+  expect(evaluate("bash", "ls", plan.permission).action).toBe("allow")
+  expect(evaluate("bash", "ls -la src", plan.permission).action).toBe("allow")
+  expect(evaluate("bash", "rm -rf src", plan.permission).action).toBe("ask")
+  // Leaving plan mode asks the user; only plan may leave it, only build may enter it.
+  expect(evaluate("plan_exit", "*", plan.permission).action).toBe("ask")
+  expect(evaluate("plan_enter", "*", plan.permission).action).toBe("deny")
   const build = agents.require("build")
   expect(evaluate("edit", "src/a.ts", build.permission).action).toBe("allow")
+  expect(evaluate("plan_enter", "*", build.permission).action).toBe("ask")
+  expect(evaluate("plan_exit", "*", build.permission).action).toBe("deny")
+  expect(evaluate("plan_exit", "*", agents.require("general").permission).action).toBe("deny")
   expect(evaluate("read", ".env", build.permission).action).toBe("ask")
   expect(evaluate("read", ".env.example", build.permission).action).toBe("allow")
   expect(evaluate("doom_loop", "read", build.permission).action).toBe("ask")

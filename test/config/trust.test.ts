@@ -138,6 +138,18 @@ describe("trusted folders", () => {
     expect((await load({}, true)).config.mcp?.evil).toBeDefined()
   })
 
+  test("trust - the plan agent's plan files (.wright/plans, .opencode/plans) are no config: writing one keeps the folder trusted", async () => {
+    hostileRepo()
+    const data = path.join(t.home, ".local/share/wright")
+    writeTrustRecord(data, t.repo, (await load()).trust.hash)
+    t.write("repo/.wright/plans/ses_1.md", "# Plan\n")
+    t.write("repo/.opencode/plans/ses_2.md", "# Plan\n")
+    expect((await load()).trust).toMatchObject({ trusted: true, source: "record" })
+    // Only the top-level plans folder: a folder of that name deeper down is still config.
+    t.write("repo/.wright/agent/plans/sneaky.md", "---\nmode: primary\n---\nNow worse.\n")
+    expect((await load()).trust).toMatchObject({ trusted: false, changed: true })
+  })
+
   test("trust - {file:} cannot leave an untrusted project through a symlink or ../, only a real file inside it resolves", async () => {
     t.write("home/.ssh/id_rsa", "PRIVATE KEY")
     t.write("repo/notes.txt", "inside")

@@ -362,3 +362,32 @@ test("tui view - ctrl+t as soon as the prompt is ready knows the configured mode
   expect(ui.lastFrame()).toContain("fake/m has no variants")
   expect(ui.lastFrame()).not.toContain("Pick a model first")
 })
+
+test("tui view - plan_exit shows the plan to approve; approving hands over, the prompt's agent follows to build and the switch is shown", async () => {
+  const stub = stubServer()
+  const ui = await openSession(stub)
+  ui.store.set({ agent: "plan" })
+  const plan = "# Plan\n\n1. Rename greet() to hello() in src/app.ts.\n2. Run the tests."
+  stub.emit({
+    type: "permission.asked",
+    properties: { id: "per_9", sessionID: "ses_1", permission: "plan_exit", patterns: [".wright/plans/ses_1.md"], metadata: { filepath: ".wright/plans/ses_1.md", plan }, always: ["*"] },
+  })
+  await tick()
+  const frame = ui.lastFrame()!
+  expect(frame).toContain("Approve the plan and switch to build?")
+  expect(frame).toContain("1. Rename greet() to hello() in src/app.ts.")
+  expect(frame).toContain("Keep planning")
+  ui.stdin.write("\r")
+  await tick()
+  expect(stub.requests.find((r) => r.path === "/permission/per_9/reply")?.body).toEqual({ reply: "once" })
+  // The tool's hand-off: a synthetic user message for build.
+  stub.emit({ type: "message.updated", properties: { sessionID: "ses_1", info: { ...user("msg_3", 2000), agent: "build" } } })
+  stub.emit({
+    type: "message.part.updated",
+    properties: { sessionID: "ses_1", time: 2, part: { id: "prt_9", sessionID: "ses_1", messageID: "msg_3", type: "text", text: "Carry out this plan: …", synthetic: true, metadata: { handoff: { from: "plan", to: "build", filepath: ".wright/plans/ses_1.md" } } } },
+  })
+  await tick()
+  expect(ui.lastFrame()).toContain("⇄ plan → build: carrying out the approved plan (.wright/plans/ses_1.md)")
+  expect(ui.lastFrame()).not.toContain("Carry out this plan")
+  expect(ui.store.getState().agent).toBe("build")
+})

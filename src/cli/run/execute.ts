@@ -18,11 +18,13 @@ import { header, jsonRenderer, textRenderer } from "./render"
 import { allowingRule, budget, readStdin, STDIN_GRACE_MS, TIMEOUT_EXIT } from "./headless"
 import { holdBaselineWasm, mimeOf, terminalSafe, type Logger, type RootLogger } from "../../util"
 
-/** A one-shot run never blocks on a question or a plan switch nobody can answer. */
+/**
+ * A one-shot run never blocks on a question nobody can answer, nor switches into plan mode.
+ * Leaving plan mode (plan_exit) is a permission ask like any other: refused, unless --auto.
+ */
 const RUN_RULES: Ruleset = [
   { permission: "question", pattern: "*", action: "deny" },
   { permission: "plan_enter", pattern: "*", action: "deny" },
-  { permission: "plan_exit", pattern: "*", action: "deny" },
 ]
 
 export async function run(args: RunArgs) {
@@ -131,12 +133,15 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   const warned = new Set<string>()
   /** The rules that would have allowed each ask this run refused (nobody is there to answer). */
   const refused: string[] = []
-  let headerShown = args.format === "json"
+  let shownAgent: string | undefined
   function handle(e: BusEvent) {
     // The header names what actually answers: the first step's agent and model.
-    if (!headerShown && e.type === "message.updated" && e.properties.info.role === "assistant" && e.properties.sessionID === session.id) {
-      headerShown = true
-      stderr(header(e.properties.info.agent, `${e.properties.info.providerID}/${e.properties.info.modelID}`))
+    // Again when the agent changes (plan_exit handing over to build).
+    if (args.format !== "json" && e.type === "message.updated" && e.properties.info.role === "assistant" && e.properties.sessionID === session.id && shownAgent !== e.properties.info.agent) {
+      const line = header(e.properties.info.agent, `${e.properties.info.providerID}/${e.properties.info.modelID}`)
+      if (shownAgent === undefined) stderr(line)
+      else renderer.notice(line)
+      shownAgent = e.properties.info.agent
     }
     if (e.type === "session.created" && e.properties.info.parentID && sessions.has(e.properties.info.parentID)) sessions.add(e.properties.info.id)
     if (e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type !== "idle") sawBusy = true

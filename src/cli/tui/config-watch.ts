@@ -75,8 +75,9 @@ function watched(opts: Pick<ConfigWatchOptions, "directory" | "env" | "home">): 
   const addTree = (dir: string) => {
     if (!isDir(dir)) return
     out.push({ dir, accept: any })
-    // One level down: agent/, command/, plugin/, tool/, skill/ and their plural forms.
-    for (const name of safeList(dir)) if (isDir(path.join(dir, name))) out.push({ dir: path.join(dir, name), accept: any })
+    // One level down: agent/, command/, plugin/, tool/, skill/ and their plural forms; not
+    // plans/, which the plan agent writes as it works (no config: trust skips it too).
+    for (const name of safeList(dir)) if (name !== "plans" && isDir(path.join(dir, name))) out.push({ dir: path.join(dir, name), accept: any })
   }
   const global = xdgPaths(opts.env, opts.home).config
   addTree(global)

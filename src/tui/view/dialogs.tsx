@@ -40,6 +40,7 @@ export function PermissionDialog(props: { request: PermissionRequest; selected: 
   const meta = r.metadata as Record<string, unknown>
   const diff = typeof meta.diff === "string" ? meta.diff : undefined
   const command = typeof meta.command === "string" ? meta.command : undefined
+  if (r.permission === "plan_exit" && typeof meta.plan === "string") return <PlanDialog {...props} plan={meta.plan} />
   return (
     <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
       <Text>
@@ -72,6 +73,43 @@ export function PermissionDialog(props: { request: PermissionRequest; selected: 
     </Box>
   )
 }
+
+/** plan_exit: the plan itself, and whether to hand it to build (the same replies as any ask). */
+function PlanDialog(props: { request: PermissionRequest; selected: number; message?: string; other?: string; maxRows: number; plan: string }) {
+  const lines = props.plan.trimEnd().split("\n")
+  const room = Math.max(3, props.maxRows - 7)
+  const shown = lines.length > room ? [...lines.slice(0, room), `… ${lines.length - room} more lines in ${props.request.patterns[0] ?? "the plan file"}`] : lines
+  return (
+    <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+      <Text>
+        <Text color="magenta" bold>
+          {"Approve the plan and switch to build? "}
+        </Text>
+        <Text dimColor>{props.request.patterns[0] ?? ""}</Text>
+        {props.other ? <Text dimColor>{`  (session: ${props.other})`}</Text> : null}
+      </Text>
+      <Text>{shown.join("\n")}</Text>
+      {props.message !== undefined ? (
+        <Text>
+          <Text dimColor>{"Tell the planner what to change: "}</Text>
+          {props.message}
+          <Text inverse> </Text>
+        </Text>
+      ) : (
+        <Box gap={2}>
+          {PLAN_OPTIONS.map((o, i) => (
+            <Text key={o} inverse={i === props.selected} color={i >= 2 ? "red" : "green"}>
+              {` ${i + 1} ${o} `}
+            </Text>
+          ))}
+        </Box>
+      )}
+      <Text dimColor>{props.message !== undefined ? "enter send · esc back" : "←→ choose · enter confirm · 1-4 shortcut"}</Text>
+    </Box>
+  )
+}
+
+const PLAN_OPTIONS = ["Approve, build it", "Approve, stop asking", "Keep planning", "Keep planning, with a note"] as const
 
 export interface QuestionUi {
   step: number
