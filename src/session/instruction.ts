@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, realpathSync } from "node:fs"
 import path from "node:path"
 import { glob } from "tinyglobby"
-import { expandHome } from "../util"
+import { expandHome, realOrSelf } from "../util"
 
 export interface Instruction {
   path: string
@@ -56,13 +56,6 @@ export function insideProject(worktree: string): (file: string) => boolean {
   }
 }
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p)
-  } catch {
-    return path.resolve(p)
-  }
-}
 
 /**
  * The instruction files sent with the system prompt: the global AGENTS.md, then the first of

@@ -8,7 +8,7 @@
 import { readFileSync, realpathSync, statSync } from "node:fs"
 import path from "node:path"
 import { globSync } from "tinyglobby"
-import { expandHome, parseFrontmatter } from "../util"
+import { expandHome, isInside, parseFrontmatter, realOrSelf } from "../util"
 import { pullSkills } from "./skill-pull"
 
 export interface SkillInfo {
@@ -56,12 +56,12 @@ const ANY_PATTERN = ["**/SKILL.md"]
 export function skillSources(s: SkillSearch): { sources: SkillSource[]; warnings: string[] } {
   const warnings: string[] = []
   const project = s.trusted ? undefined : s.worktree
-  const inProject = (dir: string) => project !== undefined && contains(project, dir)
+  const inProject = (dir: string) => project !== undefined && isInside(project, dir)
   const external = s.external === false ? [] : EXTERNAL
   const sources: SkillSource[] = external.map((d) => ({ dir: path.join(s.home, d), patterns: EXTERNAL_PATTERN }))
   // Nearest first, as OpenCode walks up; home and its parents hold the user's own folders.
   for (const level of external.length ? levelsUp(s.directory, s.worktree) : []) {
-    if (contains(level, s.home)) continue
+    if (isInside(level, s.home)) continue
     for (const d of external) sources.push({ dir: path.join(level, d), patterns: EXTERNAL_PATTERN, within: project })
   }
   for (const dir of s.configDirs) sources.push({ dir, patterns: CONFIG_PATTERN, within: s.projectDirs.includes(dir) ? project : undefined })
@@ -121,7 +121,7 @@ function scan(source: SkillSource): string[] {
   // A SKILL.md that is itself a link (or sits below a linked folder) must resolve inside the project.
   return files.filter((file) => {
     try {
-      return contains(within, realpathSync(file))
+      return isInside(within, realpathSync(file))
     } catch {
       return false
     }
@@ -160,18 +160,7 @@ function levelsUp(directory: string, stop: string): string[] {
   }
 }
 
-function contains(dir: string, p: string): boolean {
-  const rel = path.relative(dir, p)
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
-}
 
-function realOrSelf(p: string): string {
-  try {
-    return realpathSync(p)
-  } catch {
-    return path.resolve(p)
-  }
-}
 
 function isDirectory(p: string): boolean {
   try {

@@ -1,7 +1,7 @@
 // Small building blocks with no knowledge of the rest of wright: ids, paths,
 // wildcards, locks, logging. Nothing here may import another src folder.
 export * as Id from "./id"
-export { xdg, expandHome } from "./paths"
+export { xdg, expandHome, isInside, realOrSelf } from "./paths"
 export { createKeyedLock } from "./lock"
 export { markdownFiles, parseFrontmatter } from "./frontmatter"
 export { slug } from "./slug"

@@ -1,3 +1,4 @@
+import { realpathSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
 
@@ -18,4 +19,19 @@ export function expandHome(p: string, home: string = os.homedir()): string {
   if (p.startsWith("~/")) return path.join(home, p.slice(2))
   if (p.startsWith("$HOME/")) return path.join(home, p.slice(6))
   return p
+}
+
+/** Whether `p` is `dir` or inside it (both absolute, compared as written). */
+export function isInside(dir: string, p: string): boolean {
+  const rel = path.relative(dir, p)
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel))
+}
+
+/** `p` with its links resolved; `p` itself (absolute) when it does not exist. */
+export function realOrSelf(p: string): string {
+  try {
+    return realpathSync(p)
+  } catch {
+    return path.resolve(p)
+  }
 }
