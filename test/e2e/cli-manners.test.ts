@@ -3,19 +3,11 @@
 import { spawn } from "node:child_process"
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { LAUNCHER, providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text } from "../lib/llm-server"
+import { LAUNCHER, providerConfig, sandbox, type Sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 /**
  * `wright <args> | true`: the reader is gone before wright writes. Its exit code and stderr.

@@ -2,19 +2,11 @@
 // first), against the scripted llm-server.
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { describe, expect, test } from "vitest"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
+import { text } from "../lib/llm-server"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function project() {
   const box = sandbox()

@@ -3,19 +3,11 @@
 // `wright run -c` carries on from it. The BUILT binary against the scripted llm-server.
 import Database from "better-sqlite3"
 import { existsSync } from "node:fs"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { finished, providerConfig, sandbox, spawnWright, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text } from "../lib/llm-server"
+import { finished, providerConfig, sandbox, type Sandbox, spawnWright, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 interface Snapshot {
   sessions: any[]

@@ -4,19 +4,11 @@
 import Database from "better-sqlite3"
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
-import { startLLMServer, text, type LLMServer, type Protocol, type Reply } from "../lib/llm-server"
-import { finished, providerConfig, sandbox, spawnWright, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { describe, expect, test } from "vitest"
+import { text, type Protocol, type Reply } from "../lib/llm-server"
+import { finished, providerConfig, sandbox, type Sandbox, spawnWright, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 /** A sandbox whose project config points the default model at the llm-server. */
 function project(protocol: Protocol = "openai-chat", extra: Record<string, unknown> = {}): Sandbox {

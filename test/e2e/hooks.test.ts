@@ -1,19 +1,11 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
 // Run `npm run build` first: these spawn the built binary.
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function script(dir: string, name: string, body: string): string {
   const file = path.join(dir, ".claude", "hooks", name)

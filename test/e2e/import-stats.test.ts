@@ -3,26 +3,18 @@
 // (OpenCode 1.18.33 from npm, run against the scripted model: scripts/fixtures/opencode-export.mjs).
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test, vi } from "vitest"
+import { expect, test, vi } from "vitest"
 import { openStore } from "../../src/storage"
 import type { AssistantMessage, Session, UserMessage } from "../../src/protocol"
-import { providerConfig, ROOT, sandbox, wright, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { providerConfig, ROOT, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
+import { text, toolCall } from "../lib/llm-server"
 
 // Each test spawns the binary several times; the shared machine can be slow.
 vi.setConfig({ testTimeout: 120_000 })
 
 const OPENCODE_EXPORT = path.join(ROOT, "test/fixtures/opencode/export-1.18.33.json")
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 test("import - OpenCode's own export becomes a session of this project, and wright can go on with it", async () => {
   const box = sandbox()

@@ -1,20 +1,12 @@
 // `wright run -c` on a long session whose old tool outputs get pruned after the run: the pruned
 // calls are history, so the output shows only this run's answer.
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { expect, test } from "vitest"
 import { seedLongSession } from "../../bench/session/long"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { text } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 import Database from "better-sqlite3"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 test("long session - run -c prints only this run, not the old tool calls that pruning clears", async () => {
   const box = sandbox()

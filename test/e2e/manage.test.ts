@@ -1,16 +1,8 @@
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 test("manage - models, session list/delete, export and agent list work through the API", async () => {
   const box = sandbox()

@@ -2,24 +2,16 @@
 // (the built binary) and `GET /command` right after start wait for the configured servers to
 // connect, each within its timeout. The real server-everything over stdio.
 import { createRequire } from "node:module"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
+import { expect, test } from "vitest"
 import { testCore } from "../lib/core"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
+import { text } from "../lib/llm-server"
 
 const require = createRequire(import.meta.url)
 const EVERYTHING = require.resolve("@modelcontextprotocol/server-everything/dist/index.js")
 const ev = { type: "local", command: [process.execPath, EVERYTHING, "stdio"] }
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 test("mcp ready - run --command server:prompt at start-up waits for the server and sends its prompt", async () => {
   const box = sandbox()

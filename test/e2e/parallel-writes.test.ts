@@ -5,19 +5,11 @@
 import Database from "better-sqlite3"
 import { readdirSync, readFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCalls, type LLMServer, type ToolCallReply } from "../lib/llm-server"
-import { providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCalls, type ToolCallReply } from "../lib/llm-server"
+import { providerConfig, sandbox, type Sandbox, storedParts, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 async function runOneStep(box: Sandbox, calls: ToolCallReply[]) {
   server.script(toolCalls(calls), text("Created the feature."))

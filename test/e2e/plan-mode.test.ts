@@ -4,19 +4,11 @@
 import Database from "better-sqlite3"
 import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, storedParts, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall, toolCalls } from "../lib/llm-server"
+import { providerConfig, sandbox, storedParts, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 const PLAN = "# Plan\n\n1. Rename greet() to hello() in src/app.ts.\n2. Run the tests.\n"
 

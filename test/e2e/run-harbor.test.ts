@@ -5,19 +5,11 @@
 // a `step_start` and its `step_finish`, which carries the step's tokens and cost).
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, toolCalls, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall, toolCalls } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 interface Call {
   tool: string

@@ -5,19 +5,11 @@ import Database from "better-sqlite3"
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { finished, LAUNCHER, providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { finished, LAUNCHER, providerConfig, sandbox, type Sandbox, storedParts, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function project(config: Record<string, unknown> = {}): Sandbox {
   const box = sandbox()

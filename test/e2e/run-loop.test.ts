@@ -1,19 +1,11 @@
 import Database from "better-sqlite3"
 import { readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer, type Protocol } from "../lib/llm-server"
-import { providerConfig, sandbox, storedParts, wright, writeConfig } from "../lib/e2e"
+import { describe, expect, test } from "vitest"
+import { text, toolCall, type Protocol } from "../lib/llm-server"
+import { providerConfig, sandbox, storedParts, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function scriptThreeSteps() {
   server.script(

@@ -3,19 +3,11 @@
 import { spawn } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { LAUNCHER, providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { expect, test } from "vitest"
+import { LAUNCHER, providerConfig, sandbox, type Sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
+import { text, toolCall } from "../lib/llm-server"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function project() {
   const box = sandbox()

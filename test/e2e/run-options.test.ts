@@ -1,18 +1,10 @@
 import { writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { providerConfig, sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 test("run --schema - prints the structured result alone on stdout", async () => {
   const box = sandbox()

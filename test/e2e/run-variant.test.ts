@@ -1,18 +1,10 @@
 // `wright run --variant` and the cache figures of `--format json`, with the built binary
 // against the scripted Anthropic wire.
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { sandbox, wright, writeConfig } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function config() {
   return {

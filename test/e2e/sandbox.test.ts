@@ -8,23 +8,15 @@ import Database from "better-sqlite3"
 import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test as base } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, storedParts, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test as base } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { providerConfig, sandbox, type Sandbox, storedParts, useLLMServer, wright, writeConfig } from "../lib/e2e"
 import { requires } from "../lib/requires"
 
 // The sandbox is bubblewrap: without bwrap these tests are skipped, saying so.
 const test = base.skipIf(requires("bwrap"))
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 /** The output of every bash call of the run, in order, as the model read it. */
 function bashOutputs(box: Sandbox): string[] {

@@ -10,19 +10,11 @@
 // command outside the sandbox.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
-import { providerConfig, sandbox, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { expect, test } from "vitest"
+import { text, toolCall } from "../lib/llm-server"
+import { providerConfig, sandbox, type Sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
 
-let server: LLMServer
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  expect(server.failures).toEqual([])
-  server.reset()
-})
-afterAll(() => server.close())
+const server = useLLMServer()
 
 function globalDir(box: Sandbox): string {
   const dir = path.join(box.env.XDG_CONFIG_HOME!, "wright")

@@ -5,7 +5,8 @@
 import { spawn, type ChildProcess } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import type { LLMServer, Protocol } from "./llm-server"
+import { afterAll, afterEach, beforeAll, expect } from "vitest"
+import { startLLMServer, type LLMServer, type Protocol } from "./llm-server"
 import { tempDir } from "./tool-context"
 
 export const ROOT = path.resolve(import.meta.dirname, "../..")
@@ -74,6 +75,30 @@ export function providerConfig(server: LLMServer, protocol: Protocol) {
         },
       }
   }
+}
+
+/**
+ * The scripted model of a test file: started before its tests and closed after them; after
+ * each test no request went unscripted (`failures`) and the script is reset. The returned
+ * object stands for the server once it runs (use it inside tests and hooks, not at load).
+ */
+export function useLLMServer(): LLMServer {
+  let server: LLMServer | undefined
+  beforeAll(async () => {
+    server = await startLLMServer()
+  })
+  afterEach(() => {
+    expect(server!.failures).toEqual([])
+    server!.reset()
+  })
+  afterAll(() => server?.close())
+  return new Proxy({} as LLMServer, {
+    get(_, key) {
+      if (!server) throw new Error("the scripted model is used before its beforeAll hook started it")
+      const value = Reflect.get(server, key)
+      return typeof value === "function" ? value.bind(server) : value
+    },
+  })
 }
 
 export function writeConfig(dir: string, config: unknown, name = "wright.json") {
