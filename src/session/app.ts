@@ -331,7 +331,11 @@ export async function createApp(opts: AppOptions) {
   }
   const systemPrompt = createSystemPrompt({
     instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
-    gitStatus: isGit ? (cwd) => worktreeGit(spawner, sandbox, ["status", "--short", "--branch"], { cwd, timeout: 2000 }) : undefined,
+    // Every session's first request waits for this status: it runs outside the sandbox (bwrap
+    // cost a run ~25 ms here), hardened as worktreeGit does without one (no fsmonitor, hooks or
+    // pager, the repository's filter drivers blanked), and without looking into submodules,
+    // whose own filter drivers that blanking does not see.
+    gitStatus: isGit ? (cwd) => worktreeGit(spawner, undefined, ["status", "--short", "--branch", "--ignore-submodules=all"], { cwd, timeout: 2000 }) : undefined,
     skills: skillsPrompt(skills),
     mcpInstructions: () => mcp.instructions(),
     claims,
