@@ -295,7 +295,9 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   /** The client's report on this version of `file`, waited for up to LATE_LIMIT; its time joins the slot's recent answers. */
   function asked(slot: Slot, client: LspClient, file: string): Promise<Diagnostic[] | "timeout"> {
     const began = Date.now()
-    return client.touch(file, AbortSignal.any([kill.signal, AbortSignal.timeout(LATE_LIMIT)])).then((got) => {
+    const limit = timeLimit(LATE_LIMIT)
+    return client.touch(file, AbortSignal.any([kill.signal, limit.signal])).then((got) => {
+      limit.clear()
       if (got !== "timeout") slot.answers = [...slot.answers, Date.now() - began].slice(-ANSWERS_KEPT)
       return got
     })
@@ -305,7 +307,8 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   function waitFor(slot: Slot): number {
     if (slot.answers.length === 0) return LATE_LIMIT
     const sorted = [...slot.answers].sort((a, b) => a - b)
-    const median = sorted[Math.floor(sorted.length / 2)]!
+    // The lower median: with few answers the first (a cold project load) must not set the bound.
+    const median = sorted[Math.floor((sorted.length - 1) / 2)]!
     return Math.max(WAIT_FLOOR, WAIT_FACTOR * median)
   }
 
@@ -356,7 +359,9 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
           return
         }
         const answer = asked(slot, client, file)
-        const got = await race(answer, AbortSignal.any([deadline, AbortSignal.timeout(waitFor(slot))]))
+        const limit = timeLimit(waitFor(slot))
+        const got = await race(answer, AbortSignal.any([deadline, limit.signal]))
+        limit.clear()
         if (got !== undefined && got !== "timeout") {
           result.diagnostics.push(...got)
           return
@@ -435,4 +440,17 @@ function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
       () => resolve(undefined),
     )
   })
+}
+
+/**
+ * A signal that aborts after `ms`. Not AbortSignal.timeout: AbortSignal.any holds its sources
+ * weakly, and on Node 20 a timeout signal referenced only from there can be collected before it
+ * fires, so the wait it bounds goes on (the warm-server bound was skipped now and then). The
+ * timer keeps this one alive.
+ */
+function timeLimit(ms: number): { signal: AbortSignal; clear(): void } {
+  const controller = new AbortController()
+  const timer = setTimeout(() => controller.abort(), ms)
+  timer.unref()
+  return { signal: controller.signal, clear: () => clearTimeout(timer) }
 }
