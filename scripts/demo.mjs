@@ -46,8 +46,11 @@ const llm = await startLLMServer({
   side: () => ({ text: "Fix the failing add test" }),
 })
 
+// The scripted model is the demo user's own provider, in their global config, as a real key
+// would be: a provider only the project defines needs the folder trusted first.
+mkdirSync(path.join(home, "config", "wright"), { recursive: true })
 writeFileSync(
-  path.join(project, "wright.json"),
+  path.join(home, "config", "wright", "wright.json"),
   JSON.stringify(
     {
       model: "demo/scripted-model",
@@ -78,6 +81,8 @@ const env = {
   XDG_DATA_HOME: path.join(home, "data"),
   XDG_CACHE_HOME: path.join(home, "cache"),
   XDG_STATE_HOME: path.join(home, "state"),
+  // Offline: no language server is fetched from npm for the demo's one JavaScript edit.
+  WRIGHT_DISABLE_LSP_DOWNLOAD: "1",
 }
 const child = spawn(process.execPath, [path.join(root, "bin/wright.cjs"), "run", "npm test fails, fix it"], { cwd: project, env, stdio: "inherit" })
 const code = await new Promise((resolve) => child.on("exit", (c) => resolve(c ?? 1)))
