@@ -41,6 +41,7 @@ import { hasExtensions, isPure, loadExtensions } from "./extensions"
 import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
+import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins, withShellEnv } from "./app-plugins"
 import { createTaskTool } from "./task"
 import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
@@ -540,50 +541,10 @@ export async function createApp(opts: AppOptions) {
 
 export type App = Awaited<ReturnType<typeof createApp>>
 
-/**
- * `experimental.plugin_timeout` (ms): how long one plugin hook may take before it is given up
- * (a guard then blocks its call). Read from the user's own config only: a repository that set
- * it could time the user's guards out.
- */
-function pluginTimeout(config: Config): number {
-  const v = (config.experimental as Record<string, unknown> | undefined)?.plugin_timeout
-  return typeof v === "number" && v > 0 ? v : 10_000
-}
-
-/** A project that sets plugin_timeout is told it does not apply (see pluginTimeout). */
-function projectTimeoutNotice(config: Config, user: Config): string[] {
-  const of = (c: Config) => (c.experimental as Record<string, unknown> | undefined)?.plugin_timeout
-  if (of(config) === undefined || of(config) === of(user)) return []
-  return ["experimental.plugin_timeout in the project's config is ignored: only your global config sets how long a plugin hook may take"]
-}
-
-function withShellEnv(exec: Exec, ext: Extensions): Exec {
-  return async (argv, o) => exec(argv, { ...o, env: { ...(await ext.shellEnv({ cwd: o.cwd })), ...o.env } })
-}
-
-function systemWithPlugins(system: LoopDeps["hooks"]["system"], ext: Extensions): LoopDeps["hooks"]["system"] {
-  return async (input) => ext.system({ sessionID: input.session.id, model: input.model.info }, await system(input))
-}
-
-function paramsWithPlugins(ext: Extensions): NonNullable<LoopDeps["hooks"]["params"]> {
-  return (input, params) =>
-    ext.chatParams(
-      { sessionID: input.session.id, agent: input.agent.name, model: input.model.info, provider: { source: "config", info: { id: input.model.info.providerID }, options: {} }, message: input.user },
-      params,
-    )
-}
-
 /** The user's stored entry for a provider (any type: key, OAuth), wright's auth.json first, as OpenCode's Auth.get. */
 function storedAuth(credentials: Credentials, providerID: string): unknown {
   if (!credentials.mayUse(providerID)) return undefined
   return readAuthFile(credentials.file)[providerID] ?? readAuthFile(credentials.opencodeFile)[providerID]
-}
-
-function pluginSmallModel(providers: ReturnType<typeof createProviders>, ext: Extensions) {
-  return async (providerID: string) => {
-    const provider = providers.all().find((p) => p.id === providerID)
-    return provider ? ext.smallModel(provider as never) : undefined
-  }
 }
 
 /**
