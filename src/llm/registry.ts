@@ -106,7 +106,10 @@ function keysFor(id: string, known: boolean, configKey: unknown, stored: StoredK
   const out: { source: KeySource; key: string }[] = []
   if (typeof configKey === "string" && configKey !== "") out.push({ source: { kind: "config" }, key: configKey })
   const kept = stored && (known || stored.mayUse(id)) ? stored.keys.get(id) : undefined
-  if (kept) out.push({ source: { kind: kept.source, file: kept.file }, key: kept.key })
+  if (kept) {
+    const source: KeySource = kept.source === "oauth" ? { kind: "oauth", file: kept.file, expires: kept.expires ?? 0 } : { kind: kept.source, file: kept.file }
+    out.push({ source, key: kept.key })
+  }
   for (const name of envNames) {
     const value = env[name]
     if (typeof value === "string" && value !== "") out.push({ source: { kind: "env", name }, key: value })

@@ -132,7 +132,12 @@ export interface Providers {
   setModels(providerID: string, models: Record<string, unknown>): void
 }
 
-export type KeySource = { kind: "config" } | { kind: "store" | "opencode"; file: string } | { kind: "env"; name: string }
+export type KeySource =
+  | { kind: "config" }
+  | { kind: "store" | "opencode"; file: string }
+  | { kind: "env"; name: string }
+  /** A subscription login in wright's auth.json; `expires` is its access token's (ms since the epoch), refreshed on use. */
+  | { kind: "oauth"; file: string; expires: number }
 
 export interface ProviderKeys {
   providerID: string
