@@ -1,7 +1,8 @@
 // The provider registry: which providers are usable, which model a `provider/model` string
 // names, the default and small models, and the AI SDK language model for a choice.
 import { BadRequestError, NO_MODEL_ISSUE, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
-import { maskKey, writeKey, type Credentials } from "./auth"
+import { maskKey, writeEntry, writeKey, type Credentials } from "./auth"
+import { startLogin } from "./login/start"
 import { loadCatalog, type Catalog } from "./catalog"
 import { loginOptions } from "./login/options"
 import { buildRecords, pluginModel, type ProviderRecord } from "./registry"
@@ -198,6 +199,15 @@ export function createProviders(input: CreateProvidersInput): Providers {
       const had = writeKey(credentials.file, providerID, key)
       refresh()
       return had
+    },
+    async startLogin(providerID) {
+      if (!credentials) throw new Error("This core has no key store")
+      const { entry, ...shown } = await startLogin(providerID, { env, fetch: baseFetch })
+      const done = entry.then((e) => {
+        writeEntry(credentials.file, providerID, e)
+        refresh()
+      })
+      return { ...shown, done }
     },
     setModels(providerID, models) {
       pluginModels.set(providerID, models)
