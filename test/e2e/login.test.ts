@@ -100,4 +100,9 @@ test("login - wright auth login chatgpt: the browser's return signs in; run reac
   expect(sent.headers.authorization).toBe(`Bearer ${openai.issued.at(-1)}`)
   expect(sent.headers["chatgpt-account-id"]).toBe("acct-1234")
   expect(sent.body.store).toBe(false)
+
+  const logout = await wright(["auth", "logout", "chatgpt"], { cwd: b.project, env: b.env })
+  expect(logout.code, logout.stderr).toBe(0)
+  expect(logout.stdout).toContain("Signed out of openai")
+  expect(JSON.parse(readFileSync(authFile(b), "utf8"))).toEqual({})
 })

@@ -236,6 +236,11 @@ describe("ChatGPT", () => {
     expect(openai.refreshTokens.has(entry.refresh)).toBe(false)
     const source = providers().keys().find((k) => k.providerID === "openai")!.sources[0]
     expect(source).toMatchObject({ kind: "oauth", file })
+    // Signed in, openai lists what the Codex backend serves, at no per-token cost (the plan pays).
+    const models = Object.values(providers().list().find((p) => p.id === "openai")!.models)
+    expect(models.map((m) => m.id).sort()).toEqual(expect.arrayContaining(["gpt-5", "gpt-5-codex", "gpt-5.1", "gpt-5.1-codex"]))
+    expect(models.map((m) => m.id)).not.toContain("gpt-4o")
+    expect(models.every((m) => m.cost.input === 0 && m.cost.output === 0)).toBe(true)
   })
 
   test("chatgpt - a revoked refresh token gives ProviderLoginExpiredError: sign in again, and nothing is sent to the model", async () => {

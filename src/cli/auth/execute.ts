@@ -94,14 +94,17 @@ export async function logout(args: Args) {
     if (!tty()) throw new UserError("provider: name the provider, e.g. `wright auth logout anthropic`")
     provider = await pick("Stored keys:", ids.map((id) => ({ id, detail: "" })))
   }
+  // The ChatGPT sign-in is stored as openai's.
+  if (provider === "chatgpt") provider = "openai"
   checkProviderID(provider)
+  const signedIn = (own[provider] as { type?: unknown } | undefined)?.type === "oauth"
   const theirs = readAuthFile(opencodeFile)
   const inOpencode = (theirs[provider] as { type?: unknown } | undefined)?.type === "api"
   if (!writeKey(file, provider, undefined)) {
     if (inOpencode) throw new UserError(`the ${provider} key comes from OpenCode's ${opencodeFile}, which wright never changes: remove it there (opencode auth logout)`)
     throw new UserError(`no ${provider} key is stored in ${file}`)
   }
-  out(`${green("Removed")} the ${bold(provider)} key from ${file}\n`)
+  out(signedIn ? `${green("Signed out")} of ${bold(provider)}: its sign-in is removed from ${file}\n` : `${green("Removed")} the ${bold(provider)} key from ${file}\n`)
   if (inOpencode) warn(`OpenCode's ${opencodeFile} also has a ${provider} key: wright uses that one now`)
 }
 
