@@ -4,10 +4,11 @@
 // code and waits for GitHub; `wright auth login chatgpt` prints the page, and the test plays the
 // browser; `auth list` names the method; `wright run` then reaches the llm-server with the
 // login's headers, and a revoked login ends the run telling the user to sign in again.
+import { spawn } from "node:child_process"
 import { readFileSync, statSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
-import { finished, sandbox, spawnWright, waitForOutput, wright, type Sandbox } from "../lib/e2e"
+import { finished, LAUNCHER, sandbox, spawnWright, waitForOutput, wright, type Sandbox } from "../lib/e2e"
 import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
 import { startFakeGitHub, startFakeOpenAIAuth, type FakeGitHub, type FakeOpenAIAuth } from "../lib/login-fakes"
 
@@ -105,4 +106,28 @@ test("login - wright auth login chatgpt: the browser's return signs in; run reac
   expect(logout.code, logout.stderr).toBe(0)
   expect(logout.stdout).toContain("Signed out of openai")
   expect(JSON.parse(readFileSync(authFile(b), "utf8"))).toEqual({})
+})
+
+test("login - on a terminal, wright auth login lists the two sign-ins first; answering 1 signs in to GitHub Copilot", async () => {
+  const b = box()
+  github.device = { interval: 1, expires_in: 900 }
+  github.polls = ["gho_github_token"]
+  // util-linux `script` gives wright a pseudo-terminal (the list is only offered on one); the answer is typed into it.
+  const child = spawn("script", ["-qec", `${LAUNCHER} auth login`, "/dev/null"], { cwd: b.project, env: { ...b.env, WRIGHT_NODE: process.execPath, TERM: "dumb" } })
+  let output = ""
+  child.stdout.on("data", (d) => (output += d))
+  child.stderr.on("data", (d) => (output += d))
+  const exited = new Promise<number | null>((resolve) => child.on("exit", resolve))
+  const until = async (text: string) => {
+    for (let i = 0; i < 300 && !output.includes(text); i++) await new Promise((r) => setTimeout(r, 50))
+    expect(output).toContain(text)
+  }
+  await until("Number or name:")
+  expect(output).toMatch(/1\. github-copilot\s+GitHub Copilot: sign in with GitHub/)
+  expect(output).toMatch(/2\. chatgpt\s+ChatGPT \(Plus\/Pro\)/)
+  child.stdin.write("1\r")
+  await until("Signed in")
+  expect(await exited).toBe(0)
+  expect(output).toContain("WDJB-MJHT")
+  expect(JSON.parse(readFileSync(authFile(b), "utf8"))["github-copilot"]).toMatchObject({ type: "oauth", refresh: "gho_github_token" })
 })

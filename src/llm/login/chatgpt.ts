@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto"
 import { ProviderAuthError } from "../../protocol"
 import type { OAuthEntry } from "../auth"
 import { listenForCode } from "./loopback"
-import { LoginRevoked, type Refresher } from "./tokens"
+import { LoginRevoked, TOKEN_TIMEOUT_MS, type Refresher } from "./tokens"
 import { loginURLs } from "./urls"
 
 /** Codex CLI's public OAuth client: OpenAI lets it sign in with a ChatGPT plan. */
@@ -82,6 +82,7 @@ async function tokenRequest(deps: { env: NodeJS.ProcessEnv; fetch?: typeof fetch
   const f = deps.fetch ?? fetch
   const res = await f(`${loginURLs(deps.env).openaiAuth}/oauth/token`, {
     method: "POST",
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
     body: new URLSearchParams(form).toString(),
   })

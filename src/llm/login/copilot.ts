@@ -6,7 +6,7 @@
 // Copilot's API is OpenAI Chat Completions, with headers that say which editor is calling.
 import { ProviderAuthError } from "../../protocol"
 import type { OAuthEntry } from "../auth"
-import { LoginRevoked, type Refresher } from "./tokens"
+import { LoginRevoked, TOKEN_TIMEOUT_MS, type Refresher } from "./tokens"
 import { COPILOT_API, loginURLs } from "./urls"
 
 /** The OAuth app of GitHub's Copilot editor extensions: the one Copilot's token exchange accepts. */
@@ -47,6 +47,7 @@ export async function startCopilotLogin(deps: LoginDeps): Promise<DeviceCode> {
   const f = deps.fetch ?? fetch
   const res = await f(`${loginURLs(deps.env).github}/login/device/code`, {
     method: "POST",
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     headers: { Accept: "application/json", "Content-Type": "application/json", "User-Agent": EDITOR_HEADERS["User-Agent"] },
     body: JSON.stringify({ client_id: COPILOT_CLIENT_ID, scope: "read:user" }),
   })
@@ -79,6 +80,7 @@ export async function finishCopilotLogin(code: DeviceCode, deps: LoginDeps): Pro
     if (now() > deadline) throw fail("the code expired before it was entered: run `wright auth login github-copilot` again")
     const res = await f(`${loginURLs(deps.env).github}/login/oauth/access_token`, {
       method: "POST",
+      signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
       headers: { Accept: "application/json", "Content-Type": "application/json", "User-Agent": EDITOR_HEADERS["User-Agent"] },
       body: JSON.stringify({ client_id: COPILOT_CLIENT_ID, device_code: code.deviceCode, grant_type: GRANT }),
     })
@@ -104,6 +106,7 @@ export async function finishCopilotLogin(code: DeviceCode, deps: LoginDeps): Pro
 export async function exchangeCopilotToken(githubToken: string, deps: LoginDeps): Promise<OAuthEntry> {
   const f = deps.fetch ?? fetch
   const res = await f(`${loginURLs(deps.env).githubApi}/copilot_internal/v2/token`, {
+    signal: AbortSignal.timeout(TOKEN_TIMEOUT_MS),
     headers: { Accept: "application/json", Authorization: `token ${githubToken}`, ...EDITOR_HEADERS },
   })
   const data = (await res.json().catch(() => ({}))) as Record<string, any>

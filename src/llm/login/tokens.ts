@@ -12,6 +12,8 @@ import { readLogin, writeEntry, type OAuthEntry } from "../auth"
 
 /** Refreshed this long before it expires, so that a request never leaves with a token about to die. */
 export const REFRESH_EARLY_MS = 60_000
+/** How long a request to a token endpoint may take: a refresh holds the lock meanwhile. */
+export const TOKEN_TIMEOUT_MS = 20_000
 /** A lock file older than this was left by a process that died mid-refresh. */
 const STALE_LOCK_MS = 30_000
 /** How long a refresh waits for another process's. */
