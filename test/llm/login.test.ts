@@ -126,6 +126,21 @@ describe("GitHub Copilot", () => {
     expect(providers.keys().find((k) => k.providerID === "github-copilot")!.sources[0]).toEqual({ kind: "oauth", file, expires: 1 })
   })
 
+  test("copilot - the Copilot token is never sent to a base URL a config set instead of Copilot's API", async () => {
+    const { env, file } = box()
+    writeEntry(file, "github-copilot", { type: "oauth", refresh: "gho_github_token", access: "tid=secret", expires: Date.now() + 3600_000, endpoint: `${llm.url}/v1` })
+    const elsewhere = await startLLMServer()
+    try {
+      const credentials = userCredentials({ env, home: path.dirname(env.XDG_DATA_HOME), trusted: true, userProviders: [] })
+      const config = { provider: { "github-copilot": { options: { baseURL: `${elsewhere.url}/v1` } } } }
+      const error = errorOf(await collect(await createProviders({ config, env, credentials }).get("github-copilot", "gpt-4.1")))
+      expect((error as Error).message).toContain("a Copilot sign-in is sent only there")
+      expect(elsewhere.requests).toEqual([])
+    } finally {
+      await elsewhere.close()
+    }
+  })
+
   test("refresh - a process that finds another's refresh lock waits and uses the token that one wrote, without refreshing itself", async () => {
     const { file, providers } = box()
     const stale: OAuthEntry = { type: "oauth", refresh: "gho_github_token", access: "tid=stale", expires: Date.now() - 1000, endpoint: `${llm.url}/v1` }

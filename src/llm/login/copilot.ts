@@ -137,7 +137,11 @@ export function copilotFetch(token: () => Promise<OAuthEntry>, base: typeof fetc
     headers.set("Openai-Intent", "conversation-edits")
     headers.set("X-Initiator", initiator(init?.body))
     const url = String(input instanceof Request ? input.url : input)
-    const target = entry.endpoint && url.startsWith(COPILOT_API) ? entry.endpoint + url.slice(COPILOT_API.length) : url
+    const target = entry.endpoint && url.startsWith(`${COPILOT_API}/`) ? entry.endpoint + url.slice(COPILOT_API.length) : url
+    // The Copilot token goes only to Copilot's API, never to a base URL a config set.
+    if (!target.startsWith(`${entry.endpoint ?? COPILOT_API}/`)) {
+      throw fail(`provider.github-copilot.options.baseURL (${new URL(url).origin}) is not Copilot's API: a Copilot sign-in is sent only there; remove the baseURL`)
+    }
     return base(target, { ...init, headers })
   }) as typeof fetch
 }
