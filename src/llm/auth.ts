@@ -2,8 +2,11 @@
 // (`{"<providerID>": {"type": "api", "key": "…"}}`), and OpenCode's own auth.json read for the
 // providers wright's file has no entry for. wright never writes OpenCode's file. A file other
 // users could read is refused, for reading as for writing, with the chmod that fixes it.
-// Entries of other types (OAuth, well-known) are kept when the file is rewritten and never
-// used as keys. Keys never leave this module except into a provider record.
+// Entries of other types (well-known, OAuth for other providers) are kept when the file is
+// rewritten and never used as keys. A subscription login (`type: "oauth"`, see login/) in
+// wright's own file stands for the key of the provider it signs in to; its tokens are read
+// by login/tokens.ts when a request is sent, never put in a provider record.
+// Keys never leave this module except into a provider record.
 import { readFileSync, statSync } from "node:fs"
 import path from "node:path"
 import { ConfigError, xdgPaths } from "../config"
@@ -13,9 +16,36 @@ import { writePrivateJson } from "../util"
 /** A key from a store: which one, and the file it is in (for `auth list` and errors). */
 export interface StoredKey {
   key: string
-  source: "store" | "opencode"
+  /** "oauth": a subscription login in wright's file; `key` is then only OAUTH_KEY. */
+  source: "store" | "opencode" | "oauth"
   file: string
+  /** An oauth login's access token expiry (ms since the epoch). */
+  expires?: number
 }
+
+/** A subscription login as stored (OpenCode's shape, plus where Copilot's API answers). */
+export interface OAuthEntry {
+  type: "oauth"
+  /** GitHub's OAuth token (Copilot) or the OpenAI refresh token (ChatGPT). */
+  refresh: string
+  /** The short-lived token requests carry. */
+  access: string
+  /** When `access` expires, in ms since the epoch. */
+  expires: number
+  /** ChatGPT: the account the `chatgpt-account-id` header names. */
+  accountId?: string
+  /** Copilot: the API base URL the token exchange named. */
+  endpoint?: string
+}
+
+/**
+ * What an SDK gets as its key when a login signs the requests: never sent, since the login's
+ * fetch (login/) replaces the Authorization header with the fresh access token.
+ */
+export const OAUTH_KEY = "oauth"
+
+/** Providers a subscription login can sign in to (login/): GitHub Copilot, and OpenAI through ChatGPT. */
+export const LOGIN_PROVIDERS: readonly string[] = ["github-copilot", "openai"]
 
 /** Where keys are stored, and which providers may take one. Made once per App. */
 export interface Credentials {
@@ -57,6 +87,8 @@ export function loadKeys(file: string, opencodeFile: string): Map<string, Stored
   for (const [id, entry] of Object.entries(own)) {
     const key = apiKeyOf(entry)
     if (key) out.set(id, { key, source: "store", file })
+    const login = LOGIN_PROVIDERS.includes(id) ? oauthOf(entry) : undefined
+    if (login) out.set(id, { key: OAUTH_KEY, source: "oauth", file, expires: login.expires })
   }
   const theirs = readAuthFile(opencodeFile)
   for (const [id, entry] of Object.entries(theirs)) {
@@ -96,15 +128,25 @@ export function readAuthFile(file: string): Record<string, unknown> {
  * with mode 0600 in a folder created 0700. Returns whether an entry was removed or replaced.
  */
 export function writeKey(file: string, providerID: string, key: string | undefined): boolean {
+  return writeEntry(file, providerID, key === undefined ? undefined : { type: "api", key })
+}
+
+/** Stores any entry (an API key, a login) as `writeKey` does, or removes the provider's with `undefined`. */
+export function writeEntry<E extends { type: string }>(file: string, providerID: string, entry: E | undefined): boolean {
   checkProviderID(providerID)
   const data = readAuthFile(file)
   const had = Object.hasOwn(data, providerID)
-  if (key === undefined) {
+  if (entry === undefined) {
     if (!had) return false
     delete data[providerID]
-  } else data[providerID] = { type: "api", key }
+  } else data[providerID] = entry
   writePrivateJson(file, data)
   return had
+}
+
+/** The provider's subscription login in wright's auth.json, if it has a well-formed one. */
+export function readLogin(file: string, providerID: string): OAuthEntry | undefined {
+  return oauthOf(readAuthFile(file)[providerID])
 }
 
 /** At most the last four characters, and only of a key long enough that they give nothing away. */
@@ -125,6 +167,13 @@ function apiKeyOf(entry: unknown): string | undefined {
   if (typeof entry !== "object" || entry === null) return undefined
   const e = entry as { type?: unknown; key?: unknown }
   return e.type === "api" && typeof e.key === "string" && e.key !== "" ? e.key : undefined
+}
+
+function oauthOf(entry: unknown): OAuthEntry | undefined {
+  if (typeof entry !== "object" || entry === null) return undefined
+  const e = entry as Partial<OAuthEntry>
+  const ok = e.type === "oauth" && typeof e.refresh === "string" && e.refresh !== "" && typeof e.access === "string" && typeof e.expires === "number"
+  return ok ? (e as OAuthEntry) : undefined
 }
 
 function checkMode(file: string, mode: number) {

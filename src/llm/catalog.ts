@@ -62,12 +62,16 @@ export const DEFAULT_CATALOG_URL = "https://models.dev/api.json"
  */
 const FIRST = ["anthropic", "openai", "google", "openrouter", "groq", "deepseek", "mistral", "xai", "togetherai", "fireworks-ai"]
 
-/** Catalogue providers wright cannot reach with an API key (GitHub Copilot signs in with OAuth). */
-const UNREACHABLE = new Set(["github-copilot"])
+/**
+ * Catalogue providers that sign in (`wright auth login`) and take no key from the environment:
+ * models.dev lists GITHUB_TOKEN for GitHub Copilot, but a GitHub token is not a Copilot one, and
+ * it is set in every GitHub Actions run, where it would make Copilot look configured.
+ */
+const SIGN_IN_ONLY = new Set(["github-copilot"])
 
 /**
- * Checks a fetched catalogue and puts it in wright's form: unknown fields dropped, unreachable
- * providers and models that write no text left out, the familiar providers first. Throws a readable message
+ * Checks a fetched catalogue and puts it in wright's form: unknown fields dropped, sign-in
+ * providers without their key variables, models that write no text left out, the familiar providers first. Throws a readable message
  * naming the first few problems.
  */
 export function normalizeCatalog(raw: unknown): Catalog {
@@ -78,8 +82,7 @@ export function normalizeCatalog(raw: unknown): Catalog {
     throw new Error(`not a models.dev catalogue (${issues.join("; ")}${more})`)
   }
   const providers = Object.entries(parsed.data)
-    .filter(([id]) => !UNREACHABLE.has(id))
-    .map(([id, p]) => [id, { ...p, models: Object.fromEntries(Object.entries(p.models).filter(([, m]) => writesText(m))) }] as const)
+    .map(([id, p]) => [id, { ...p, ...(SIGN_IN_ONLY.has(id) ? { env: [] } : {}), models: Object.fromEntries(Object.entries(p.models).filter(([, m]) => writesText(m))) }] as const)
     .filter(([, p]) => Object.keys(p.models).length > 0)
   if (providers.length === 0) throw new Error("not a models.dev catalogue (it lists no provider with models)")
   const rank = (id: string) => (FIRST.includes(id) ? FIRST.indexOf(id) : FIRST.length)

@@ -1,6 +1,6 @@
 // llm/ owns everything between wright and a model provider: the bundled catalog, which
 // providers are usable (config + stored keys + environment), the user's key store
-// (auth.json), `provider/model` resolution, one streamed step through the AI SDK, token cost,
+// (auth.json) and the subscription sign-ins (login/: GitHub Copilot, ChatGPT), `provider/model` resolution, one streamed step through the AI SDK, token cost,
 // and turning provider failures into named errors.
 // It knows tool *schemas* only and never runs a tool; it never retries (the session loop does).
 // Imports only config, protocol and util.
@@ -31,7 +31,23 @@ export {
 export { refreshCatalog, CatalogRefreshError, type RefreshResult } from "./catalog-refresh"
 export { suggest } from "./suggest"
 export { createProviders, sortModels, type CreateProvidersInput } from "./providers"
-export { authFiles, loadKeys, maskKey, readAuthFile, userCredentials, writeKey, checkProviderID, type Credentials, type StoredKey } from "./auth"
+export {
+  authFiles,
+  loadKeys,
+  maskKey,
+  readAuthFile,
+  readLogin,
+  userCredentials,
+  writeEntry,
+  writeKey,
+  checkProviderID,
+  LOGIN_PROVIDERS,
+  type Credentials,
+  type OAuthEntry,
+  type StoredKey,
+} from "./auth"
+export { startCopilotLogin, finishCopilotLogin, type DeviceCode } from "./login/copilot"
+export { startChatGPTLogin, type ChatGPTLogin } from "./login/chatgpt"
 export { stream, streamBatches, INVALID_TOOL, type StreamEvent, type StreamInput, type ToolSchema } from "./stream"
 export { classifyError } from "./error"
 export { builtinVariants, variantError, variantOptions, withConfigVariants, type Variants } from "./variants"

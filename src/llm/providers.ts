@@ -1,8 +1,10 @@
 // The provider registry: which providers are usable, which model a `provider/model` string
 // names, the default and small models, and the AI SDK language model for a choice.
 import { BadRequestError, NO_MODEL_ISSUE, parseModelRef, ProviderAuthError, ProviderModelNotFoundError } from "../protocol"
-import { maskKey, writeKey, type Credentials } from "./auth"
+import { maskKey, writeEntry, writeKey, type Credentials } from "./auth"
+import { startLogin } from "./login/start"
 import { loadCatalog, type Catalog } from "./catalog"
+import { loginOptions } from "./login/options"
 import { buildRecords, pluginModel, type ProviderRecord } from "./registry"
 import { createFactory, type ModelFactory } from "./sdk"
 import { suggest } from "./suggest"
@@ -16,6 +18,8 @@ import type { LLMConfigInput, ModelInfo, ModelRef, Providers, ProviderInfo } fro
 const PRIORITY = ["gpt-5", "claude-sonnet-4", "big-pickle", "gemini-3-pro"]
 /** Model families tried in order for the small model (titles and other side tasks). */
 const SMALL_FAMILIES = ["gemini-flash", "gpt-nano", "claude-haiku"]
+/** Providers reached only through a subscription sign-in (no API key exists for them). */
+const LOGIN_ONLY = new Set(["github-copilot"])
 
 export interface CreateProvidersInput {
   config: LLMConfigInput
@@ -72,6 +76,9 @@ export function createProviders(input: CreateProvidersInput): Providers {
     const info = record.info.models[modelID]
     if (!info) throw unknownModel(record, modelID)
     const built = await factoryFor(record)
+    if (built.apiKey === undefined && LOGIN_ONLY.has(providerID) && !record.customBaseURL) {
+      throw new ProviderAuthError({ providerID, message: `Provider "${providerID}" needs a sign-in: run \`wright auth login ${providerID}\` (or /connect in the TUI)` })
+    }
     if (built.apiKey === undefined && record.info.env.length > 0 && !record.customBaseURL) {
       throw new ProviderAuthError({
         providerID,
@@ -86,7 +93,10 @@ export function createProviders(input: CreateProvidersInput): Providers {
     let pending = factories.get(record.info.id)
     if (!pending) {
       pending = (async () => {
-        const extra = await input.authOptions?.(record.info.id, record.info)
+        // A subscription login signs the requests itself; an auth plugin's options still come over it.
+        const login = record.keySources[0]?.kind === "oauth" && credentials ? loginOptions(record.info.id, { file: credentials.file, env, fetch: baseFetch }) : undefined
+        const plugin = await input.authOptions?.(record.info.id, record.info)
+        const extra = login || plugin ? { ...login, ...plugin } : undefined
         const r = extra ? withAuthOptions(record, extra) : record
         const factory = createFactory(r, typeof extra?.fetch === "function" ? (extra.fetch as typeof fetch) : baseFetch, env).then(oncePerModel)
         // A provider whose SDK could not be built is built again on the next lookup.
@@ -189,6 +199,15 @@ export function createProviders(input: CreateProvidersInput): Providers {
       const had = writeKey(credentials.file, providerID, key)
       refresh()
       return had
+    },
+    async startLogin(providerID) {
+      if (!credentials) throw new Error("This core has no key store")
+      const { entry, ...shown } = await startLogin(providerID, { env, fetch: baseFetch })
+      const done = entry.then((e) => {
+        writeEntry(credentials.file, providerID, e)
+        refresh()
+      })
+      return { ...shown, done }
     },
     setModels(providerID, models) {
       pluginModels.set(providerID, models)

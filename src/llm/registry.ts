@@ -11,6 +11,9 @@ import type { ConfigCost, KeySource, LLMConfigInput, ModelConfigInput, ModelCost
 
 export const COMPATIBLE_NPM = "@ai-sdk/openai-compatible"
 
+/** The catalogue's openai models a ChatGPT sign-in reaches: those Codex CLI offers on its backend. */
+const CHATGPT_MODELS = /^(gpt-5(\.\d+)?(-codex(-mini)?)?|codex-mini-latest)$/
+
 /** What an unknown model gets before its config overrides it. */
 const DEFAULT_LIMIT = { context: 128_000, output: 8_192 }
 
@@ -57,6 +60,8 @@ function makeRecord(id: string, base: CatalogProvider | undefined, cfg: Provider
   if (baseURL !== undefined) options.baseURL = baseURL
 
   const provider = { providerID: id, npm }
+  // Signed in to ChatGPT: the plan pays, and its Codex backend serves the GPT-5 family only.
+  const chatgpt = id === "openai" && keys[0]?.source.kind === "oauth"
   // Built when first read: a run that uses one provider never builds the other catalogue
   // providers' hundreds of model entries.
   let models: Record<string, ModelInfo> | undefined
@@ -64,7 +69,9 @@ function makeRecord(id: string, base: CatalogProvider | undefined, cfg: Provider
     const out: Record<string, ModelInfo> = {}
     for (const [key, m] of Object.entries(base?.models ?? {})) {
       // models.dev's alpha models are hidden, as in OpenCode; config can still name them.
-      if (m.status !== "alpha") out[key] = fromCatalog(provider, key, m)
+      if (m.status === "alpha" || (chatgpt && !CHATGPT_MODELS.test(key))) continue
+      out[key] = fromCatalog(provider, key, m)
+      if (chatgpt) out[key].cost = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }
     }
     for (const [key, mc] of Object.entries(cfg?.models ?? {})) {
       const known = out[key] ?? (mc.id ? out[mc.id] : undefined)
@@ -106,7 +113,10 @@ function keysFor(id: string, known: boolean, configKey: unknown, stored: StoredK
   const out: { source: KeySource; key: string }[] = []
   if (typeof configKey === "string" && configKey !== "") out.push({ source: { kind: "config" }, key: configKey })
   const kept = stored && (known || stored.mayUse(id)) ? stored.keys.get(id) : undefined
-  if (kept) out.push({ source: { kind: kept.source, file: kept.file }, key: kept.key })
+  if (kept) {
+    const source: KeySource = kept.source === "oauth" ? { kind: "oauth", file: kept.file, expires: kept.expires ?? 0 } : { kind: kept.source, file: kept.file }
+    out.push({ source, key: kept.key })
+  }
   for (const name of envNames) {
     const value = env[name]
     if (typeof value === "string" && value !== "") out.push({ source: { kind: "env", name }, key: value })

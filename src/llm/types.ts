@@ -126,13 +126,24 @@ export interface Providers {
   refresh(): void
   /** Stores (or, `key` undefined, removes) the provider's key in wright's auth.json and re-reads the keys. True when an entry was replaced or removed. */
   saveKey(providerID: string, key: string | undefined): boolean
+  /**
+   * Starts a subscription sign-in (github-copilot; openai through ChatGPT). `done` resolves once
+   * the user finished and the login is stored and re-read; it rejects with a message for the user.
+   * Throws ProviderAuthError for a provider without a sign-in.
+   */
+  startLogin(providerID: string): Promise<{ url: string; instructions: string; done: Promise<void>; cancel(): void }>
   /** Each provider that has a key: every source of one, the used one first, and its masked tail. Never the key. */
   keys(): ProviderKeys[]
   /** Replaces a provider's models with a plugin's list (OpenCode's Model shape, by id: plugins' `provider.models`). Never throws; a provider that does not exist is ignored. */
   setModels(providerID: string, models: Record<string, unknown>): void
 }
 
-export type KeySource = { kind: "config" } | { kind: "store" | "opencode"; file: string } | { kind: "env"; name: string }
+export type KeySource =
+  | { kind: "config" }
+  | { kind: "store" | "opencode"; file: string }
+  | { kind: "env"; name: string }
+  /** A subscription login in wright's auth.json; `expires` is its access token's (ms since the epoch), refreshed on use. */
+  | { kind: "oauth"; file: string; expires: number }
 
 export interface ProviderKeys {
   providerID: string

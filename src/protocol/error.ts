@@ -42,6 +42,11 @@ export function namedError<N extends string, S extends z.ZodType>(name: N, data:
 const message = z.object({ message: z.string() })
 
 export const ProviderAuthError = namedError("ProviderAuthError", z.object({ providerID: z.string(), message: z.string() }), { status: 401, quiet: true })
+/**
+ * A subscription login (GitHub Copilot, ChatGPT) whose refresh token no longer works (revoked,
+ * expired, signed out elsewhere): only a new sign-in helps, so the loop does not retry it.
+ */
+export const ProviderLoginExpiredError = namedError("ProviderLoginExpiredError", z.object({ providerID: z.string(), message: z.string() }), { status: 401, quiet: true })
 export const UnknownError = namedError("UnknownError", z.object({ message: z.string(), ref: z.string().optional() }))
 export const MessageOutputLengthError = namedError("MessageOutputLengthError", z.object({}).passthrough())
 export const MessageAbortedError = namedError("MessageAbortedError", message)
@@ -63,6 +68,7 @@ export const APIError = namedError(
 /** The error stored on an assistant message. */
 export const MessageError = z.discriminatedUnion("name", [
   ProviderAuthError.Schema,
+  ProviderLoginExpiredError.Schema,
   UnknownError.Schema,
   MessageOutputLengthError.Schema,
   MessageAbortedError.Schema,

@@ -119,7 +119,18 @@ export function createApi(t: Transport) {
       /** One line per config key that is unknown or accepted but not acted on, naming its file. */
       warnings: () => request<string[]>("GET", "/config/warnings"),
     },
-    provider: { list: () => request<ProviderList>("GET", "/provider") },
+    provider: {
+      list: () => request<ProviderList>("GET", "/provider"),
+      /** Each provider's sign-in methods besides an API key (OpenCode's `GET /provider/auth`). */
+      auth: () => request<Record<string, { type: "oauth" | "api"; label: string }[]>>("GET", "/provider/auth"),
+      oauth: {
+        /** Starts a subscription sign-in in the core: the page to open and what to do there. */
+        authorize: (providerID: string, body: { method?: number } = {}) =>
+          request<{ url: string; method: "auto" | "code"; instructions: string }>("POST", `/provider/${seg(providerID)}/oauth/authorize`, { body }),
+        /** Resolves once the sign-in started by `authorize` is finished and stored. */
+        callback: (providerID: string, body: { method?: number } = {}) => request<boolean>("POST", `/provider/${seg(providerID)}/oauth/callback`, { body }),
+      },
+    },
     auth: {
       /** Stores the provider's API key in the user's auth.json (`PUT /auth/:id`, OpenCode's body); never returned. */
       set: (providerID: string, body: { type: "api"; key: string }) => request<boolean>("PUT", `/auth/${seg(providerID)}`, { body }),

@@ -12,6 +12,7 @@ import { directoryRule } from "./directories"
 import { errorResponse } from "./error"
 import { agentRoutes } from "./routes/agent"
 import { authRoutes } from "./routes/auth"
+import { providerLoginRoutes } from "./routes/provider-login"
 import { configRoutes } from "./routes/config"
 import { debugRoutes } from "./routes/debug"
 import { eventRoutes } from "./routes/event"
@@ -109,6 +110,7 @@ export function createServer(opts: ServerOptions) {
     ...lspRoutes,
     ...trustRoutes,
     ...authRoutes,
+    ...providerLoginRoutes,
     ...debugRoutes,
   ]
   const globalPaths = new Set(routes.filter((r) => r.global).map((r) => r.path))

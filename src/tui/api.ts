@@ -37,6 +37,10 @@ export function createApi(client: Client) {
     allProviders: () => client.provider.list(),
     /** Stores a key for the provider; the core's providers re-read it. */
     connect: (providerID: string, key: string) => client.auth.set(providerID, { type: "api", key }),
+    /** Starts a subscription sign-in in the core (GitHub Copilot, ChatGPT for openai): the page and what to do there. */
+    signIn: (providerID: string) => client.provider.oauth.authorize(providerID, { method: 0 }),
+    /** Resolves once that sign-in is finished and stored. */
+    signedIn: (providerID: string) => client.provider.oauth.callback(providerID, { method: 0 }),
     findFiles: (query: string) => client.find.files(query, { limit: 10 }),
     /** MCP resources by `server:name`, for `@server:name` mentions. */
     resources: () => client.mcp.resources(),

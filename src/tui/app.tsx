@@ -390,7 +390,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (action.type === "close") return setUi({ select: undefined })
       if (action.type === "choose") {
         setUi({ select: undefined })
-        if (next.kind === "connect") return setUi({ secret: { providerID: action.value, text: "" } })
+        if (next.kind === "connect") {
+          const signIn = controller.signInChoice(action.value)
+          if (signIn) return void controller.signIn(signIn)
+          return setUi({ secret: { providerID: action.value, text: "" } })
+        }
         if (next.kind === "sessions") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
         if (next.kind === "variants") return controller.chooseVariant(action.value)

@@ -10,7 +10,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "new", aliases: ["clear"], description: "start a new session" },
   { name: "sessions", aliases: ["resume", "continue"], description: "switch, search or delete sessions" },
   { name: "models", description: "pick the provider/model" },
-  { name: "connect", description: "store a provider's API key (typed hidden), then use its models" },
+  { name: "connect", description: "sign in (GitHub Copilot, ChatGPT) or store a provider's API key (typed hidden), then use its models" },
   { name: "agents", description: "pick the primary agent" },
   { name: "variants", description: "pick the model's variant: how hard it reasons (ctrl+t cycles)" },
   { name: "compact", aliases: ["summarize"], description: "summarize the session to free context" },

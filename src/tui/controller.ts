@@ -19,6 +19,8 @@ export interface ControllerOptions {
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
 const notFound = (e: unknown) => e instanceof Error && (e as { status?: number }).status === 404
+/** The value of a /connect choice that signs in (`signin:<provider>`) rather than asks for a key. */
+const SIGN_IN = "signin:"
 
 export function createController(opts: ControllerOptions) {
   const { store } = opts
@@ -273,11 +275,34 @@ export function createController(opts: ControllerOptions) {
       for (const p of r.providers) for (const m of Object.keys(p.models)) modelChoices.set(`${p.id}/${m}`, { providerID: p.id, modelID: m })
       return [...modelChoices.keys()].map((label) => ({ label, value: label }))
     },
-    /** `/connect`: every provider the core knows, the connected ones (a key or a config entry) marked. */
+    /** `/connect`: the two subscription sign-ins, then every provider the core knows, the connected ones (a key, a sign-in or a config entry) marked. */
     async connectable(): Promise<{ label: string; detail?: string; value: string }[]> {
       const r = await api.allProviders()
       const connected = new Set(r.connected)
-      return r.all.map((p) => ({ label: p.id, detail: `${p.name}${connected.has(p.id) ? " · connected" : ""}`, value: p.id }))
+      const mark = (id: string) => (connected.has(id) ? " · connected" : "")
+      return [
+        { label: "github-copilot", detail: `GitHub Copilot · sign in with GitHub${mark("github-copilot")}`, value: `${SIGN_IN}github-copilot` },
+        { label: "chatgpt", detail: `ChatGPT Plus/Pro · sign in, for openai models${mark("openai")}`, value: `${SIGN_IN}openai` },
+        ...r.all.filter((p) => p.id !== "github-copilot").map((p) => ({ label: p.id, detail: `${p.name}${mark(p.id)}`, value: p.id })),
+      ]
+    },
+    /** A /connect choice that signs in rather than takes a key. */
+    signInChoice: (value: string): string | undefined => (value.startsWith(SIGN_IN) ? value.slice(SIGN_IN.length) : undefined),
+    /** Runs a subscription sign-in through the core: prints the page and the code, waits for the user, then its models are usable. */
+    async signIn(providerID: string) {
+      const name = providerID === "openai" ? "ChatGPT" : "GitHub Copilot"
+      const started = await api.signIn(providerID).catch((e) => (fail(`/connect ${name}`)(e), undefined))
+      if (!started) return
+      store.print({ kind: "notice", key: `signin:${providerID}:${Date.now()}`, text: `${name}: open ${started.url}\n${started.instructions}`, tone: "info" })
+      store.notify(`Waiting for the ${name} sign-in…`)
+      const ok = await api.signedIn(providerID).then(
+        () => true,
+        (e) => (fail(`/connect ${name}`)(e), false),
+      )
+      if (!ok) return
+      await loadProviders()
+      store.print({ kind: "notice", key: `signedin:${providerID}:${Date.now()}`, text: `Signed in to ${name}: /models lists its models (${providerID}/…).`, tone: "info" })
+      store.notify(`Connected ${name}`)
     },
     /** Stores the key through the core (never printed, never in the prompt history); its models are usable at once. */
     async connect(providerID: string, key: string) {

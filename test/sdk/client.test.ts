@@ -67,6 +67,10 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.config.get(),
       client.config.providers(),
       client.provider.list(),
+      client.provider.auth(),
+      // "fake" has no sign-in and none is under way: both answer an error, having reached their route.
+      client.provider.oauth.authorize("fake"),
+      client.provider.oauth.callback("fake"),
       client.agent.list(),
       client.command.list(),
       client.skill.list(),

@@ -9,11 +9,20 @@ import { authFiles, catalogProviderIDs, checkProviderID, createProviders, loadCa
 import { bold, dim, green, UserError, yellow } from "../ui"
 import { readLine } from "../line-input"
 import { readPiped } from "./prompt"
+import { signInChatGPT, signInCopilot } from "./sign-in"
 
 interface Args {
   provider?: string
   dir?: string
+  /** `--no-browser`: print the ChatGPT sign-in page, do not open it. */
+  browser?: boolean
 }
+
+/** The subscription sign-ins the login list offers first; `chatgpt` signs in to the openai provider. */
+const SIGN_INS = [
+  { id: "github-copilot", detail: "GitHub Copilot: sign in with GitHub (device code)" },
+  { id: "chatgpt", detail: "ChatGPT (Plus/Pro): sign in with OpenAI in the browser, for openai/… models" },
+]
 
 const out = (s: string) => void process.stdout.write(s)
 const warn = (s: string) => void process.stderr.write(`${yellow("Note:")} ${s}\n`)
@@ -30,6 +39,11 @@ export async function login(args: Args) {
   const provider = args.provider ?? (tty() ? await pickProvider() : undefined)
   if (!provider) throw new UserError("provider: name it when the key comes from stdin, e.g. `wright auth login anthropic < key.txt`")
   checkProviderID(provider)
+  if (provider === "github-copilot") return signInCopilot(file)
+  if (provider === "chatgpt") return signInChatGPT(file, { open: args.browser !== false })
+  if (provider === "openai" && tty() && (await pick("OpenAI:", [{ id: "key", detail: "an API key" }, { id: "chatgpt", detail: "sign in with ChatGPT (Plus/Pro)" }])) === "chatgpt") {
+    return signInChatGPT(file, { open: args.browser !== false })
+  }
   const key = tty() ? await readLine(`API key for ${provider} (hidden): `, { hidden: true }) : await readPiped("API key")
   if (!key) throw new UserError("no API key typed: nothing stored")
   if (/[\s\p{Cc}]/u.test(key)) throw new UserError("the API key holds spaces or control characters: nothing stored (paste the key alone)")
@@ -80,14 +94,17 @@ export async function logout(args: Args) {
     if (!tty()) throw new UserError("provider: name the provider, e.g. `wright auth logout anthropic`")
     provider = await pick("Stored keys:", ids.map((id) => ({ id, detail: "" })))
   }
+  // The ChatGPT sign-in is stored as openai's.
+  if (provider === "chatgpt") provider = "openai"
   checkProviderID(provider)
+  const signedIn = (own[provider] as { type?: unknown } | undefined)?.type === "oauth"
   const theirs = readAuthFile(opencodeFile)
   const inOpencode = (theirs[provider] as { type?: unknown } | undefined)?.type === "api"
   if (!writeKey(file, provider, undefined)) {
     if (inOpencode) throw new UserError(`the ${provider} key comes from OpenCode's ${opencodeFile}, which wright never changes: remove it there (opencode auth logout)`)
     throw new UserError(`no ${provider} key is stored in ${file}`)
   }
-  out(`${green("Removed")} the ${bold(provider)} key from ${file}\n`)
+  out(signedIn ? `${green("Signed out")} of ${bold(provider)}: its sign-in is removed from ${file}\n` : `${green("Removed")} the ${bold(provider)} key from ${file}\n`)
   if (inOpencode) warn(`OpenCode's ${opencodeFile} also has a ${provider} key: wright uses that one now`)
 }
 
@@ -101,7 +118,14 @@ function describe(s: KeySource, providerID: string): string {
       return `OpenCode's store (${s.file})`
     case "env":
       return `env ${s.name}`
+    case "oauth":
+      return `oauth (${providerID === "openai" ? "ChatGPT" : "GitHub Copilot"} sign-in, in ${s.file}; access token ${expiry(s.expires)}, refreshed on use)`
   }
+}
+
+function expiry(at: number): string {
+  const when = new Date(at).toISOString().replace("T", " ").slice(0, 16) + " UTC"
+  return at > Date.now() ? `expires ${when}` : `expired ${when}`
 }
 
 /** The providers an App in `directory` would have (catalogue and config), keys resolved as it would. */
@@ -130,12 +154,12 @@ const SHOWN = 12
 async function pickProvider(): Promise<string> {
   const all = await providersHere(process.cwd()).then((p) => p.all(), () => known())
   const ids = new Set(all.map((p) => p.id))
-  const items = all.slice(0, SHOWN).map((p) => ({ id: p.id, detail: `${p.name}  ${p.env.join(", ")}` }))
-  const more = all.length - items.length
+  const items = [...SIGN_INS, ...all.filter((p) => p.id !== "github-copilot").slice(0, SHOWN).map((p) => ({ id: p.id, detail: `${p.name}  ${p.env.join(", ")}` }))]
+  const more = all.length - items.length + SIGN_INS.length - 1
   return pick("Providers:", items, {
     more: `${more > 0 ? `… and ${more} more: type any provider's id (\`wright models\` lists the ones you can use)` : "Or type a provider's id"}\n  exa or tavily: a key for the websearch tool`,
     accept: (answer) => {
-      if (ids.has(answer) || answer === "exa" || answer === "tavily") return true
+      if (ids.has(answer) || answer === "exa" || answer === "tavily" || answer === "chatgpt") return true
       const close = [...ids].filter((id) => id.includes(answer.toLowerCase()) || answer.toLowerCase().includes(id)).slice(0, 5)
       process.stderr.write(`No provider "${answer}".${close.length ? ` Did you mean: ${close.join(", ")}?` : ""} (A provider of your own: add it to your config, or name it: wright auth login <id>.)\n`)
       return false

@@ -1,17 +1,20 @@
 import type { CommandModule } from "yargs"
 
-type Provider = { provider?: string; dir?: string }
+type Provider = { provider?: string; dir?: string; browser?: boolean }
 
 export const authCommand: CommandModule = {
   command: "auth <action>",
   aliases: ["providers"],
-  describe: "store, list or remove provider API keys (kept in ~/.local/share/wright/auth.json, mode 0600)",
+  describe: "store, list or remove provider API keys and sign-ins (kept in ~/.local/share/wright/auth.json, mode 0600)",
   builder: (y) =>
     y
       .command({
         command: "login [provider]",
-        describe: "store a provider's API key: typed hidden on a terminal, or read from stdin",
-        builder: (s) => s.positional("provider", { type: "string", describe: "provider id, e.g. anthropic (asked for on a terminal when left out)" }),
+        describe: "store a provider's API key (typed hidden on a terminal, or read from stdin), or sign in: github-copilot (GitHub Copilot), chatgpt (ChatGPT Plus/Pro, for openai)",
+        builder: (s) =>
+          s
+            .positional("provider", { type: "string", describe: "provider id, e.g. anthropic, or github-copilot / chatgpt to sign in (asked for on a terminal when left out)" })
+            .option("browser", { type: "boolean", default: true, describe: "open the ChatGPT sign-in page in the browser (--no-browser: only print it)" }),
         handler: async (args) => (await import("../auth/execute")).login(args as Provider),
       })
       .command({

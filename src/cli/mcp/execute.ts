@@ -331,7 +331,7 @@ async function probe(entry: McpRemoteConfig): Promise<string> {
 }
 
 /** `$BROWSER url`, else xdg-open / open; a failure only means the user opens the URL printed above. */
-async function openBrowser(url: string, cwd: string) {
+export async function openBrowser(url: string, cwd: string) {
   const browser = process.env.BROWSER?.trim()
   const argv = browser ? [...splitWords(browser), url] : [process.platform === "darwin" ? "open" : "xdg-open", url]
   try {
