@@ -11,7 +11,7 @@ import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
 import { isInstalled, npmInstall, rememberedFailure, specName, type Exec } from "../process"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, installRoots, isFile, languageId, ownTsserver, serverDefs, type ServerDef } from "./servers"
+import { findBinary, handlesFile, installRoots, isFile, languageId, ownTsserver, rootFor, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -141,13 +141,11 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   const kill = new AbortController()
   const directory = path.resolve(deps.directory)
 
-  const defsFor = (file: string) => {
-    const ext = path.extname(file).toLowerCase()
-    return defs.filter((d) => d.extensions.includes(ext))
-  }
+  const defsFor = (file: string) => defs.filter((d) => handlesFile(d, file))
 
   function slotFor(def: ServerDef, file: string): Slot | undefined {
-    const root = findRoot(file, def.markers, directory)
+    const root = rootFor(def, file, directory)
+    if (root === undefined) return undefined
     const key = `${def.id}\0${root}`
     let slot = slots.get(key)
     if (slot) return slot
