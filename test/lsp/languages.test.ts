@@ -71,6 +71,16 @@ for (const lang of REAL) {
   }, 180_000)
 }
 
+test("lsp languages - HTML: the real html server (it reports no errors) answers the lsp tool's document symbols", async () => {
+  const p = project({ pathEnv: `${BIN}${path.delimiter}${SYSTEM_PATH}` })
+  const file = path.join(p.dir, "index.html")
+  writeFileSync(file, '<html><body><main id="app"><h1>Hi</h1></main></body></html>\n')
+  const symbols = (await p.intel.queries.query({ operation: "documentSymbol", file }, AbortSignal.timeout(150_000))) as { name: string }[]
+  expect(symbols.map((s) => s.name)).toContain("html")
+  expect(JSON.stringify(symbols)).toContain("main#app")
+  expect(p.intel.status()).toContainEqual(expect.objectContaining({ id: "html", status: "connected" }))
+}, 180_000)
+
 // --- Servers through their configuration ---------------------------------------------------
 
 /** A stand-in named like the real binary: logs how it was started, then speaks LSP (one error per version). */
@@ -80,13 +90,13 @@ function standIn(bin: string, name: string, log: string) {
   chmodSync(file, 0o755)
 }
 
-const THROUGH_CONFIG = ["deno", "vue", "svelte", "astro", "oxlint", "biome", "ruff", "rust", "ruby-lsp", "lua-ls", "terraform", "prisma", "elixir-ls", "zls", "csharp", "fsharp", "sourcekit-lsp", "jdtls", "kotlin-ls", "dart", "ocaml-lsp", "haskell-language-server", "gleam", "clojure-lsp", "nixd", "texlab", "tinymist", "julials", "html"]
+const THROUGH_CONFIG = ["deno", "vue", "svelte", "astro", "oxlint", "biome", "ruff", "rust", "ruby-lsp", "lua-ls", "terraform", "prisma", "elixir-ls", "zls", "csharp", "fsharp", "sourcekit-lsp", "jdtls", "kotlin-ls", "dart", "ocaml-lsp", "haskell-language-server", "gleam", "clojure-lsp", "nixd", "texlab", "tinymist", "julials"]
 
 test("lsp languages - the catalogue holds about forty servers, each with its extensions, and every one this file names exists", () => {
   const defs = serverDefs(undefined)
   expect(defs.length).toBeGreaterThanOrEqual(38)
   const ids = defs.map((d) => d.id)
-  for (const id of [...THROUGH_CONFIG, ...REAL.map((r) => r.server), "typescript", "pyright", "bash"]) expect(ids).toContain(id)
+  for (const id of [...THROUGH_CONFIG, ...REAL.map((r) => r.server), "html", "typescript", "pyright", "bash"]) expect(ids).toContain(id)
   for (const d of defs) expect(d.extensions.length, d.id).toBeGreaterThan(0)
 })
 
