@@ -1,6 +1,8 @@
 // Formatters run after a write, by extension. A built-in applies only where the project uses
 // it (prettier when package.json depends on it, biome with a biome.json, ruff or black named in
-// pyproject.toml, clang-format with a .clang-format, gofmt/rustfmt/shfmt when installed), plus
+// pyproject.toml, clang-format with a .clang-format, standardrb with a .standard.yml, …) or,
+// for a language with one usual formatter (gofmt, shfmt, rubocop, mix, zig, dart, …), when it
+// is installed; plus
 // any from config in OpenCode's `formatter` format (`$FILE` in `command`). A formatter that
 // fails leaves the file as it was written and says why; it never throws.
 import { existsSync, readFileSync } from "node:fs"
@@ -15,6 +17,8 @@ export interface FormatterDef {
   command: string[]
   extensions: string[]
   environment?: Record<string, string>
+  /** Exit codes that mean it formatted the file (rubocop exits 1 when offenses it cannot fix remain); default [0]. */
+  okExit?: number[]
   /** Whether it applies to this project (built-ins); config entries always do. */
   enabled(ctx: ProjectProbe): boolean
 }
@@ -31,7 +35,11 @@ export type FormatOutcome =
   | { kind: "failed"; formatter: string; error: string }
 
 const WEB = [".js", ".jsx", ".mjs", ".cjs", ".ts", ".tsx", ".mts", ".cts", ".html", ".htm", ".css", ".scss", ".sass", ".less", ".vue", ".svelte", ".json", ".jsonc", ".yaml", ".yml", ".xml", ".md", ".mdx", ".graphql", ".gql"]
+const RUBY = [".rb", ".rake", ".gemspec", ".ru"]
 const FORMAT_TIMEOUT = 10_000
+const onPath = (name: string) => (p: ProjectProbe) => !!p.which(name)
+const has = (p: ProjectProbe, name: string) => existsSync(path.join(p.directory, name))
+const read = (p: ProjectProbe, name: string) => readText(path.join(p.directory, name))
 
 const BUILTIN: FormatterDef[] = [
   { id: "prettier", command: ["prettier", "--write", "$FILE"], extensions: WEB, enabled: (p) => dependsOn(p.directory, "prettier") && !!p.which("prettier") },
@@ -39,19 +47,45 @@ const BUILTIN: FormatterDef[] = [
     id: "biome",
     command: ["biome", "format", "--write", "$FILE"],
     extensions: WEB,
-    enabled: (p) => (existsSync(path.join(p.directory, "biome.json")) || existsSync(path.join(p.directory, "biome.jsonc"))) && !!p.which("biome"),
+    enabled: (p) => (has(p, "biome.json") || has(p, "biome.jsonc")) && !!p.which("biome"),
   },
-  { id: "gofmt", command: ["gofmt", "-w", "$FILE"], extensions: [".go"], enabled: (p) => !!p.which("gofmt") },
-  { id: "rustfmt", command: ["rustfmt", "$FILE"], extensions: [".rs"], enabled: (p) => existsSync(path.join(p.directory, "Cargo.toml")) && !!p.which("rustfmt") },
-  { id: "ruff", command: ["ruff", "format", "$FILE"], extensions: [".py", ".pyi"], enabled: (p) => (pyproject(p.directory).includes("[tool.ruff") || existsSync(path.join(p.directory, "ruff.toml"))) && !!p.which("ruff") },
+  { id: "gofmt", command: ["gofmt", "-w", "$FILE"], extensions: [".go"], enabled: onPath("gofmt") },
+  { id: "rustfmt", command: ["rustfmt", "$FILE"], extensions: [".rs"], enabled: (p) => has(p, "Cargo.toml") && !!p.which("rustfmt") },
+  {
+    id: "ruff",
+    command: ["ruff", "format", "$FILE"],
+    extensions: [".py", ".pyi"],
+    enabled: (p) => (pyproject(p.directory).includes("[tool.ruff") || has(p, "ruff.toml") || has(p, ".ruff.toml") || /\bruff\b/.test(read(p, "requirements.txt"))) && !!p.which("ruff"),
+  },
   { id: "black", command: ["black", "--quiet", "$FILE"], extensions: [".py", ".pyi"], enabled: (p) => pyproject(p.directory).includes("[tool.black") && !!p.which("black") },
-  { id: "shfmt", command: ["shfmt", "-w", "$FILE"], extensions: [".sh", ".bash"], enabled: (p) => !!p.which("shfmt") },
+  // uv's formatter (ruff inside) for uv projects that do not set up ruff themselves.
+  { id: "uv", command: ["uv", "format", "--", "$FILE"], extensions: [".py", ".pyi"], enabled: (p) => has(p, "uv.lock") && !pyproject(p.directory).includes("[tool.ruff") && !!p.which("uv") },
+  { id: "shfmt", command: ["shfmt", "-w", "$FILE"], extensions: [".sh", ".bash"], enabled: onPath("shfmt") },
   {
     id: "clang-format",
     command: ["clang-format", "-i", "$FILE"],
-    extensions: [".c", ".cc", ".cpp", ".cxx", ".h", ".hh", ".hpp", ".hxx"],
-    enabled: (p) => existsSync(path.join(p.directory, ".clang-format")) && !!p.which("clang-format"),
+    extensions: [".c", ".cc", ".cpp", ".cxx", ".c++", ".h", ".hh", ".hpp", ".hxx", ".h++", ".ino"],
+    enabled: (p) => has(p, ".clang-format") && !!p.which("clang-format"),
   },
+  { id: "rubocop", command: ["rubocop", "--autocorrect", "$FILE"], extensions: RUBY, okExit: [0, 1], enabled: (p) => !has(p, ".standard.yml") && !!p.which("rubocop") },
+  { id: "standardrb", command: ["standardrb", "--fix", "$FILE"], extensions: RUBY, okExit: [0, 1], enabled: (p) => has(p, ".standard.yml") && !!p.which("standardrb") },
+  { id: "htmlbeautifier", command: ["htmlbeautifier", "$FILE"], extensions: [".erb"], enabled: onPath("htmlbeautifier") },
+  // Laravel's pint lives in the project's vendor/bin: project code, so only in a trusted folder (findBinary).
+  { id: "pint", command: ["vendor/bin/pint", "$FILE"], extensions: [".php"], enabled: (p) => /"laravel\/pint"/.test(read(p, "composer.json")) },
+  { id: "mix", command: ["mix", "format", "$FILE"], extensions: [".ex", ".exs", ".eex", ".heex", ".leex", ".neex", ".sface"], enabled: onPath("mix") },
+  { id: "zig", command: ["zig", "fmt", "$FILE"], extensions: [".zig", ".zon"], enabled: onPath("zig") },
+  { id: "ktlint", command: ["ktlint", "-F", "$FILE"], extensions: [".kt", ".kts"], enabled: onPath("ktlint") },
+  { id: "dart", command: ["dart", "format", "$FILE"], extensions: [".dart"], enabled: onPath("dart") },
+  { id: "ocamlformat", command: ["ocamlformat", "-i", "$FILE"], extensions: [".ml", ".mli"], enabled: (p) => has(p, ".ocamlformat") && !!p.which("ocamlformat") },
+  { id: "terraform", command: ["terraform", "fmt", "$FILE"], extensions: [".tf", ".tfvars"], enabled: onPath("terraform") },
+  { id: "latexindent", command: ["latexindent", "-w", "-s", "$FILE"], extensions: [".tex"], enabled: onPath("latexindent") },
+  { id: "gleam", command: ["gleam", "format", "$FILE"], extensions: [".gleam"], enabled: onPath("gleam") },
+  { id: "nixfmt", command: ["nixfmt", "$FILE"], extensions: [".nix"], enabled: onPath("nixfmt") },
+  { id: "ormolu", command: ["ormolu", "-i", "$FILE"], extensions: [".hs"], enabled: onPath("ormolu") },
+  { id: "cljfmt", command: ["cljfmt", "fix", "--quiet", "$FILE"], extensions: [".clj", ".cljs", ".cljc", ".edn"], enabled: onPath("cljfmt") },
+  { id: "dfmt", command: ["dfmt", "-i", "$FILE"], extensions: [".d"], enabled: onPath("dfmt") },
+  { id: "air", command: ["air", "format", "$FILE"], extensions: [".R", ".r"], enabled: onPath("air") },
+  { id: "stylua", command: ["stylua", "$FILE"], extensions: [".lua"], enabled: (p) => (has(p, "stylua.toml") || has(p, ".stylua.toml")) && !!p.which("stylua") },
 ]
 
 export interface FormatterStatus {
@@ -104,7 +138,7 @@ export function createFormatters(deps: FormattersDeps): Formatters {
     child.stderr.on("data", (b: Buffer) => (err = (err + b.toString()).slice(-2000)))
     const exit = await child.done
     if (exit.timedOut) return `timed out after ${FORMAT_TIMEOUT} ms`
-    if (exit.code !== 0) return `exit ${exit.code ?? exit.signal}${err.trim() ? `: ${err.trim().split("\n").slice(0, 6).join("\n")}` : ""}`
+    if (!(def.okExit ?? [0]).includes(exit.code ?? -1)) return `exit ${exit.code ?? exit.signal}${err.trim() ? `: ${err.trim().split("\n").slice(0, 6).join("\n")}` : ""}`
     return undefined
   }
 
@@ -162,8 +196,12 @@ function dependsOn(directory: string, name: string): boolean {
 }
 
 function pyproject(directory: string): string {
+  return readText(path.join(directory, "pyproject.toml"))
+}
+
+function readText(file: string): string {
   try {
-    return readFileSync(path.join(directory, "pyproject.toml"), "utf8")
+    return readFileSync(file, "utf8")
   } catch {
     return ""
   }

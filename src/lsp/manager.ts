@@ -9,9 +9,10 @@
 import path from "node:path"
 import type { Diagnostic } from "vscode-languageserver-protocol"
 import type { LspConfig } from "../config"
-import { isInstalled, npmInstall, rememberedFailure, specName, type Exec } from "../process"
+import { rememberedFailure, type Exec } from "../process"
+import { installPlan, type InstallPlan } from "./install"
 import type { LspClient } from "./client"
-import { findBinary, findRoot, installRoots, isFile, languageId, ownTsserver, serverDefs, type ServerDef } from "./servers"
+import { findBinary, handlesFile, installRoots, isFile, languageId, ownTsserver, rootFor, serverDefs, type ServerDef } from "./servers"
 
 export type ServerState = "starting" | "connected" | "error" | "disabled"
 
@@ -110,7 +111,7 @@ interface Slot {
   def: ServerDef
   root: string
   /** Where its packages go when they must be installed first; cleared once they are there. */
-  install?: string
+  install?: InstallPlan
   failures: number
   client?: LspClient
   starting?: Promise<LspClient | undefined>
@@ -141,13 +142,11 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   const kill = new AbortController()
   const directory = path.resolve(deps.directory)
 
-  const defsFor = (file: string) => {
-    const ext = path.extname(file).toLowerCase()
-    return defs.filter((d) => d.extensions.includes(ext))
-  }
+  const defsFor = (file: string) => defs.filter((d) => handlesFile(d, file))
 
   function slotFor(def: ServerDef, file: string): Slot | undefined {
-    const root = findRoot(file, def.markers, directory)
+    const root = rootFor(def, file, directory)
+    if (root === undefined) return undefined
     const key = `${def.id}\0${root}`
     let slot = slots.get(key)
     if (slot) return slot
@@ -159,20 +158,19 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       return slot
     }
     let binary = findBinary(def.command[0]!, { root, top: directory, pathEnv: deps.env.PATH, local: deps.trusted })
-    let install: string | undefined
-    if (!binary && def.npm && deps.download) {
-      const where = path.join(deps.download.cacheDir, "lsp", "npm", cacheFolder(def))
-      const cached = path.join(where, "node_modules", ".bin", def.command[0]!)
-      if (isInstalled(where) && isFile(cached)) binary = cached
+    let install: InstallPlan | undefined
+    const plan = !binary && deps.download ? installPlan(def, deps.download.cacheDir, deps.env.PATH) : undefined
+    if (plan && deps.download) {
+      if (plan.done() && isFile(plan.binary)) binary = plan.binary
       else if (deps.download.enabled) {
         // An install that failed lately (offline) is not tried again on every edit or every run.
-        const failure = rememberedFailure(where, REMEMBER_FAILURE)
+        const failure = rememberedFailure(plan.where, REMEMBER_FAILURE)
         if (failure) {
           slot = { def, root, failures: 2, state: "disabled", error: failure, notified: false, answers: [] }
           slots.set(key, slot)
           return slot
         }
-        ;[binary, install] = [cached, where]
+        ;[binary, install] = [plan.binary, plan]
       }
     }
     if (!binary) {
@@ -248,21 +246,11 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
 
   /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
   async function installed(slot: Slot): Promise<boolean> {
-    const packages = slot.def.npm ?? []
-    const label = `the ${slot.def.id} language server (${packages.join(", ")})`
+    const plan = slot.install!
+    const label = `the ${slot.def.id} language server (${plan.what})`
     try {
-      deps.progress?.(`Installing ${label} with npm into ${slot.install}…`)
-      const ms = await npmInstall({
-        root: slot.install!,
-        packages,
-        label,
-        hint: `Install ${packages[0]} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`,
-        exec: deps.installExec ?? deps.exec,
-        cwd: slot.install!,
-        ignoreScripts: true,
-        abort: kill.signal,
-        remember: REMEMBER_FAILURE,
-      })
+      deps.progress?.(`Installing ${label} with ${plan.via} into ${plan.where}…`)
+      const ms = await plan.run({ exec: deps.installExec ?? deps.exec, abort: kill.signal, remember: REMEMBER_FAILURE })
       deps.progress?.(`Installed ${label}${ms === undefined ? "" : ` in ${(ms / 1000).toFixed(1)} s`}`)
       slot.install = undefined
       return !closed
@@ -315,7 +303,8 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   function notice(slot: Slot): string[] {
     if (slot.install && !slot.installNoted && slot.state !== "disabled") {
       slot.installNoted = true
-      return [`The ${slot.def.id} language server was not found, so it is being installed with npm (${slot.def.npm?.join(", ")}) into wright's cache, once; its diagnostics start when it is ready. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`]
+      const { via, what } = slot.install
+      return [`The ${slot.def.id} language server was not found, so it is being installed with ${via} (${what}) into wright's cache, once; its diagnostics start when it is ready. WRIGHT_DISABLE_LSP_DOWNLOAD=1 turns this off.`]
     }
     if (slot.state !== "disabled" || slot.notified) return []
     slot.notified = true
@@ -343,7 +332,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
             return
           }
           // Installing, starting or restarting: the tool does not wait; the report follows.
-          const installing = slot.install !== undefined
+          const installing = slot.install
           result.notices.push(...notice(slot))
           result.pending.push(def.id)
           later.push(
@@ -351,7 +340,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
               // A start that failed once is retried once (failed()): its outcome is the report.
               const started = first ?? (slot.state === "error" ? await start(slot) : undefined)
               if (!started) return { server: def.id, notices: notice(slot) }
-              const installed = installing ? [`The ${def.id} language server was installed with npm (${def.npm?.join(", ")}) into wright's cache.`] : []
+              const installed = installing ? [`The ${def.id} language server was installed with ${installing.via} (${installing.what}) into wright's cache.`] : []
               const got = await asked(slot, started, file)
               return { server: def.id, notices: [...installed, ...notice(slot)], ...(got === "timeout" ? {} : { diagnostics: got }) }
             }),
@@ -421,11 +410,6 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   }
 }
 
-/** The cache folder of a server's pinned packages: a new pin installs into a new folder. */
-function cacheFolder(def: ServerDef): string {
-  const versions = (def.npm ?? []).map((spec) => spec.slice(specName(spec).length + 1) || "latest")
-  return [def.id, ...versions].join("-")
-}
 
 function race<T>(p: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
   if (signal.aborted) return Promise.resolve(undefined)

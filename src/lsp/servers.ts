@@ -1,79 +1,36 @@
 // Which language servers exist: the built-ins (used where their binary is found) and the ones
 // config names in OpenCode's `lsp` format. A server owns a set of extensions and finds its root
 // by walking up from the file to the nearest marker, never above the project's worktree.
-import { existsSync, realpathSync, statSync } from "node:fs"
+import { existsSync, readdirSync, realpathSync, statSync } from "node:fs"
 import { createRequire } from "node:module"
 import path from "node:path"
 import type { LspConfig } from "../config"
+import { BUILTIN_SERVERS, LANGUAGE_IDS, type ServerDef } from "./catalog"
 
-export interface ServerDef {
-  id: string
-  extensions: string[]
-  /** Files or folders whose presence marks a project root; empty: the project directory. */
-  markers: string[]
-  /** The command, argv[0] a bare name to look up or an absolute path. */
-  command: string[]
-  env?: Record<string, string>
-  initialization?: Record<string, unknown>
-  /**
-   * npm packages that provide `command[0]` as a bin, installed into the cache when the binary
-   * is found nowhere else (built-ins only; see manager.ts). Pinned: each set of versions gets
-   * its own cache folder, installed once, and a new wright release with new pins installs anew.
-   */
-  npm?: string[]
-  /** How diagnostics are asked for when the server's pushes cannot be trusted (see client.ts). */
-  pull?: "tsserver"
-  /**
-   * typescript-language-server: in an untrusted folder it is handed the TypeScript installed
-   * beside it (`tsserver.path`), never the workspace's (manager.ts).
-   */
-  ownTypescript?: boolean
-  builtin: boolean
-}
-
-const BUILTIN: Omit<ServerDef, "builtin">[] = [
-  {
-    id: "typescript",
-    extensions: [".ts", ".tsx", ".js", ".jsx", ".mjs", ".cjs", ".mts", ".cts"],
-    markers: ["package-lock.json", "bun.lockb", "bun.lock", "pnpm-lock.yaml", "yarn.lock", "tsconfig.json", "jsconfig.json", "package.json"],
-    command: ["typescript-language-server", "--stdio"],
-    npm: ["typescript-language-server@5.3.0", "typescript@5.9.3"],
-    pull: "tsserver",
-    ownTypescript: true,
-    // One tsserver, not a syntax server beside the semantic one (two parsing the same libs on a
-    // busy machine doubled a cold start); no typings downloads; node_modules is not watched (see
-    // client.ts: tsserver walked every folder under it before it answered).
-    initialization: { tsserver: { useSyntaxServer: "never" }, disableAutomaticTypingAcquisition: true },
-  },
-  {
-    id: "pyright",
-    extensions: [".py", ".pyi"],
-    markers: ["pyproject.toml", "setup.py", "setup.cfg", "requirements.txt", "Pipfile", "pyrightconfig.json"],
-    command: ["pyright-langserver", "--stdio"],
-    npm: ["pyright@1.1.414"],
-  },
-  { id: "gopls", extensions: [".go"], markers: ["go.work", "go.mod", "go.sum"], command: ["gopls"] },
-  { id: "rust", extensions: [".rs"], markers: ["Cargo.toml", "Cargo.lock"], command: ["rust-analyzer"] },
-  {
-    id: "clangd",
-    extensions: [".c", ".cpp", ".cc", ".cxx", ".c++", ".h", ".hpp", ".hh", ".hxx", ".h++"],
-    markers: ["compile_commands.json", "compile_flags.txt", ".clangd", "CMakeLists.txt", "Makefile"],
-    command: ["clangd", "--background-index", "--clang-tidy"],
-  },
-  { id: "bash", extensions: [".sh", ".bash", ".zsh", ".ksh"], markers: [], command: ["bash-language-server", "start"], npm: ["bash-language-server@5.8.1"] },
-]
-
-const LANGUAGE: Record<string, string> = {
-  ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "typescriptreact",
-  ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascriptreact",
-  ".py": "python", ".pyi": "python", ".go": "go", ".rs": "rust", ".c": "c", ".h": "c",
-  ".cpp": "cpp", ".cc": "cpp", ".cxx": "cpp", ".c++": "cpp", ".hpp": "cpp", ".hh": "cpp", ".hxx": "cpp", ".h++": "cpp",
-  ".sh": "shellscript", ".bash": "shellscript", ".zsh": "shellscript", ".ksh": "shellscript",
-}
+export type { ServerDef } from "./catalog"
 
 export function languageId(file: string): string {
   const ext = path.extname(file).toLowerCase()
-  return LANGUAGE[ext] ?? (ext.slice(1) || "plaintext")
+  return LANGUAGE_IDS[ext] ?? LANGUAGE_IDS[path.basename(file).toLowerCase()] ?? (ext.slice(1) || "plaintext")
+}
+
+/** Whether `def` handles `file`: by extension, or by whole name for entries without a dot (`Dockerfile`). */
+export function handlesFile(def: Pick<ServerDef, "extensions">, file: string): boolean {
+  const ext = path.extname(file).toLowerCase()
+  const base = path.basename(file)
+  return def.extensions.some((e) => (e.startsWith(".") ? e === ext : e === base))
+}
+
+/**
+ * The root `def` runs in for `file`: the nearest marker folder up to `top`, else `top`. Undefined
+ * when the server does not apply there: a `strict` one with no marker found, or one whose
+ * `exclude` marker is found first (TypeScript in a Deno project).
+ */
+export function rootFor(def: Pick<ServerDef, "markers" | "strict" | "exclude">, file: string, top: string): string | undefined {
+  if (def.exclude?.length && findMarker(file, def.exclude, top) !== undefined) return undefined
+  const found = findMarker(file, def.markers, top)
+  if (found !== undefined) return found
+  return def.strict ? undefined : top
 }
 
 /**
@@ -82,7 +39,7 @@ export function languageId(file: string): string {
  */
 export function serverDefs(config: LspConfig | undefined): ServerDef[] {
   if (config === false) return []
-  const out = new Map<string, ServerDef>(BUILTIN.map((s) => [s.id, { ...s, builtin: true }]))
+  const out = new Map<string, ServerDef>(BUILTIN_SERVERS.map((s) => [s.id, { ...s, builtin: true }]))
   if (config && config !== true) {
     for (const [id, entry] of Object.entries(config)) {
       if (typeof entry !== "object") continue
@@ -92,18 +49,18 @@ export function serverDefs(config: LspConfig | undefined): ServerDef[] {
       }
       const base = out.get(id)
       const command = entry.command ?? base?.command
-      const extensions = entry.extensions ?? base?.extensions
+      const extensions = entry.extensions?.map((e) => (e.startsWith(".") ? e : `.${e}`)) ?? base?.extensions
       if (!command?.length || !extensions?.length) continue
+      // Config that keeps the built-in's command keeps how it is found, rooted and installed.
+      const { markers, pull, ownTypescript, npm, go, pip, rustup, strict, exclude } = base && !entry.command ? base : { markers: [] as string[] }
       out.set(id, {
         id,
         command,
-        extensions: extensions.map((e) => (e.startsWith(".") ? e : `.${e}`)),
-        markers: base && !entry.command ? base.markers : [],
+        extensions,
+        markers,
         env: entry.env,
         initialization: entry.initialization ?? base?.initialization,
-        ...(base?.pull && !entry.command ? { pull: base.pull } : {}),
-        ...(base?.ownTypescript && !entry.command ? { ownTypescript: true } : {}),
-        ...(base?.npm && !entry.command ? { npm: base.npm } : {}),
+        ...definedOnly({ pull, ownTypescript, npm, go, pip, rustup, strict, exclude }),
         builtin: false,
       })
     }
@@ -111,16 +68,36 @@ export function serverDefs(config: LspConfig | undefined): ServerDef[] {
   return [...out.values()]
 }
 
+function definedOnly<T extends Record<string, unknown>>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>
+}
+
 /** The nearest directory from `file`'s up to `top` holding one of `markers`; `top` when none (or no markers). */
 export function findRoot(file: string, markers: string[], top: string): string {
-  if (markers.length === 0) return top
+  return findMarker(file, markers, top) ?? top
+}
+
+/** The nearest directory from `file`'s up to `top` holding one of `markers` (`*.csproj`: any file so named); undefined when none. */
+function findMarker(file: string, markers: string[], top: string): string | undefined {
+  if (markers.length === 0) return undefined
+  const exact = markers.filter((m) => !m.startsWith("*"))
+  const suffixes = markers.filter((m) => m.startsWith("*")).map((m) => m.slice(1))
   let dir = path.dirname(file)
   for (;;) {
-    if (markers.some((m) => existsSync(path.join(dir, m)))) return dir
-    if (dir === top || !isInside(top, dir)) return top
+    if (exact.some((m) => existsSync(path.join(dir, m)))) return dir
+    if (suffixes.length && listing(dir).some((name) => suffixes.some((s) => name.endsWith(s)))) return dir
+    if (dir === top || !isInside(top, dir)) return undefined
     const up = path.dirname(dir)
-    if (up === dir) return top
+    if (up === dir) return undefined
     dir = up
+  }
+}
+
+function listing(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+  } catch {
+    return []
   }
 }
 
