@@ -14,6 +14,7 @@ import type { Exec, Sandbox } from "../process"
 import { compareNames, markdownFiles, parseFrontmatter } from "../util"
 import { expandCommand, splitArguments } from "./command-expand"
 import initTemplate from "./prompt/init.txt"
+import { REVIEW_COMMAND, reviewPrompt } from "./review"
 import type { SessionService } from "./service"
 
 export { expandCommand, splitArguments, substituteArguments, type CommandInfo, type ExpandContext, type ExpandedCommand } from "./command-expand"
@@ -21,6 +22,8 @@ export { expandCommand, splitArguments, substituteArguments, type CommandInfo, t
 
 const BUILTINS: CommandInfo[] = [
   { name: "init", description: "create/update AGENTS.md", template: initTemplate.trim(), source: "builtin" },
+  // Its text is made when it runs (review.ts): the template only shows what the arguments are.
+  { ...REVIEW_COMMAND, template: "[commit | branch | branch <base>]" },
 ]
 
 /**
@@ -207,8 +210,13 @@ export function createCommandRunner(deps: CommandRunnerDeps): (sessionID: string
     // The model the command's own work runs with: its own, its agent's, then the caller's.
     const taskModel = (cmd.model ? parseModelRef(cmd.model) : undefined) ?? (cmd.agent ? agent.model : undefined) ?? requested
 
-    // An MCP prompt's text is the server's: sent as it is, never expanded (no snippets, no mentions).
-    const expanded = cmd.mcp ? await mcpExpand(cmd, input.arguments ?? "", deps) : await expandCommand(cmd, input.arguments ?? "", {
+    // An MCP prompt's text is the server's, and /review's is a diff: each is sent as it is, never
+    // expanded (a diff's "!`cmd`" or "@file" is the project's text, not a snippet or a mention).
+    const expanded = cmd.mcp
+      ? await mcpExpand(cmd, input.arguments ?? "", deps)
+      : cmd.source === "builtin" && cmd.name === REVIEW_COMMAND.name
+        ? { parts: [{ type: "text" as const, text: await reviewPrompt(input.arguments ?? "", deps) }], subtask: false }
+        : await expandCommand(cmd, input.arguments ?? "", {
       directory: deps.directory,
       worktree: deps.worktree,
       shell: deps.shell,

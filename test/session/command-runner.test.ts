@@ -1,6 +1,7 @@
 // The command runner in-process against a real App (real SQLite, the real prompt pipeline and
 // loop), with the model faked at the HTTP wire.
-import { mkdirSync, writeFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest"
 import { loadConfig } from "../../src/config"
@@ -24,7 +25,7 @@ afterEach(async () => {
 })
 afterAll(() => server.close())
 
-async function setup(files: Record<string, string>) {
+async function setup(files: Record<string, string>, before?: (project: string) => void) {
   const box = sandbox()
   writeConfig(box.project, providerConfig(server, "openai-chat"))
   for (const [name, body] of Object.entries(files)) {
@@ -32,6 +33,7 @@ async function setup(files: Record<string, string>) {
     mkdirSync(path.dirname(file), { recursive: true })
     writeFileSync(file, body)
   }
+  before?.(box.project)
   const store = openStore(box.dbPath)
   const app: App = await createApp({ directory: box.project, store, env: box.env, home: box.home })
   cleanups.push(async () => {
@@ -94,7 +96,7 @@ describe("command runner", () => {
     const { run, session, events } = await setup({ ".wright/command/greet.md": "Hi $1" })
     const attempt = run(session.id, { command: "gret", arguments: "x" })
     await expect(attempt).rejects.toMatchObject({ name: "BadRequestError" })
-    await expect(attempt).rejects.toThrow('Command not found: "gret". Available commands: greet, init')
+    await expect(attempt).rejects.toThrow('Command not found: "gret". Available commands: greet, init, review')
     expect(server.requests).toHaveLength(0)
     expect(events.some((e) => e.type === "command.executed")).toBe(false)
   })
@@ -104,5 +106,87 @@ describe("command runner", () => {
     await expect(run(session.id, { command: "greet", arguments: "x", model: "nomodel" })).rejects.toThrow('model: expected "provider/model" (e.g. anthropic/claude-sonnet-4-5), got "nomodel"')
     await expect(run(session.id, { command: "greet", arguments: "x", agent: "nobody" })).rejects.toMatchObject({ name: "AgentNotFoundError" })
     expect(server.requests).toHaveLength(0)
+  })
+})
+
+describe("/review", () => {
+  const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false", ...args], { cwd, stdio: "pipe" }).toString()
+  /** A repository on main with one commit, a feature branch with one more, then back on main. */
+  function repo(project: string) {
+    git(project, "init", "-q", "-b", "main")
+    writeFileSync(path.join(project, "calc.js"), "export const add = (a, b) => a + b\n")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "calc")
+    git(project, "checkout", "-qb", "feature")
+    writeFileSync(path.join(project, "calc.js"), "export const add = (a, b) => a - b\n")
+    git(project, "commit", "-qam", "feature: subtract instead")
+    git(project, "checkout", "-q", "main")
+  }
+
+  it("review - with no argument the model gets the uncommitted diff, new files included, and the review instructions", async () => {
+    const { run, session } = await setup({}, (p) => {
+      repo(p)
+      writeFileSync(path.join(p, "calc.js"), "export const add = (a, b) => a + b + 1\n")
+      writeFileSync(path.join(p, "new.js"), "export const fresh = true\n")
+    })
+    server.script(text("calc.js:1 — major — off by one."))
+    await run(session.id, { command: "review", arguments: "" })
+    const sent = lastUserText(server.requests[0]!.body)
+    expect(sent).toContain("Review the uncommitted changes in the working tree")
+    expect(sent).toContain("-export const add = (a, b) => a + b\n+export const add = (a, b) => a + b + 1")
+    expect(sent).toContain("+export const fresh = true")
+    expect(sent).toContain("`path/to/file.ext:LINE`")
+  })
+
+  it("review - a commit, a branch against its base, and the current branch against a named base", async () => {
+    const { run, session, box } = await setup({}, repo)
+    server.script(text("ok"), text("ok"))
+    await run(session.id, { command: "review", arguments: "feature" })
+    const branch = lastUserText(server.requests[0]!.body)
+    expect(branch).toContain("Review branch feature against its base main")
+    expect(branch).toContain("feature: subtract instead")
+    expect(branch).toContain("+export const add = (a, b) => a - b")
+
+    await run(session.id, { command: "review", arguments: "main~0" })
+    const commit = lastUserText(server.requests.at(-1)!.body)
+    expect(commit).toMatch(/Review commit [0-9a-f]{12}\./)
+    expect(commit).toContain("+export const add = (a, b) => a + b")
+
+    git(box.project, "checkout", "-q", "feature")
+    server.script(text("ok"))
+    await run(session.id, { command: "review", arguments: "branch main" })
+    const current = lastUserText(server.requests.at(-1)!.body)
+    expect(current).toContain("Review branch feature against its base main")
+    expect(current).toContain("+export const add = (a, b) => a - b")
+  })
+
+  it("review - nothing to review, a name that is no commit, and no repository are clear errors before any model call", async () => {
+    const { run, session } = await setup({}, repo)
+    await expect(run(session.id, { command: "review", arguments: "" })).rejects.toThrow("Nothing to review: there are no uncommitted changes")
+    await expect(run(session.id, { command: "review", arguments: "nosuch" })).rejects.toThrow('/review: "nosuch" is neither a commit nor a branch of this repository')
+    await expect(run(session.id, { command: "review", arguments: "branch" })).rejects.toThrow("/review branch: no base branch found for main")
+    await expect(run(session.id, { command: "review", arguments: "branch feature" })).rejects.toThrow("Nothing to review: main has no changes against feature")
+    const bare = await setup({})
+    await expect(bare.run(bare.session.id, { command: "review", arguments: "" })).rejects.toThrow("/review needs a git repository")
+    expect(server.requests).toHaveLength(0)
+  })
+
+  it("review - a hostile repository: its diff driver, textconv and a snippet or mention inside the diff never run", async () => {
+    const { run, session, box } = await setup({}, (p) => {
+      repo(p)
+      const pwned = path.join(p, "..", "pwned")
+      git(p, "config", "diff.external", `sh -c 'touch ${pwned}-external'`)
+      git(p, "config", "diff.evil.textconv", `sh -c 'touch ${pwned}-textconv; cat "$0"'`)
+      writeFileSync(path.join(p, ".gitattributes"), "*.js diff=evil\n")
+      writeFileSync(path.join(p, "calc.js"), `export const add = (a, b) => a + b // !\`touch ${pwned}-snippet\` @../secret.txt\n`)
+      writeFileSync(path.join(p, "..", "secret.txt"), "top secret\n")
+    })
+    server.script(text("ok"))
+    await run(session.id, { command: "review", arguments: "" })
+    const pwned = path.join(box.project, "..", "pwned")
+    for (const how of ["external", "textconv", "snippet"]) expect(existsSync(`${pwned}-${how}`), how).toBe(false)
+    const body = JSON.stringify(server.requests[0]!.body)
+    expect(body).toContain("!`touch")
+    expect(body).not.toContain("top secret")
   })
 })
