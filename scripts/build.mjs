@@ -35,7 +35,7 @@ await build({
   define: { __WRIGHT_VERSION__: JSON.stringify(pkg.version), "process.env.NODE_ENV": JSON.stringify("production") },
   // Native addons, wasm grammars and packages that locate binaries next to themselves stay in node_modules
   // (esbuild too: plugins are bundled with it at run time).
-  external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild"],
+  external: ["better-sqlite3", "web-tree-sitter", "tree-sitter-bash", "@vscode/ripgrep", "react-devtools-core", "esbuild", "sharp"],
   banner: {
     // Bundled CommonJS code calls require() for Node built-ins.
     js: "import { createRequire as __wrightRequire } from 'node:module'; const require = __wrightRequire(import.meta.url);",
