@@ -169,7 +169,7 @@ describe("command loading", () => {
     write(path.join(global, "commands/git/commit.md"), "Write a commit message.\n")
     write(path.join(global, "command/notes.txt"), "not a command")
     const list = loadCommands({ config: {}, dirs: [global] })
-    expect(list.map((c) => c.name)).toEqual(["git/commit", "greet", "init"])
+    expect(list.map((c) => c.name)).toEqual(["git/commit", "greet", "init", "review"])
     expect(list.find((c) => c.name === "greet")).toEqual({
       name: "greet",
       description: "say hello",
