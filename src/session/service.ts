@@ -171,6 +171,8 @@ export function createSessionService(deps: SessionServiceDeps) {
     offer(sessionID: string, input: { delivery?: Delivery; noReply?: boolean }, prompt: PromptInput, command?: SessionCommandInput): InboxItem | undefined {
       if (!deps.inbox || input.noReply || !service.held(sessionID)) return undefined
       const item = deps.inbox.put(sessionID, input.delivery ?? "queue", prompt, command)
+      // Loaded here, the session is followed while another process runs it: this process's clients see the step that answers.
+      history.messages(sessionID)
       // The session may have gone idle meanwhile: then nobody would deliver it, so run it here.
       service.kick(sessionID)
       return item
