@@ -26,6 +26,7 @@ export function createInboxStore(db: DB) {
     update: db.prepare(`UPDATE inbox SET delivery = ?, data = ? WHERE id = ? AND time_delivered IS NULL`),
     remove: db.prepare(`DELETE FROM inbox WHERE id = ? AND session_id = ? AND time_delivered IS NULL`),
     first: db.prepare(`SELECT * FROM inbox WHERE session_id = ? AND time_delivered IS NULL AND (? IS NULL OR delivery = ?) ORDER BY id LIMIT 1`),
+    any: db.prepare(`SELECT 1 FROM inbox WHERE session_id = ? AND time_delivered IS NULL AND (? IS NULL OR delivery = ?) LIMIT 1`).pluck(),
     mark: db.prepare(`UPDATE inbox SET time_delivered = ? WHERE id = ? AND time_delivered IS NULL`),
     delivered: db.prepare(`UPDATE inbox SET message_id = ? WHERE id = ?`),
     turns: db.prepare(`SELECT message_id FROM inbox WHERE session_id = ? AND delivery = 'queue' AND message_id IS NOT NULL AND message_id != ''`).pluck(),
@@ -68,7 +69,9 @@ export function createInboxStore(db: DB) {
       return q.get.get(id, sessionID) ? "delivered" : "missing"
     },
     /** Takes the oldest pending item (of `delivery`, when given) and marks it delivered; undefined: none. */
-    claim: (sessionID: string, delivery?: Delivery): InboxEntry | undefined => claim.immediate(sessionID, delivery),
+    // Every step asks: a plain read first, the write transaction only when there is something to take.
+    claim: (sessionID: string, delivery?: Delivery): InboxEntry | undefined =>
+      q.any.get(sessionID, delivery ?? null, delivery ?? null) ? claim.immediate(sessionID, delivery) : undefined,
     /** Records the user message a delivered item became ("": its delivery failed). */
     delivered(id: string, messageID: string) {
       q.delivered.run(messageID, id)

@@ -46,6 +46,13 @@ test("inbox e2e - a steering and a queued prompt sent by run from other processe
   // The first step streams for ~6 s, then reads a file; the second answers; the queued turn last.
   const slow = Array.from({ length: 30 }, (_, i) => `w${i} `)
   llm.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 200 }), text("Steered answer."), text("Queued answer."))
+  // serve's own clients hear of the prompts other processes store (its follower sees their commits).
+  const events = new AbortController()
+  const seen: { type: string; properties: Record<string, unknown> }[] = []
+  void (async () => {
+    for await (const e of client.event.subscribe({ signal: events.signal })) seen.push(e)
+  })().catch(() => {})
+  await until(() => seen.some((e) => e.type === "server.connected"), "serve's event stream")
   await client.session.promptAsync(session.id, { parts: [{ type: "text", text: "start the work" }] })
   await until(() => llm.inFlight() === 1, "serve's first request at the model")
 
@@ -60,6 +67,8 @@ test("inbox e2e - a steering and a queued prompt sent by run from other processe
   // Both were stored while the first step still streamed: nothing was delivered yet.
   expect(llm.requests).toHaveLength(1)
   expect(llm.inFlight()).toBe(1)
+  const listed = (e: (typeof seen)[number]) => e.type === "session.inbox.updated" && (e.properties.items as unknown[]).length === 2
+  await until(() => seen.some(listed), "serve to publish both waiting prompts")
 
   await until(async () => llm.requests.length === 3 && !(await client.session.status())[session.id], "serve to finish both turns", 60_000)
   const [first, second, third] = llm.requests.map(userTexts)
@@ -70,6 +79,8 @@ test("inbox e2e - a steering and a queued prompt sent by run from other processe
   // The queued prompt began a new turn once the steered answer was given.
   expect(third).toEqual(["start the work", "use the other file", "then add a title"])
 
+  events.abort()
+  expect(seen.filter((e) => e.type === "session.inbox.updated").at(-1)!.properties.items).toEqual([])
   const db = new Database(box.dbPath, { readonly: true, fileMustExist: true })
   try {
     const rows = db.prepare("SELECT delivery, time_delivered, message_id FROM inbox ORDER BY id").all() as { delivery: string; time_delivered: number | null; message_id: string }[]

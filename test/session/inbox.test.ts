@@ -13,7 +13,7 @@ beforeAll(async () => {
   llm = await startLLMServer()
 })
 beforeEach(async () => {
-  core = await testCore({ llm, files: { "notes.txt": "some notes\n" } })
+  core = await testCore({ llm, files: { "notes.txt": "some notes\n" }, config: { command: { greet: { template: "Say hello to $ARGUMENTS" } } } })
 })
 afterEach(async () => {
   await core.close()
@@ -142,4 +142,20 @@ test("inbox - to an idle session a prompt with a delivery runs at once", async (
   const answer = (await core.client.session.send(s.id, { delivery: "steer", ...say("go") })) as MessageWithParts
   expect(answer.info.role).toBe("assistant")
   expect(await core.client.session.inbox(s.id)).toEqual([])
+})
+
+test("inbox - a command sent while the agent works waits as /name and is expanded when delivered; !cmd is refused with a clear 409", async () => {
+  const s = await core.client.session.create()
+  sid = s.id
+  llm.script({ text: ["busy ", "for ", "a ", "while"], delayMs: 150 }, text("Hello done."))
+  await core.client.session.promptAsync(s.id, say("start"))
+  await until(() => llm.inFlight() === 1, "the first request at the model")
+  const item = (await core.client.session.command(s.id, { command: "greet", arguments: "the team", delivery: "queue" })) as unknown as InboxItem
+  expect(item).toMatchObject({ delivery: "queue", command: { name: "greet", arguments: "the team" }, parts: [{ type: "text", text: "/greet the team" }] })
+  const shell = await failure(core.client.session.shell(s.id, { command: "echo hi" }))
+  expect(shell.status).toBe(409)
+  expect(shell.message).toContain("a shell command (!cmd) runs only while the agent is idle")
+  await idle()
+  expect(llm.requests.map((r) => userTexts(r).at(-1))).toEqual(["start", "Say hello to the team"])
+  expect(core.events.some((e) => e.type === "command.executed" && e.properties.name === "greet")).toBe(true)
 })
