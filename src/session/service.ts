@@ -203,7 +203,9 @@ export function createSessionService(deps: SessionServiceDeps) {
         if (!enqueueCommand) throw new Error("commands are not available")
         return (await enqueueCommand(entry.sessionID, entry.command)).info.id
       }
-      return (await service.enqueue(entry.sessionID, entry.prompt)).info.id
+      // A prompt that names no agent continues with the session's (a steer must not switch plan to build).
+      const agent = entry.prompt.agent ?? lastUser(entry.sessionID)?.agent
+      return (await service.enqueue(entry.sessionID, { ...entry.prompt, ...(agent && deps.agents.get(agent) ? { agent } : {}) })).info.id
     },
 
     /** Stores the user's message and runs (or joins) the loop; resolves with the last assistant message. */
@@ -282,6 +284,15 @@ export function createSessionService(deps: SessionServiceDeps) {
   const runCommand = deps.command?.(service)
   // A command delivered from the inbox is stored by the run that delivers it (which then goes on).
   const enqueueCommand = deps.command?.({ prompt: (id, input) => service.enqueue(id, input) })
+
+  function lastUser(sessionID: string) {
+    const list = history.messages(sessionID)
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]!.info
+      if (m.role === "user") return m
+    }
+    return undefined
+  }
 
   function lastUserModel(sessionID: string) {
     const list = history.messages(sessionID)

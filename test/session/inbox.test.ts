@@ -159,3 +159,15 @@ test("inbox - a command sent while the agent works waits as /name and is expande
   expect(llm.requests.map((r) => userTexts(r).at(-1))).toEqual(["start", "Say hello to the team"])
   expect(core.events.some((e) => e.type === "command.executed" && e.properties.name === "greet")).toBe(true)
 })
+
+test("inbox - a steering prompt that names no agent keeps the running turn's agent", async () => {
+  const s = await core.client.session.create()
+  sid = s.id
+  llm.script({ text: ["planning ", "slowly"], delayMs: 150 }, text("Plan revised."))
+  await core.client.session.promptAsync(s.id, { agent: "plan", ...say("plan the change") })
+  await until(() => llm.inFlight() === 1, "the first request at the model")
+  await core.client.session.send(s.id, { delivery: "steer", ...say("also cover the tests") })
+  await idle()
+  const users = (await core.client.session.messages(s.id)).filter((m) => m.info.role === "user")
+  expect(users.map((m) => (m.info as { agent: string }).agent)).toEqual(["plan", "plan"])
+})

@@ -333,7 +333,8 @@ async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): 
   const { pid, hostname } = status.holder
   return (
     `${yellow("Session busy:")} ${sessionID} is running in another wright process (pid ${pid} on ${hostname}).\n` +
-    `Wait for it to finish, or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
+    `Wait for it to finish, leave your message in its inbox with --queue (a new turn when it is done) or --steer (read before its next step),\n` +
+    `or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
   )
 }
 
