@@ -44,6 +44,25 @@ export function createInbox(deps: InboxDeps) {
     }
   }
 
+  /** A database busy past its timeout leaves the item for the next step boundary. */
+  function claim(sessionID: string, delivery?: Delivery): InboxEntry | undefined {
+    try {
+      return store.claim(sessionID, delivery)
+    } catch (error) {
+      deps.log?.warn("reading the inbox failed", { sessionID, error })
+      return undefined
+    }
+  }
+
+  /** The runner's `next`: delivers the oldest pending item as a new turn; false when there is none. Must not reject. */
+  async function next(sessionID: string): Promise<boolean> {
+    const e = claim(sessionID)
+    if (!e) return false
+    await deliver(e)
+    publish(sessionID)
+    return true
+  }
+
   function fail(sessionID: string, itemID: string, what: "missing" | "delivered"): never {
     if (what === "missing") throw new NotFoundError({ message: `Inbox item not found in session ${sessionID}: ${itemID}` })
     throw new InboxDeliveredError({ sessionID, itemID, message: `Inbox item ${itemID} was already delivered to session ${sessionID}: it can no longer be edited or withdrawn` })
@@ -91,22 +110,15 @@ export function createInbox(deps: InboxDeps) {
     },
     /** The loop's `steer` hook: delivers every pending steering item, oldest first. Must not reject. */
     async steer(sessionID: string): Promise<void> {
-      if (first.delete(sessionID)) await this.next(sessionID)
+      if (first.delete(sessionID)) await next(sessionID)
       let any = false
-      for (let e = store.claim(sessionID, "steer"); e; e = store.claim(sessionID, "steer")) {
+      for (let e = claim(sessionID, "steer"); e; e = claim(sessionID, "steer")) {
         any = true
         await deliver(e)
       }
       if (any) publish(sessionID)
     },
-    /** The runner's `next`: delivers the oldest pending item as a new turn; false when there is none. Must not reject. */
-    async next(sessionID: string): Promise<boolean> {
-      const e = store.claim(sessionID)
-      if (!e) return false
-      await deliver(e)
-      publish(sessionID)
-      return true
-    },
+    next,
     /** Republishes the lists other processes changed (called when another connection committed). Must not throw. */
     follow() {
       try {
