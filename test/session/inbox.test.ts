@@ -171,3 +171,12 @@ test("inbox - a steering prompt that names no agent keeps the running turn's age
   const users = (await core.client.session.messages(s.id)).filter((m) => m.info.role === "user")
   expect(users.map((m) => (m.info as { agent: string }).agent)).toEqual(["plan", "plan"])
 })
+
+test("inbox - the OpenAPI document lists the inbox routes and the 202 answer of /message and /command", async () => {
+  const doc = (await core.client.doc()) as { paths: Record<string, Record<string, { responses: Record<string, unknown>; requestBody?: unknown }>> }
+  expect(Object.keys(doc.paths["/session/{id}/inbox"]!)).toEqual(["get"])
+  expect(Object.keys(doc.paths["/session/{id}/inbox/{itemID}"]!).sort()).toEqual(["delete", "patch"])
+  expect(doc.paths["/session/{id}/message"]!.post!.responses["202"]).toBeDefined()
+  expect(doc.paths["/session/{id}/command"]!.post!.responses["202"]).toBeDefined()
+  expect(JSON.stringify(doc.paths["/session/{id}/prompt_async"]!.post!.requestBody)).toContain('"delivery"')
+})
