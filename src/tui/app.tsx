@@ -228,8 +228,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const cmd = text.startsWith("/") ? findCommand(name) : undefined
     // Another process writes this session: only the TUI's own commands, the text stays typed.
     const elsewhere = store.getState().busyElsewhere
-    if (elsewhere && !cmd) {
-      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends`, "error")
+    // ctrl+q still leaves the message in the session's inbox: that process delivers it as a new turn.
+    if (elsewhere && !cmd && delivery !== "queue") {
+      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends (ctrl+q queues yours for it)`, "error")
     }
     if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
     setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })

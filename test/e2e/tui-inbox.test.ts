@@ -4,7 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
 import { requires } from "../lib/requires"
 import { startLLMServer, text, toolCall, type LLMServer, type RecordedRequest } from "../lib/llm-server"
-import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
+import { BIN, providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
 import { Tmux } from "../tui/tmux"
 
 const describe = base.skipIf(requires("tmux"))
@@ -69,4 +69,33 @@ describe("tui inbox - in a terminal", () => {
       ["start the work", "use the other file", "then add a title"],
     ])
   })
+
+  test("tui inbox - on a session another process runs, ctrl+q queues for that process, which answers it as a new turn", async () => {
+    const box = sandbox()
+    writeConfig(box.project, providerConfig(server, "openai-chat"))
+    const story = Array.from({ length: 40 }, (_, i) => `s${i} `)
+    server.script({ text: story, delayMs: 150 }, text("Queued from the TUI."))
+    const running = wright(["run", "tell a story"], { cwd: box.project, env: box.env })
+    await waitUntil(() => server.inFlight() === 1, "run's request at the model")
+    const pane = new Tmux()
+    panes.push(pane)
+    pane.start([process.execPath, BIN, "-c"], { cwd: box.project, env: box.env })
+    await pane.waitFor("read-only")
+    pane.type("and a title please")
+    pane.keys("C-q")
+    await pane.waitFor("queued and a title please")
+    const ran = await running
+    expect(ran.code).toBe(0)
+    // run's process delivered it after its own answer, as a new turn.
+    expect(server.requests.map(userTexts)).toEqual([["tell a story"], ["tell a story", "and a title please"]])
+    await pane.waitFor((s) => s.includes("Queued from the TUI.") && !s.includes("queued and a title"), { timeoutMs: 30_000 })
+  })
 })
+
+async function waitUntil(pred: () => boolean, what: string, ms = 30_000) {
+  const start = Date.now()
+  while (!pred()) {
+    if (Date.now() - start > ms) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((r) => setTimeout(r, 50))
+  }
+}
