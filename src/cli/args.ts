@@ -23,6 +23,9 @@ export interface RunArgs extends LogArgs {
   variant?: string
   /** --timeout: the run's wall-clock budget, in seconds. */
   timeout?: number
+  /** --steer / --queue: to a busy session, the prompt goes to its inbox and the run exits at once. */
+  steer?: boolean
+  queue?: boolean
 }
 
 /** The flags of every guarded listener: `wright serve` and the TUI's --port. */

@@ -4,6 +4,10 @@ import { OutputFormat } from "./message"
 import { ModelRef } from "./model-ref"
 import { PermissionReply, Ruleset } from "./permission"
 
+/** See inbox.ts (defined here, where the prompt bodies use it, so the two files import one way). */
+export const Delivery = z.enum(["steer", "queue"])
+export type Delivery = z.infer<typeof Delivery>
+
 // Bodies accepted by the HTTP API (OpenCode's shapes). Parts sent by clients carry no
 // session/message ids; the server assigns them.
 
@@ -53,6 +57,8 @@ export const PromptInput = z.object({
   system: z.string().optional(),
   variant: z.string().optional(),
   parts: z.array(PartInput),
+  /** wright: how the prompt is delivered when the session is busy (default "queue"); ignored when it is idle. */
+  delivery: Delivery.optional(),
 })
 export type PromptInput = z.infer<typeof PromptInput>
 
@@ -107,6 +113,8 @@ export const SessionCommandInput = z.object({
   variant: z.string().optional(),
   messageID: z.string().optional(),
   parts: z.array(FilePartInput).optional(),
+  /** wright: as PromptInput's `delivery`. */
+  delivery: Delivery.optional(),
 })
 export type SessionCommandInput = z.infer<typeof SessionCommandInput>
 

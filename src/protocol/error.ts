@@ -93,6 +93,8 @@ export const BadRequestError = namedError(
  */
 export const NO_MODEL_ISSUE = "no model is configured"
 export const BusyError = namedError("BusyError", z.object({ message: z.string(), sessionID: z.string() }), { status: 409, quiet: true })
+/** An inbox item was already delivered to the session: it can no longer be edited or withdrawn. */
+export const InboxDeliveredError = namedError("InboxDeliveredError", z.object({ message: z.string(), sessionID: z.string(), itemID: z.string() }), { status: 409, quiet: true })
 export const ProviderModelNotFoundError = namedError(
   "ProviderModelNotFoundError",
   z.object({ providerID: z.string(), modelID: z.string(), message: z.string(), suggestions: z.array(z.string()).optional() }),

@@ -4,6 +4,7 @@ import { Message } from "./message"
 import { Part } from "./part"
 import { PermissionReply, PermissionRequest } from "./permission"
 import { FileDiff, QuestionRequest, Session, SessionStatus, Todo } from "./session"
+import { InboxItem } from "./inbox"
 
 /** Every event published on the bus and streamed over SSE, by type, with its properties. */
 export const Events = {
@@ -20,6 +21,8 @@ export const Events = {
   "session.compacted": z.object({ sessionID: z.string() }),
   // After each step that changed files: the session's changes so far, per file.
   "session.diff": z.object({ sessionID: z.string(), diff: z.array(FileDiff) }),
+  // The prompts waiting in a session's inbox, in delivery order, after every change (empty: none).
+  "session.inbox.updated": z.object({ sessionID: z.string(), items: z.array(InboxItem) }),
 
   "message.updated": z.object({ sessionID: z.string(), info: Message }),
   "message.removed": z.object({ sessionID: z.string(), messageID: z.string() }),

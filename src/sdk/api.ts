@@ -10,6 +10,8 @@ import type {
   FindMatch,
   GlobalEvent,
   HealthInfo,
+  InboxItem,
+  InboxItemUpdate,
   HeapSnapshotInfo,
   McpStatus,
   LspStatus,
@@ -86,6 +88,18 @@ export function createApi(t: Transport) {
       promptAsync: (id: string, body: PromptInput) => request<void>("POST", `${s(id)}/prompt_async`, { body }),
       command: (id: string, body: Omit<SessionCommandInput, "arguments"> & { arguments?: string }, signal?: AbortSignal) =>
         request<MessageWithParts>("POST", `${s(id)}/command`, { body, signal }),
+      /**
+       * Sends a prompt with an explicit delivery: to an idle session it runs and resolves with the
+       * answer; to a busy one it is stored at once and resolves with its inbox item (202).
+       */
+      send: (id: string, body: PromptInput & { delivery: NonNullable<PromptInput["delivery"]> }, signal?: AbortSignal) =>
+        request<MessageWithParts | InboxItem>("POST", `${s(id)}/message`, { body, signal }),
+      /** Prompts waiting for delivery to the busy session (`session.inbox.updated` tells of changes). */
+      inbox: (id: string) => request<InboxItem[]>("GET", `${s(id)}/inbox`),
+      /** Edits a waiting prompt; ApiError 409 (InboxDeliveredError) once delivered. */
+      inboxUpdate: (id: string, itemID: string, body: InboxItemUpdate) => request<InboxItem>("PATCH", `${s(id)}/inbox/${seg(itemID)}`, { body }),
+      /** Withdraws a waiting prompt; ApiError 409 (InboxDeliveredError) once delivered. */
+      inboxDelete: (id: string, itemID: string) => request<boolean>("DELETE", `${s(id)}/inbox/${seg(itemID)}`),
       shell: (id: string, body: SessionShellInput) => request<MessageWithParts>("POST", `${s(id)}/shell`, { body }),
       abort: (id: string) => request<boolean>("POST", `${s(id)}/abort`),
       fork: (id: string, body: { messageID?: string } = {}) => request<Session>("POST", `${s(id)}/fork`, { body }),

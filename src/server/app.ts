@@ -24,6 +24,7 @@ import { sessionEditorRoutes } from "./routes/session-editor"
 import { pluginRoutes } from "./routes/plugin"
 import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
+import { inboxRoutes } from "./routes/inbox"
 import { permissionRoutes } from "./routes/permission"
 import { sessionRoutes } from "./routes/session"
 import { toolRoutes } from "./routes/tool"
@@ -98,6 +99,7 @@ export function createServer(opts: ServerOptions) {
     ...eventRoutes,
     ...sessionRoutes,
     ...messageRoutes,
+    ...inboxRoutes,
     ...permissionRoutes,
     ...configRoutes,
     ...agentRoutes,

@@ -54,6 +54,8 @@ export interface Route<B = unknown, Q = unknown> {
   global?: boolean
   /** The route answers 409 while the session runs. */
   conflict?: boolean
+  /** What the route answers with 202 (the handler returns that Response itself): a prompt stored for later. */
+  accepted?: { schema: z.ZodType; description: string }
   handler(input: RouteInput<B, Q>): unknown | Promise<unknown>
 }
 
@@ -188,6 +190,7 @@ export function openapi(routes: Route<any, any>[], info: { title: string; versio
         ...(r.path.includes(":") ? { "404": named("Not found: an id in the path names nothing") } : {}),
         ...(r.body ? { "413": named("The body is over the size limit"), "415": named("The body is not application/json") } : {}),
         ...(r.conflict ? { "409": named("Busy: the session is running") } : {}),
+        ...(r.accepted ? { "202": { description: r.accepted.description, content: { "application/json": { schema: schema(r.accepted.schema, "output") } } } } : {}),
       },
     }
   }

@@ -13,7 +13,7 @@ import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } f
 import { createPermissions, merge } from "../permission"
 import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
 import type { Extensions } from "../plugin"
-import { createLeases, type Store } from "../storage"
+import { createInboxStore, createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
@@ -21,6 +21,7 @@ import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
+import { createInbox } from "./inbox"
 import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
 import { createSessionMcp } from "./session-mcp"
 import { createEditorBridge } from "./editor-files"
@@ -159,7 +160,11 @@ export async function createApp(opts: AppOptions) {
     heartbeatMs: opts.lease?.heartbeatMs,
     retryMs: opts.lease?.retryMs,
     followMs: opts.lease?.followMs,
+    onChange: () => inbox.follow(),
   })
+  // Prompts sent while a session is busy (here or from another process) wait here until the
+  // process running it delivers them; the session service stores each as a user message.
+  const inbox = createInbox({ store: createInboxStore(store.db), bus, log: log.child({ service: "inbox" }), deliver: (entry) => sessions.deliver(entry) })
   // Every child process for the model or the user (bash, `!cmd`, snippets, MCP servers) starts here.
   // The shadow store of this project (its own git calls go straight to the spawner).
   const snapshotStore = createSnapshotStore({ exec: spawner, worktree, dataDir: paths.data, projectID, home, settings: snapshotSettings(config) })
@@ -353,6 +358,7 @@ export async function createApp(opts: AppOptions) {
     directory,
     worktree,
     hooks: {
+      steer: (sessionID) => inbox.steer(sessionID),
       system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
       ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }), toolDefinitions: (tools) => extensions!.toolDefinitions(tools) } : {}),
       // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
@@ -409,6 +415,12 @@ export async function createApp(opts: AppOptions) {
       bus.publish("session.error", { sessionID, error: toMessageError(error) })
     },
     lease: leases,
+    inbox: {
+      next: (sessionID) => inbox.next(sessionID),
+      idle(sessionID, ended) {
+        if (ended) sessions.kick(sessionID)
+      },
+    },
   })
 
   /** A `server:prompt` command is missing because its server failed to connect: say so. */
@@ -443,6 +455,8 @@ export async function createApp(opts: AppOptions) {
     onUserMessage: extensions?.userMessage,
     readResource: async (server, uri) => resourceContent(await mcp.readResource(server, uri)),
     toolCalls,
+    inbox,
+    elsewhere: (id) => leases.holder(id) !== undefined,
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
@@ -517,6 +531,8 @@ export async function createApp(opts: AppOptions) {
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
+    /** Prompts sent while a session is busy, until they are delivered. */
+    inbox,
     /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
     extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */

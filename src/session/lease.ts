@@ -27,6 +27,8 @@ export interface SessionLeaseOptions {
   retryMs?: number
   /** How often the follower checks for other processes' writes (default 250 ms; 0: never). */
   followMs?: number
+  /** Contract: called by the follower when another connection committed (the inbox republishes); must not throw. */
+  onChange?: () => void
 }
 
 export function createSessionLeases(opts: SessionLeaseOptions) {
@@ -78,6 +80,7 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
       const v = dataVersion()
       const changed = v !== version
       version = v
+      if (changed) opts.onChange?.()
       // Sessions another process runs (or just stopped running) change at every flush of its
       // text: follow them on every change; others (a prompt queued, a part edited elsewhere)
       // at most once a second, so a server with many sessions loaded stays cheap.

@@ -100,6 +100,12 @@ export interface LoopHooks {
    * tool.definition). Must not reject. Undefined: tools go as they are defined.
    */
   toolDefinitions?(tools: Map<string, Tool>): Promise<void>
+  /**
+   * Contract: called at every step boundary, before the history is read: the session's inbox
+   * stores the steering prompts sent meanwhile as user messages, so the next request carries
+   * them. Must not reject. Undefined: nothing is delivered mid-run.
+   */
+  steer?(sessionID: string): Promise<void>
 }
 
 /** What a step sends besides the messages and tools. */
@@ -186,6 +192,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
 
   async function iterate() {
   while (!abort.aborted) {
+    if (hooks.steer) await hooks.steer(sessionID)
     const session = deps.store.sessions.get(sessionID)
     if (!session) throw sessionNotFound(sessionID)
     const msgs = history.messages(sessionID)

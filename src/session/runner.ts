@@ -64,16 +64,28 @@ export function createRunner(deps: {
    * Undefined: this process alone uses the database.
    */
   lease?: { hold(sessionID: string, abort: AbortSignal): Promise<boolean>; release(sessionID: string): void }
+  /**
+   * The session's inbox. `next` contract: called when the loop would go idle; stores the oldest
+   * waiting prompt as a new turn and resolves true (the loop runs again), false when there is
+   * none; must not reject. `idle`: called once the run is over and the lease released (`ended`:
+   * it finished, not aborted or failed), so a prompt another process stored meanwhile still
+   * finds a runner; must not throw. Undefined: no inbox.
+   */
+  inbox?: { next(sessionID: string): Promise<boolean>; idle(sessionID: string, ended: boolean): void }
 }) {
   const runs = new Map<string, Run>()
 
   async function drive(sessionID: string, run: Run) {
+    let ended = false
     try {
       if (deps.lease && !(await deps.lease.hold(sessionID, run.controller.signal))) return
       do {
         run.again = false
         await deps.loop(sessionID, run.controller.signal)
+        // Queued prompts are new turns, one at a time, while the session would go idle.
+        if (!run.again && !run.controller.signal.aborted && deps.inbox) run.again = await deps.inbox.next(sessionID)
       } while (run.again && !run.controller.signal.aborted)
+      ended = !run.controller.signal.aborted
     } catch (e) {
       deps.onError?.(sessionID, e)
       throw e
@@ -81,6 +93,7 @@ export function createRunner(deps: {
       deps.lease?.release(sessionID)
       runs.delete(sessionID)
       deps.status.set(sessionID, { type: "idle" })
+      deps.inbox?.idle(sessionID, ended)
     }
   }
 

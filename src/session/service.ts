@@ -5,6 +5,8 @@ import type { Providers } from "../llm"
 import type { Permissions } from "../permission"
 import {
   NotFoundError,
+  type Delivery,
+  type InboxItem,
   sessionNotFound,
   type MessageWithParts,
   type Part,
@@ -14,10 +16,12 @@ import {
   type SessionCommandInput,
   type SessionCreateInput,
 } from "../protocol"
-import type { SessionQuery, Store } from "../storage"
+import type { InboxEntry, SessionQuery, Store } from "../storage"
 import type { Tool } from "../tool"
 import { Id, slug } from "../util"
 import type { History } from "./history"
+import type { Inbox } from "./inbox"
+import { sleep } from "./retry"
 import type { SessionRecords } from "./records"
 import type { Runner, Status } from "./runner"
 import type { SummarizeInput } from "./summarize"
@@ -62,6 +66,10 @@ export interface SessionServiceDeps {
    * (a command is sent as a prompt). Undefined: commands are unavailable.
    */
   command?: (sessions: CommandTarget) => (sessionID: string, input: SessionCommandInput) => Promise<MessageWithParts>
+  /** Prompts sent while a session is busy wait here. Undefined: a prompt joins the running loop. */
+  inbox?: Inbox
+  /** Contract: whether another live process runs the session (holds its lease); must not throw. Undefined: none does. */
+  elsewhere?: (sessionID: string) => boolean
 }
 
 /** What the command runner needs of the session service. */
@@ -153,13 +161,59 @@ export function createSessionService(deps: SessionServiceDeps) {
     status: (id: string) => deps.status.get(id),
     statuses: () => deps.status.all(),
     busy: (id: string) => runner.busy(id),
+    /** Busy here (running, or waiting for the lease) or in another process. */
+    held: (id: string) => runner.busy(id) || (deps.elsewhere?.(id) ?? false),
+
+    /**
+     * A prompt (or a command) for a busy session goes to its inbox (default delivery "queue") and
+     * the item is returned; undefined when the session is idle, for the caller to run it as ever.
+     */
+    offer(sessionID: string, input: { delivery?: Delivery; noReply?: boolean }, prompt: PromptInput, command?: SessionCommandInput): InboxItem | undefined {
+      if (!deps.inbox || input.noReply || !service.held(sessionID)) return undefined
+      const item = deps.inbox.put(sessionID, input.delivery ?? "queue", prompt, command)
+      // Loaded here, the session is followed while another process runs it: this process's clients see the step that answers.
+      history.messages(sessionID)
+      // The session may have gone idle meanwhile: then nobody would deliver it, so run it here.
+      service.kick(sessionID)
+      return item
+    },
+    /**
+     * Runs the session here to deliver its inbox when nobody runs it (its holder ended, or died
+     * and its lease went stale); the run delivers the oldest item first. Never throws.
+     */
+    kick(sessionID: string) {
+      if (!deps.inbox || service.held(sessionID) || !deps.inbox.pending(sessionID)) return
+      deps.inbox.deliverFirst(sessionID)
+      void service.run(sessionID).catch(() => {})
+    },
+    /**
+     * Waits until an inbox item was delivered and the session went idle again; resolves with the
+     * answer to it (the last assistant message). Rejects when it was withdrawn or `abort` fired.
+     */
+    async answerOf(sessionID: string, itemID: string, abort: AbortSignal): Promise<MessageWithParts> {
+      const messageID = await deps.inbox!.delivered(sessionID, itemID, abort, () => service.kick(sessionID))
+      while (service.held(sessionID)) await sleep(100, abort)
+      // Another process answered it: read what it wrote.
+      history.sync(sessionID)
+      return answerTo(sessionID, messageID)
+    },
+    /** Stores an inbox entry's prompt as a user message (a command expanded first); resolves with its id. */
+    async deliver(entry: InboxEntry): Promise<string> {
+      if (entry.command) {
+        if (!enqueueCommand) throw new Error("commands are not available")
+        return (await enqueueCommand(entry.sessionID, entry.command)).info.id
+      }
+      // A prompt that names no agent continues with the session's (a steer must not switch plan to build).
+      const agent = entry.prompt.agent ?? lastUser(entry.sessionID)?.agent
+      return (await service.enqueue(entry.sessionID, { ...entry.prompt, ...(agent && deps.agents.get(agent) ? { agent } : {}) })).info.id
+    },
 
     /** Stores the user's message and runs (or joins) the loop; resolves with the last assistant message. */
     async prompt(sessionID: string, input: PromptInput): Promise<MessageWithParts> {
-      await service.enqueue(sessionID, input)
+      const sent = await service.enqueue(sessionID, input)
       if (input.noReply) return lastMessage(sessionID)
       await service.run(sessionID)
-      return lastAssistant(sessionID)
+      return answerTo(sessionID, sent.info.id)
     },
     /** Stores the user's message without running the loop. */
     async enqueue(sessionID: string, input: PromptInput): Promise<MessageWithParts> {
@@ -228,6 +282,17 @@ export function createSessionService(deps: SessionServiceDeps) {
 
   // Second phase: the command runner prompts through the service it is built from.
   const runCommand = deps.command?.(service)
+  // A command delivered from the inbox is stored by the run that delivers it (which then goes on).
+  const enqueueCommand = deps.command?.({ prompt: (id, input) => service.enqueue(id, input) })
+
+  function lastUser(sessionID: string) {
+    const list = history.messages(sessionID)
+    for (let i = list.length - 1; i >= 0; i--) {
+      const m = list[i]!.info
+      if (m.role === "user") return m
+    }
+    return undefined
+  }
 
   function lastUserModel(sessionID: string) {
     const list = history.messages(sessionID)
@@ -241,6 +306,23 @@ export function createSessionService(deps: SessionServiceDeps) {
   function lastMessage(sessionID: string): MessageWithParts {
     const list = history.messages(sessionID)
     return list[list.length - 1]!
+  }
+
+  /**
+   * The last assistant message of the turn a user message began: the run goes on with queued
+   * prompts (new turns, whose answers are theirs), while steering ones belong to this turn.
+   */
+  function answerTo(sessionID: string, messageID: string): MessageWithParts {
+    const list = history.messages(sessionID)
+    const turns = deps.inbox?.turns(sessionID)
+    const start = list.findIndex((m) => m.info.id === messageID)
+    if (start < 0 || !turns?.size) return lastAssistant(sessionID)
+    let answer: MessageWithParts | undefined
+    for (const m of list.slice(start + 1)) {
+      if (m.info.role === "user" && turns.has(m.info.id)) break
+      if (m.info.role === "assistant") answer = m
+    }
+    return answer ?? lastAssistant(sessionID)
   }
 
   function lastAssistant(sessionID: string): MessageWithParts {

@@ -37,13 +37,15 @@ export function createShells(app: App) {
 
   async function run(sessionID: string, input: SessionShellInput): Promise<MessageWithParts> {
     app.sessions.get(sessionID)
-    if (app.sessions.busy(sessionID) || running.has(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy` })
+    // A `!cmd` is not stored in the inbox: it runs at once or not at all (what it shows would be stale later).
+    if (app.sessions.busy(sessionID) || running.has(sessionID))
+      throw new BusyError({ sessionID, message: `Session ${sessionID} is busy: a shell command (!cmd) runs only while the agent is idle. Wait for it to finish, or interrupt it (Esc, POST /session/${sessionID}/abort)` })
     const bash = app.registry.get("bash")
     if (!bash) throw new Error("The bash tool is not available")
     const agent = input.agent ? app.agents.require(input.agent) : app.agents.defaultAgent()
     const ref = model(sessionID, input, agent.model)
     // The command's step is written under the session's lease, as the loop's are.
-    if (!app.leases.tryHold(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy in another wright process` })
+    if (!app.leases.tryHold(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy in another wright process: a shell command (!cmd) runs only while the session is idle` })
     const controller = new AbortController()
     running.set(sessionID, controller)
     // The command may change any file: the worktree is recorded before it runs, like a step's.

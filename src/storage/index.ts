@@ -8,6 +8,7 @@ import { openDatabase } from "./database"
 export { StorageError, databasePath, openDatabase, type DB } from "./database"
 export { createStore, outputOnDisk, type Store, type SessionQuery } from "./store"
 export { LATEST_VERSION } from "./migrations"
+export { createInboxStore, inboxItem, type InboxEntry, type InboxStore, type InboxChange } from "./inbox"
 export { createLeases, pidAlive, LEASE_STALE_MS, type Lease, type Leases, type Acquired, type LeaseOptions } from "./lease"
 
 /** Opens the database at `file` (see `databasePath`) and returns its repositories. */

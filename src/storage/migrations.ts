@@ -71,6 +71,23 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       WHERE json_extract(data, '$.type') = 'tool' AND json_type(data, '$.state.output') = 'text';
     `,
   },
+  {
+    version: 4,
+    name: "a session's inbox: prompts sent while it was busy, until the process running it delivers them",
+    // Delivered rows stay (time_delivered set) so an edit after delivery is told so (409), not 404.
+    sql: `
+      CREATE TABLE inbox (
+        id TEXT PRIMARY KEY,
+        session_id TEXT NOT NULL REFERENCES session(id) ON DELETE CASCADE,
+        delivery TEXT NOT NULL,
+        data TEXT NOT NULL,
+        time_created INTEGER NOT NULL,
+        time_delivered INTEGER,
+        message_id TEXT
+      );
+      CREATE INDEX inbox_pending ON inbox(session_id, id) WHERE time_delivered IS NULL;
+    `,
+  },
 ]
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version

@@ -1,7 +1,7 @@
 // The calls the TUI makes, over the sdk's typed methods, in one place so the components and
 // the controller never build paths themselves.
 import type { Client } from "../sdk"
-import type { ModelRef, PartInput, PermissionReply } from "../protocol"
+import type { Delivery, ModelRef, PartInput, PermissionReply } from "../protocol"
 
 export type { AgentInfo } from "../protocol"
 
@@ -17,10 +17,13 @@ export function createApi(client: Client) {
     messages: (id: string, query: { limit?: number; before?: string } = {}) => client.session.messages(id, query),
     statuses: () => client.session.status(),
     /** Starts the loop and returns at once; the answer arrives as events. */
-    prompt: (id: string, body: { agent?: string; model?: ModelRef; parts: PartInput[] }) => client.session.promptAsync(id, body),
+    prompt: (id: string, body: { agent?: string; model?: ModelRef; parts: PartInput[]; delivery?: Delivery }) => client.session.promptAsync(id, body),
+    /** Prompts waiting for delivery to the busy session; withdrawing one answers 409 once it was delivered. */
+    inbox: (id: string) => client.session.inbox(id),
+    withdraw: (id: string, itemID: string) => client.session.inboxDelete(id, itemID),
     abort: (id: string) => client.session.abort(id),
     shell: (id: string, body: { agent: string; command: string; model?: ModelRef }) => client.session.shell(id, body),
-    command: (id: string, body: { command: string; arguments: string; agent?: string; model?: string }) => client.session.command(id, body),
+    command: (id: string, body: { command: string; arguments: string; agent?: string; model?: string; delivery?: Delivery }) => client.session.command(id, body),
     summarize: (id: string, body: { providerID: string; modelID: string }) => client.session.summarize(id, body),
     revert: (id: string, messageID: string) => client.session.revert(id, { messageID }),
     unrevert: (id: string) => client.session.unrevert(id),

@@ -16,7 +16,7 @@ import { useRawInput } from "./use-raw-input"
 import { BlockView, type BlockOptions } from "./view/block"
 import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
 import { Home } from "./view/home"
-import { PromptView, StatusLine, type Suggestion } from "./view/prompt"
+import { InboxView, PromptView, StatusLine, type Suggestion } from "./view/prompt"
 
 export interface AppProps {
   store: Store
@@ -213,7 +213,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     }
   }
 
-  const submit = () => {
+  /** `delivery`: ctrl+q queues; Enter steers while the agent works (both wait in the session's inbox), and sends when idle. */
+  const submit = (delivery?: "steer" | "queue") => {
     const u = uiRef.current
     const raw = E.expand(u.editor)
     const text = raw.trim()
@@ -227,16 +228,18 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const cmd = text.startsWith("/") ? findCommand(name) : undefined
     // Another process writes this session: only the TUI's own commands, the text stays typed.
     const elsewhere = store.getState().busyElsewhere
-    if (elsewhere && !cmd) {
-      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends`, "error")
+    // ctrl+q still leaves the message in the session's inbox: that process delivers it as a new turn.
+    if (elsewhere && !cmd && delivery !== "queue") {
+      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends (ctrl+q queues yours for it)`, "error")
     }
     if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
     setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
+    const how = delivery ?? (store.getState().busy ? "steer" : undefined)
     if (text.startsWith("/")) {
       if (cmd) return run(cmd.name, rest.join(" "))
-      if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2))
+      if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2), how)
     }
-    void controller.submit(raw)
+    void controller.submit(raw, how)
   }
 
   const historyStep = (dir: 1 | -1) => {
@@ -291,6 +294,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       case "end":
         return edit(E.end(ed))
       case "up": {
+        // A prompt waiting for delivery comes back into the empty prompt, to edit or drop.
+        if (!ed.text && u.histIndex === 0 && store.getState().route === "session" && store.getState().inbox.length) {
+          return void controller.pullBack().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        }
         // On the home screen the session list sits right above the empty prompt: ↑ moves into it.
         if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && homeItemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
         const next = E.up(ed)
@@ -329,6 +336,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return historyStep(-1)
           case "t":
             return void controller.cycleVariant()
+          case "q":
+            return submit("queue")
           case "o": {
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
@@ -435,7 +444,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const perm = state.permissions[0]
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const homeOpen = ui.home !== undefined && state.route === "home"
-  const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
+  const inboxRows = state.inbox.length ? Math.min(state.inbox.length, 5) + 1 : 0
+  const fixed = promptLines + 2 + 1 + inboxRows + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
   const printedOpts: BlockOptions = useMemo(
@@ -475,6 +485,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       ) : ui.select ? (
         <SelectDialog title={ui.select.title} items={filtered(ui.select)} selected={ui.select.selected} filter={ui.select.filter} maxRows={dialogRows - 3} hint={ui.select.kind === "sessions" ? "↑↓ choose · enter open · del delete · esc close" : undefined} />
       ) : null}
+      {state.route === "session" && state.inbox.length ? <InboxView items={state.inbox} columns={size.columns} /> : null}
       <PromptView
         editor={ui.editor}
         agent={state.agent}

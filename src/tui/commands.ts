@@ -44,6 +44,7 @@ export const HELP = `## Keys
 - **↑/↓** prompt history (on the first/last line), **ctrl+p/ctrl+n** too · **tab** / **shift+tab** cycle agents (build/plan)
 - home screen: **↑** from the empty prompt moves into the session list: **↑/↓** move, type to search, **enter** open, **ctrl+d** delete (asks first), **esc** back
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
+- while the agent works: **enter** steers (the model reads it before its next step), **ctrl+q** queues (a new turn when it is done); waiting prompts show above the prompt, **↑** on the empty prompt takes the newest back to edit or drop
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent

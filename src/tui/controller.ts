@@ -2,7 +2,7 @@
 // a remote server), and every result lands in the store. Failures become notices, never
 // crashes: the prompt stays usable.
 import { toMarkdown, type Client } from "../sdk"
-import type { FileDiff, MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
+import type { Delivery, FileDiff, MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
 import { statusText } from "./status"
@@ -109,6 +109,7 @@ export function createController(opts: ControllerOptions) {
     older = undefined
     store.open(session, page, page.length >= PAGE)
     api.statuses().then((s) => store.setStatuses(s), () => {})
+    api.inbox(id).then((items) => store.getState().session?.id === id && store.set({ inbox: items }), () => {})
     api.diff(id).then(
       (d) => store.getState().session?.id === id && store.set({ changes: d.map(({ file, additions, deletions }) => ({ file, additions, deletions })) }),
       () => {},
@@ -157,12 +158,15 @@ export function createController(opts: ControllerOptions) {
     return parts
   }
 
-  async function prompt(text: string) {
+  async function prompt(text: string, delivery?: Delivery) {
     const fresh = !store.getState().session
     const id = await ensureSession()
     const s = store.getState()
-    store.setStatuses({ [id]: { type: "busy" } })
-    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), ...(s.variant ? { variant: s.variant } : {}), parts: partsOf(text) }).catch(async (e) => {
+    // To a busy session the prompt waits in its inbox (shown above the prompt) until delivered.
+    const waits = s.busy && delivery !== undefined
+    if (!waits) store.setStatuses({ [id]: { type: "busy" } })
+    await api.prompt(id, { agent: s.agent, ...(s.model ? { model: s.model } : {}), ...(s.variant ? { variant: s.variant } : {}), parts: partsOf(text), ...(delivery ? { delivery } : {}) }).catch(async (e) => {
+      if (waits) return fail("The prompt failed")(e)
       store.setStatuses({ [id]: { type: "idle" } })
       if (fresh) await dropIfEmpty(id)
       if (isNoModel(e)) store.notify("No model yet: type /connect to store a provider's API key (or set one with /models).", "error")
@@ -202,23 +206,47 @@ export function createController(opts: ControllerOptions) {
     openSession: (id: string) => openSession(id).catch(fail("Opening the session")),
     /** Validated resume: throws a clear error for an unknown id. */
     resume: openSession,
-    async submit(raw: string) {
+    /** `delivery`: how a prompt to the busy session is delivered (Enter steers, ctrl+q queues); ignored when idle. */
+    async submit(raw: string, delivery?: Delivery) {
       const text = raw.trim()
       if (!text) return
       opts.remember?.(raw)
       if (text.startsWith("!")) return shell(text.slice(1).trim())
-      return prompt(raw).catch(fail("The prompt failed"))
+      return prompt(raw, delivery).catch(fail("The prompt failed"))
     },
-    /** Runs a server-side slash command (e.g. /init, /review, a config or Markdown command). */
-    async command(name: string, args: string) {
+    /** Runs a server-side slash command (e.g. /init, /review, a config or Markdown command); to a busy session it waits in the inbox. */
+    async command(name: string, args: string, delivery?: Delivery) {
       const id = await ensureSession()
       const s = store.getState()
-      store.setStatuses({ [id]: { type: "busy" } })
+      const waits = s.busy && delivery !== undefined
+      if (!waits) store.setStatuses({ [id]: { type: "busy" } })
       const model = s.model ? { model: `${s.model.providerID}/${s.model.modelID}` } : {}
-      api.command(id, { command: name, arguments: args, agent: s.agent, ...model, ...(s.variant ? { variant: s.variant } : {}) }).catch((e) => {
-        store.setStatuses({ [id]: { type: "idle" } })
+      api.command(id, { command: name, arguments: args, agent: s.agent, ...model, ...(s.variant ? { variant: s.variant } : {}), ...(delivery ? { delivery } : {}) }).catch((e) => {
+        if (!waits) store.setStatuses({ [id]: { type: "idle" } })
         fail(`/${name}`)(e)
       })
+    },
+    /**
+     * Takes the newest waiting prompt out of the inbox and resolves with its text, for the user
+     * to edit and send again, or to drop (withdrawn); undefined when it was delivered meanwhile.
+     */
+    async pullBack(): Promise<string | undefined> {
+      const s = store.getState()
+      const id = s.session?.id
+      const item = s.inbox[s.inbox.length - 1]
+      if (!id || !item) return undefined
+      const ok = await api.withdraw(id, item.id).then(
+        () => true,
+        (e) => {
+          if ((e as { status?: number }).status === 409) store.notify("Too late: that prompt was delivered already")
+          else fail("Withdraw")(e)
+          return false
+        },
+      )
+      if (!ok) return undefined
+      store.set({ inbox: s.inbox.filter((i) => i.id !== item.id) })
+      const text = item.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("\n")
+      return item.command && !text.startsWith("/") ? `/${item.command.name} ${item.command.arguments}` : text
     },
     abort() {
       const id = store.getState().session?.id

@@ -3,7 +3,7 @@
 // settled blocks to the append-only `printed` list (written once to scrollback) and keeps the
 // rest in `live`. Only the messages of the open session are held, and of an old session only
 // the newest page is loaded.
-import type { AssistantMessage, BusEvent, MessageWithParts, ModelRef, Part, PermissionRequest, QuestionRequest, Session, SessionStatus, TrustStatus } from "../protocol"
+import type { AssistantMessage, BusEvent, InboxItem, MessageWithParts, ModelRef, Part, PermissionRequest, QuestionRequest, Session, SessionStatus, TrustStatus } from "../protocol"
 import type { AgentInfo } from "./api"
 import { messageBlocks, type Block } from "./blocks"
 
@@ -61,6 +61,8 @@ export interface StoreState {
   lspErrors: Record<string, number>
   /** The open session's changed files with their line counts (session.diff, /diff). */
   changes?: { file: string; additions: number; deletions: number }[]
+  /** Prompts sent to the open session while it worked, waiting for delivery (steer or queue). */
+  inbox: InboxItem[]
 }
 
 export const FRAME_MS = 33
@@ -89,6 +91,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     hasOlder: false,
     showThinking: false,
     showDetails: false,
+    inbox: [],
   }
   const listeners = new Set<() => void>()
   // The open session's messages, oldest first, and what of them has been printed.
@@ -248,6 +251,9 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       case "session.idle":
         statuses.set(e.properties.sessionID, { type: "idle" })
         break
+      case "session.inbox.updated":
+        if (e.properties.sessionID === current) patch.inbox = e.properties.items
+        break
       case "session.diff":
         if (e.properties.sessionID === current) patch.changes = e.properties.diff.map(({ file, additions, deletions }) => ({ file, additions, deletions }))
         break
@@ -376,6 +382,7 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       patch.route = "session"
       patch.hasOlder = hasOlder
       patch.changes = undefined
+      patch.inbox = []
       state = { ...state, session }
       print({ kind: "header", key: `header:${session.id}`, title: fresh ? "New session" : session.title, detail: hasOlder ? "older messages: /history" : undefined })
       for (const m of loaded) {

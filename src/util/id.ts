@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto"
 // OpenCode-compatible ids: `<prefix>_<12 hex><14 base62>`. The hex is 6 bytes of
 // `ms * 4096 + counter`, so ids sort by creation time as strings. Descending ids
 // (sessions) store the bitwise NOT of that value, so the newest sorts first.
-export type IdPrefix = "ses" | "msg" | "prt" | "per" | "que" | "evt" | "tool" | "pty" | "usr"
+export type IdPrefix = "ses" | "msg" | "prt" | "per" | "que" | "evt" | "tool" | "pty" | "usr" | "inb"
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 const MAX48 = 2n ** 48n - 1n

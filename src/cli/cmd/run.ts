@@ -31,6 +31,9 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("thinking", { type: "boolean", describe: "show reasoning" })
       .option("variant", { type: "string", describe: "model variant: provider reasoning effort, e.g. high, max, minimal" })
       .option("timeout", { type: "number", describe: "wall-clock budget in seconds: past it the run is stopped (exit 124)" })
+      .option("steer", { type: "boolean", describe: "with -c/--session: if the session is busy (another process runs it), the model sees the message before its next step; the run exits once it is stored" })
+      .option("queue", { type: "boolean", describe: "with -c/--session: if the session is busy, the message runs as a new turn when it is done; the run exits once it is stored" })
+      .conflicts("steer", "queue")
       .epilog(EXIT_CODES) as never,
   handler: async (args) => {
     const { run } = await import("../run/execute")

@@ -7,7 +7,7 @@ import path from "node:path"
 import { pathToFileURL } from "node:url"
 import { createClient, type Client } from "../../sdk"
 import { NAMED_ONLY } from "../../permission"
-import { emptyTokens, NO_MODEL_ISSUE, parseModelRef, type BusEvent, type MessageWithParts, type PartInput, type Ruleset, type Session } from "../../protocol"
+import { emptyTokens, NO_MODEL_ISSUE, parseModelRef, type BusEvent, type InboxItem, type MessageWithParts, type PartInput, type Ruleset, type Session } from "../../protocol"
 import type { RunArgs } from "../args"
 import { startCore } from "../core"
 import { cliLogger } from "../log"
@@ -100,7 +100,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${terminalSafe(w)}\n`)
   const { session, created } = await resolveSession(client, args)
   input.log.info("session", { id: session.id, attach: args.attach })
-  const busy = await busyElsewhere(client, args, session.id)
+  const delivery = args.steer ? ("steer" as const) : args.queue ? ("queue" as const) : undefined
+  const busy = delivery ? undefined : await busyElsewhere(client, args, session.id)
   if (busy) {
     stderr(busy)
     return 1
@@ -200,11 +201,12 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       if (!warned.has(message)) stderr(`${yellow("Warning:")} ${message}\n`)
       warned.add(message)
     }
-    let result: MessageWithParts
+    let result: MessageWithParts | InboxItem
     try {
       result = args.command
-        ? await client.request<MessageWithParts>("POST", `/session/${encodeURIComponent(session.id)}/command`, {
+        ? await client.request<MessageWithParts | InboxItem>("POST", `/session/${encodeURIComponent(session.id)}/command`, {
             body: {
+              ...(delivery ? { delivery } : {}),
               command: args.command,
               arguments: input.message,
               ...(args.agent ? { agent: args.agent } : {}),
@@ -213,12 +215,15 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
               ...(input.files.length ? { parts: input.files } : {}),
             },
           })
-        : await client.session.prompt(session.id, {
-            ...(args.agent ? { agent: args.agent } : {}),
-            ...(input.model ? { model: input.model } : {}),
-            ...(input.schema ? { format: { type: "json_schema" as const, schema: input.schema } } : {}),
-            ...(args.variant ? { variant: args.variant } : {}),
-            parts: [...input.files, { type: "text", text: input.message }],
+        : await client.request<MessageWithParts | InboxItem>("POST", `/session/${encodeURIComponent(session.id)}/message`, {
+            body: {
+              ...(delivery ? { delivery } : {}),
+              ...(args.agent ? { agent: args.agent } : {}),
+              ...(input.model ? { model: input.model } : {}),
+              ...(input.schema ? { format: { type: "json_schema" as const, schema: input.schema } } : {}),
+              ...(args.variant ? { variant: args.variant } : {}),
+              parts: [...input.files, { type: "text", text: input.message }],
+            },
           })
     } catch (e) {
       const error = e as Error & { body?: { name: string; data: Record<string, unknown> } }
@@ -229,6 +234,13 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
       if (!failed) renderer.error(session.id, flagged(body, args))
       if (created) await dropIfEmpty(client, session.id)
       return 1
+    }
+    if (!("info" in result)) {
+      // The session was busy: the process running it delivers the prompt; nothing more to wait for here.
+      const when = result.delivery === "steer" ? "before its next step" : "as a new turn once it is done"
+      stderr(`${dim(`Session ${session.id} is busy: your message (${result.id}) waits in its inbox; the agent gets it ${when}.`)}
+`)
+      return 0
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
     await within(idleSeen, 2000)
@@ -321,7 +333,8 @@ async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): 
   const { pid, hostname } = status.holder
   return (
     `${yellow("Session busy:")} ${sessionID} is running in another wright process (pid ${pid} on ${hostname}).\n` +
-    `Wait for it to finish, or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
+    `Wait for it to finish, leave your message in its inbox with --queue (a new turn when it is done) or --steer (read before its next step),\n` +
+    `or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
   )
 }
 

@@ -1,10 +1,13 @@
 import { z } from "zod"
-import { BadRequestError, MessageWithParts, NotFoundError, Part, PromptInput, SessionCommandInput, SessionShellInput } from "../../protocol"
+import { BadRequestError, InboxItem, MessageWithParts, NotFoundError, Part, PromptInput, SessionCommandInput, SessionShellInput } from "../../protocol"
 import { visibleMessages } from "../../session"
 import { route } from "../route"
 import { assertIdle } from "./session"
 
 const id = (params: Record<string, string>) => params.id!
+
+/** A busy session stores the prompt in its inbox: with `delivery` given, /message and /command answer 202 with the item. */
+const stored = { schema: InboxItem, description: "The session is busy and `delivery` was given: the prompt waits in its inbox (GET /session/:id/inbox)" }
 
 export const messageRoutes = [
   route({
@@ -29,22 +32,27 @@ export const messageRoutes = [
     method: "post",
     path: "/session/:id/message",
     operationId: "session.prompt",
-    summary: "Send a prompt and wait for the answer (the last assistant message)",
+    summary:
+      "Send a prompt and wait for the answer (the last assistant message). To a busy session the prompt goes to its inbox (`delivery`, default queue): with `delivery` given the answer is 202 and the item at once; without, the route waits for the answer to it",
     tags: ["session"],
     body: PromptInput,
     response: MessageWithParts,
     conflict: true,
-    handler: ({ app, params, body, server }) => {
+    accepted: stored,
+    handler: ({ app, params, body, server, c }) => {
       app.sessions.get(id(params))
       if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
-      return app.sessions.prompt(id(params), body)
+      const item = app.sessions.offer(id(params), body, body)
+      if (!item) return app.sessions.prompt(id(params), body)
+      // A client that knows nothing of the inbox still gets the answer, as it did when it waited for the lease.
+      return body.delivery ? c.json(item, 202) : app.sessions.answerOf(id(params), item.id, c.req.raw.signal)
     },
   }),
   route({
     method: "post",
     path: "/session/:id/prompt_async",
     operationId: "session.prompt_async",
-    summary: "Store a prompt and start the loop; answers 204 at once (follow /event for the rest)",
+    summary: "Store a prompt and start the loop; answers 204 at once (follow /event for the rest). To a busy session the prompt goes to its inbox (`delivery`, default queue)",
     tags: ["session"],
     body: PromptInput,
     status: 204,
@@ -52,6 +60,7 @@ export const messageRoutes = [
     handler: async ({ app, params, body, server }) => {
       app.sessions.get(id(params))
       if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
+      if (app.sessions.offer(id(params), body, body)) return
       await app.sessions.enqueue(id(params), body)
       // Failures of the run itself reach clients as session.error events; the log keeps them too.
       if (!body.noReply) app.sessions.run(id(params)).catch((error) => app.log.error("prompt_async: the run failed", { session: id(params), error }))
@@ -61,15 +70,19 @@ export const messageRoutes = [
     method: "post",
     path: "/session/:id/command",
     operationId: "session.command",
-    summary: "Run a slash command in the session and wait for the answer",
+    summary: "Run a slash command in the session and wait for the answer. To a busy session it goes to its inbox as /message's prompt does, and is expanded when delivered",
     tags: ["session"],
     body: SessionCommandInput,
     response: MessageWithParts,
     conflict: true,
-    handler: ({ app, params, body, server }) => {
+    accepted: stored,
+    handler: ({ app, params, body, server, c }) => {
       app.sessions.get(id(params))
       if (server.shells(app).busy(id(params))) assertIdle(app, server, id(params))
-      return app.sessions.command(id(params), body)
+      if (app.sessions.held(id(params)) && !app.commands().some((cmd) => cmd.name === body.command)) return app.sessions.command(id(params), body)
+      const item = app.sessions.offer(id(params), body, { parts: body.parts ?? [] }, body)
+      if (!item) return app.sessions.command(id(params), body)
+      return body.delivery ? c.json(item, 202) : app.sessions.answerOf(id(params), item.id, c.req.raw.signal)
     },
   }),
   route({

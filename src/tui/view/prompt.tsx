@@ -2,7 +2,7 @@
 // status line.
 import { Box, Text } from "./ink"
 import { memo } from "react"
-import type { AssistantMessage } from "../../protocol"
+import type { AssistantMessage, InboxItem } from "../../protocol"
 import { cursorPosition, type EditorState } from "../editor"
 import { spinnerFrame, useNow } from "./text"
 
@@ -62,6 +62,26 @@ export const PromptView = memo(function PromptView(props: {
           ))}
         </Box>
       ) : null}
+    </Box>
+  )
+})
+
+/** Prompts sent while the agent works, in the order they are delivered within their kind (at most 5 shown). */
+export const InboxView = memo(function InboxView(props: { items: InboxItem[]; columns: number }) {
+  const shown = props.items.slice(-5)
+  return (
+    <Box flexDirection="column" paddingX={1}>
+      {shown.map((item) => {
+        const text = item.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join(" ").replace(/\s+/g, " ")
+        const label = item.delivery === "steer" ? "steering" : "queued"
+        return (
+          <Text key={item.id} wrap="truncate-end">
+            <Text color={item.delivery === "steer" ? "cyan" : "yellow"}>{`${label} `}</Text>
+            {text.slice(0, Math.max(10, props.columns - 12))}
+          </Text>
+        )
+      })}
+      <Text dimColor>{`${props.items.length > shown.length ? `+${props.items.length - shown.length} more · ` : ""}↑ on the empty prompt takes the newest back (edit or drop it)`}</Text>
     </Box>
   )
 })
@@ -130,7 +150,7 @@ export const StatusLine = memo(function StatusLine(props: {
           ) : props.busy ? (
             <Text color="yellow">
               {`${spinnerFrame(now)} working `}
-              <Text dimColor>esc to interrupt</Text>
+              <Text dimColor>esc to interrupt · enter steers · ctrl+q queues</Text>
             </Text>
           ) : props.ready ? (
             <Text dimColor>tab agents · /help</Text>
