@@ -30,6 +30,7 @@ import type { ProcessorDeps } from "./processor"
 import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
+import { createResume } from "./resume"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
 import { createCommandChanges } from "./command-changes"
@@ -399,7 +400,9 @@ export async function createApp(opts: AppOptions) {
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
       try {
-        return await runLoop(loopDeps, sessionID, abort)
+        await runLoop(loopDeps, sessionID, abort)
+        // A turn that finished normally: the session's crashes in a row start again from zero.
+        if (!abort.aborted) leases.stored.clearCrashes(sessionID)
       } finally {
         await snapshots.settled(sessionID)
       }
@@ -446,6 +449,18 @@ export async function createApp(opts: AppOptions) {
     beforeRun: systemPrompt.forget,
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
+  })
+  // Sessions whose process died while they worked are carried on by whoever opens them next.
+  const resume = createResume({
+    history,
+    leases,
+    runner,
+    bus,
+    run: (id) => sessions.run(id),
+    session: (id) => store.sessions.get(id),
+    // As sessions.list scopes them: outside git, a project is its directory.
+    mine: (s) => s.projectID === projectID && (projectID !== "global" || s.directory === directory),
+    log: log.child({ service: "resume" }),
   })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
@@ -517,6 +532,8 @@ export async function createApp(opts: AppOptions) {
     afterWrite,
     /** Which process runs each session, and what other processes write. */
     leases,
+    /** Resume after a crash: sessions a dead process left working (session/resume.ts). */
+    resume,
     /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
     extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */

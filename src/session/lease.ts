@@ -171,6 +171,8 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
     holder: (sessionID: string) => leases.heldElsewhere().find((l) => l.sessionID === sessionID),
     /** Checks for other processes' writes now (the follower's timer does it on its own). */
     follow,
+    /** The stored leases and crash records (session/resume.ts reads and takes due resumes there). */
+    stored: leases,
     dispose() {
       if (follower) clearInterval(follower)
       if (heartbeat) clearInterval(heartbeat)
