@@ -399,6 +399,8 @@ export async function createApp(opts: AppOptions) {
       await extensionsReady
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
+      // This run carries the session on itself: a resume still due after a crash is moot.
+      leases.stored.takeResume(sessionID)
       try {
         await runLoop(loopDeps, sessionID, abort)
         // A turn that finished normally: the session's crashes in a row start again from zero.

@@ -44,7 +44,8 @@ export function createResume(deps: {
 }) {
   const { history, leases, runner } = deps
 
-  function resume(sessionID: string): { outcome: ResumeOutcome; done?: Promise<void> } {
+  /** `done`: when `resumed`, resolves once the loop is idle. `error`: when `stopped`, what the user is told. */
+  function resume(sessionID: string): { outcome: ResumeOutcome; done?: Promise<void>; error?: string } {
     if (runner.busy(sessionID)) return { outcome: "running" }
     // The first load closes what a dead holder left open (history's claim), recording the crash.
     const msgs = history.messages(sessionID)
@@ -59,10 +60,7 @@ export function createResume(deps: {
         leases.stored.clearCrashes(sessionID)
         return { outcome: "idle" }
       }
-      if (count >= MAX_CRASHES) {
-        stop(sessionID, count)
-        return { outcome: "stopped" }
-      }
+      if (count >= MAX_CRASHES) return { outcome: "stopped", error: stop(sessionID, count) }
       deps.log?.info("resuming a session its process left working", { sessionID, crashes: count })
       // The runner takes the lease this process holds now, and releases it when idle.
       handedOver = true
@@ -73,13 +71,18 @@ export function createResume(deps: {
   }
 
   /** The step the crash closed says why it is not resumed, and clients hear it as an error. */
-  function stop(sessionID: string, count: number) {
+  function stop(sessionID: string, count: number): string {
     const message = stoppedMessage(count)
-    const last = history.messages(sessionID).findLast((m) => m.info.role === "assistant")
-    // Still a MessageAbortedError: the partial answer stays in what the model sees next.
-    if (last?.info.role === "assistant") history.putMessage({ ...last.info, error: { name: "MessageAbortedError", data: { message } } })
+    const msgs = history.messages(sessionID)
+    const user = msgs.findLast((m) => m.info.role === "user")
+    const last = msgs.at(-1)?.info
+    // Only the step the crash cut off (an answer of an earlier turn keeps its own outcome). Still
+    // a MessageAbortedError: its partial answer stays in what the model sees next.
+    if (last?.role === "assistant" && last.parentID === user?.info.id && last.error?.name === "MessageAbortedError")
+      history.putMessage({ ...last, error: { name: "MessageAbortedError", data: { message } } })
     deps.bus.publish("session.error", { sessionID, error: { name: "UnknownError", data: { message } } })
     deps.log?.warn("not resuming a session that crashed too often", { sessionID, crashes: count })
+    return message
   }
 
   return {

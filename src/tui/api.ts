@@ -20,7 +20,7 @@ export function createApi(client: Client) {
     prompt: (id: string, body: { agent?: string; model?: ModelRef; parts: PartInput[] }) => client.session.promptAsync(id, body),
     abort: (id: string) => client.session.abort(id),
     /** Carries on the session if a crashed wright process left it working (POST /session/:id/resume); returns at once. */
-    resume: (id: string) => client.request<{ outcome: string }>("POST", `/session/${encodeURIComponent(id)}/resume`, { body: {} }),
+    resume: (id: string) => client.session.resume(id),
     shell: (id: string, body: { agent: string; command: string; model?: ModelRef }) => client.session.shell(id, body),
     command: (id: string, body: { command: string; arguments: string; agent?: string; model?: string }) => client.session.command(id, body),
     summarize: (id: string, body: { providerID: string; modelID: string }) => client.session.summarize(id, body),

@@ -104,6 +104,7 @@ test("sdk - one method per route: calling every method reaches every route of th
   await client.session.unrevert(s.id)
   await settle(client.session.promptAsync(s.id, { noReply: true, parts: [{ type: "text", text: "y" }] }))
   await client.session.abort(s.id)
+  expect((await client.session.resume(s.id)).outcome).toBe("idle")
   await client.session.deletePart(s.id, answer.info.id, part.id)
   await client.session.deleteMessage(s.id, answer.info.id)
   await client.session.delete(forked.id)

@@ -356,12 +356,11 @@ function checkResume(args: RunArgs) {
  * message, or "idle" when nothing was left working. Crashed too often: an error naming why.
  */
 async function resumeRun(client: Client, sessionID: string): Promise<MessageWithParts | "idle"> {
-  const r = await client.request<{ outcome: string; message?: MessageWithParts }>("POST", `/session/${encodeURIComponent(sessionID)}/resume`, { body: { wait: true } })
+  const r = await client.session.resume(sessionID, { wait: true })
   if (r.outcome === "resumed" && r.message) return r.message
   if (r.outcome === "idle" || r.outcome === "resumed") return "idle"
   if (r.outcome === "stopped") {
-    const last = (await client.session.messages(sessionID, { limit: 1 }))[0]
-    const message = last?.info.role === "assistant" ? String(last.info.error?.data.message ?? "") : ""
+    const message = r.error ?? "Not resumed: this session crashed too often in a row. Send a message to continue."
     throw Object.assign(new Error(message), { body: { name: "UnknownError", data: { message } } })
   }
   // "busy"/"running": another process runs it (busyElsewhere said so already, unless it just started).

@@ -144,12 +144,12 @@ export const sessionRoutes = [
       "Carry on a session whose wright process died while it worked (session/resume.ts). outcome: resumed, stopped (crashed too often in a row), idle (nothing to resume), running (here), busy (another process runs it). With wait, answers once the resumed loop is idle, with its last message",
     tags: ["session"],
     body: z.object({ wait: z.boolean().optional() }).optional(),
-    response: z.object({ outcome: z.enum(["resumed", "stopped", "idle", "running", "busy"]), message: MessageWithParts.optional() }),
+    response: z.object({ outcome: z.enum(["resumed", "stopped", "idle", "running", "busy"]), error: z.string().optional(), message: MessageWithParts.optional() }),
     handler: async ({ app, params, body, server }) => {
       app.sessions.get(id(params))
       if (server.shells(app).busy(id(params))) return { outcome: "running" as const }
       const r = app.resume.resume(id(params))
-      if (!r.done) return { outcome: r.outcome }
+      if (!r.done) return { outcome: r.outcome, ...(r.error ? { error: r.error } : {}) }
       if (!body?.wait) {
         r.done.catch((error) => app.log.error("resume: the run failed", { session: id(params), error }))
         return { outcome: r.outcome }
