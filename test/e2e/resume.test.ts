@@ -8,14 +8,21 @@ import { existsSync } from "node:fs"
 import path from "node:path"
 import { afterEach, expect, test, vi } from "vitest"
 import { text, toolCall } from "../lib/llm-server"
-import { finished, providerConfig, sandbox, spawnWright, storedParts, useLLMServer, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { BIN, finished, providerConfig, sandbox, spawnWright, storedParts, useLLMServer, wright, writeConfig, type Sandbox } from "../lib/e2e"
+import { requires } from "../lib/requires"
+import { Tmux } from "../tui/tmux"
 import { startServe, stopServe, type Served } from "./serve-helpers"
+
+// The TUI case drives wright in tmux; without tmux it is skipped, saying so.
+const noTmux = requires("tmux")
 
 vi.setConfig({ testTimeout: 60_000 })
 
 const llm = useLLMServer()
 const served: Served[] = []
+const panes: Tmux[] = []
 afterEach(async () => {
+  for (const p of panes.splice(0)) p.kill()
   for (const s of served.splice(0)) await stopServe(s).catch(() => {})
 })
 
@@ -238,4 +245,23 @@ test("resume - a session that crashed three times in a row is not resumed again 
   } finally {
     db.close()
   }
+})
+
+test.skipIf(noTmux)("resume - the TUI opening a crashed session (-c) carries it on and shows the answer", async () => {
+  const box = project()
+  llm.script(toolCall("bash", { command: "sleep 30", description: "Wait" }, { text: "Waiting a while." }))
+  await crash(box, ["run", "wait for it"], (s) => s.parts.some((p) => p.type === "tool" && p.state.status === "running"), "the bash call running")
+
+  llm.script(text("Resumed in the TUI."))
+  const pane = new Tmux()
+  panes.push(pane)
+  pane.start([process.execPath, BIN, "-c"], { cwd: box.project, env: box.env })
+  await pane.waitFor("Resumed in the TUI.", { timeoutMs: 30_000 })
+  await until(() => read(box).messages.some((m) => m.role === "assistant" && m.finish === "stop"), "the resumed answer on disk")
+  const s = read(box)
+  expect(s.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"])
+  expect(textOf(s, s.messages[1].id)).toBe("Waiting a while.")
+  const call = s.parts.find((p) => p.type === "tool")
+  expect(toolResultSent(llm.requests[1]!.body, call.callID)).toContain(NOTE)
+  expectNoDuplicates(s)
 })
