@@ -229,6 +229,15 @@ test("resume - a session that crashed three times in a row is not resumed again 
   await stopServe(a)
   expect(a.output.stderr).not.toContain("Resumed after a crash")
   expect(llm.requests).toHaveLength(3)
+  if (!noTmux) {
+    // The TUI shows why on the cut step, and does not resume it.
+    const pane = new Tmux()
+    panes.push(pane)
+    pane.start([process.execPath, BIN, "-c"], { cwd: box.project, env: box.env })
+    await pane.waitFor("Send a message to continue", { timeoutMs: 30_000 })
+    pane.kill()
+    expect(llm.requests).toHaveLength(3)
+  }
 
   // The user's message carries on, and a finished turn resets the count.
   llm.script(text("Back on track."))
