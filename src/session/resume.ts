@@ -13,7 +13,7 @@ import type { Logger } from "../util"
 import type { History } from "./history"
 import type { SessionLeases } from "./lease"
 import type { Runner } from "./runner"
-import { SHELL_NOTE } from "./shell"
+import { SHELL_NOTE } from "./shell-note"
 
 /** Crashes in a row after which a session is not resumed again (the user's next message resets it). */
 export const MAX_CRASHES = 3
