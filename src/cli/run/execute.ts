@@ -205,8 +205,10 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     try {
       const resumed = !input.message.trim() && !args.command && resuming(args) ? await resumeRun(client, session.id) : undefined
       if (resumed === "idle") {
-        stderr(`${dim(`Nothing to resume: session ${session.id} was not left working by a crashed wright. Give a message to continue it.`)}\n`)
-        return 0
+        // --resume asked only for that: done. -c / --session with no message had nothing to do, as before.
+        if (args.resume !== undefined) stderr(`${dim(`Nothing to resume: session ${session.id} was not left working by a crashed wright. Give a message to continue it.`)}\n`)
+        else stderr(`${yellow("Nothing to do:")} session ${session.id} was not left working by a crashed wright; give a message to continue it, e.g. wright run -c "go on"\n`)
+        return args.resume !== undefined ? 0 : 1
       }
       result = resumed
         ? resumed
