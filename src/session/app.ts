@@ -399,12 +399,14 @@ export async function createApp(opts: AppOptions) {
       await extensionsReady
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
-      // This run carries the session on itself: a resume still due after a crash is moot.
-      leases.stored.takeResume(sessionID)
+      // This run carries the session on itself: a resume still due after a crash is moot. (One
+      // read when the session never crashed: no write is added to a run.)
+      const crashed = leases.stored.crashes(sessionID)
+      if (crashed?.pending) leases.stored.takeResume(sessionID)
       try {
         await runLoop(loopDeps, sessionID, abort)
         // A turn that finished normally: the session's crashes in a row start again from zero.
-        if (!abort.aborted) leases.stored.clearCrashes(sessionID)
+        if (crashed && !abort.aborted) leases.stored.clearCrashes(sessionID)
       } finally {
         await snapshots.settled(sessionID)
       }
