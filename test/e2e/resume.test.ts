@@ -274,3 +274,35 @@ test.skipIf(noTmux)("resume - the TUI opening a crashed session (-c) carries it 
   expect(toolResultSent(llm.requests[1]!.body, call.callID)).toContain(NOTE)
   expectNoDuplicates(s)
 })
+
+test("resume - a user's own !cmd cut off by a SIGKILL is closed with the note but not resumed: no model call", async () => {
+  const box = project()
+  const a = await startServe(box)
+  const { createClient } = await import("../../src/sdk")
+  const client = createClient({ baseUrl: a.url, directory: box.project })
+  const session = await client.session.create({})
+  void client.session.shell(session.id, { agent: "build", command: "sleep 30" }).catch(() => {})
+  await until(() => read(box).parts.some((p) => p.type === "tool" && p.state.status === "running"), "the command running")
+  const exited = finished(a, 20_000)
+  a.kill("SIGKILL")
+  await exited
+
+  const r = await wright(["run", "--resume", session.id], { cwd: box.project, env: box.env })
+  expect(r.code).toBe(0)
+  expect(r.stderr).toContain("Nothing to resume")
+  expect(llm.requests).toHaveLength(0)
+  const call = read(box).parts.find((p) => p.type === "tool")
+  expect(call.state.status).toBe("error")
+  expect(call.state.error).toContain(NOTE)
+})
+
+test("resume - run --resume names its flag on bad input", async () => {
+  const box = project()
+  const unknown = await wright(["run", "--resume", "ses_nope"], { cwd: box.project, env: box.env })
+  expect(unknown.code).toBe(1)
+  expect(unknown.stderr).toContain("--resume: no session with id ses_nope")
+  const withMessage = await wright(["run", "--resume", "ses_nope", "do more"], { cwd: box.project, env: box.env })
+  expect(withMessage.code).toBe(1)
+  expect(withMessage.stderr).toContain('--resume: takes no message; to send one, use --session ses_nope "…"')
+  expect(llm.requests).toHaveLength(0)
+})
