@@ -30,7 +30,7 @@ import type { ProcessorDeps } from "./processor"
 import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
-import { createResume } from "./resume"
+import { createResume, type Resume } from "./resume"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
 import { createCommandChanges } from "./command-changes"
@@ -142,6 +142,8 @@ export async function createApp(opts: AppOptions) {
   // websearch is offered only once a backend is configured; the key is looked up on each call.
   const websearch = configureWebsearch(config.websearch, { env, fetch: opts.fetch, storedKey: (id) => credentials.load().get(id)?.key })
   if (websearch.tool) registry.add(websearch.tool)
+  // Made once the session service exists (below); the lease follower resumes through it.
+  let resume: Resume | undefined
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
   const history = createHistory({
     store,
@@ -157,6 +159,8 @@ export async function createApp(opts: AppOptions) {
     status,
     log: log.child({ service: "lease" }),
     onLost: (id) => runner.abort(id),
+    // A session shown here whose process died carries on here (one follower wins its lease).
+    onDead: (id) => void resume?.background(id),
     heartbeatMs: opts.lease?.heartbeatMs,
     retryMs: opts.lease?.retryMs,
     followMs: opts.lease?.followMs,
@@ -455,17 +459,10 @@ export async function createApp(opts: AppOptions) {
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
   // Sessions whose process died while they worked are carried on by whoever opens them next.
-  const resume = createResume({
-    history,
-    leases,
-    runner,
-    bus,
-    run: (id) => sessions.run(id),
-    session: (id) => store.sessions.get(id),
+  const resumer = (resume = createResume({ history, leases, runner, bus, run: (id) => sessions.run(id), session: (id) => store.sessions.get(id), log: log.child({ service: "resume" }),
     // As sessions.list scopes them: outside git, a project is its directory.
     mine: (s) => s.projectID === projectID && (projectID !== "global" || s.directory === directory),
-    log: log.child({ service: "resume" }),
-  })
+  }))
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
     createTaskTool({
@@ -537,7 +534,7 @@ export async function createApp(opts: AppOptions) {
     /** Which process runs each session, and what other processes write. */
     leases,
     /** Resume after a crash: sessions a dead process left working (session/resume.ts). */
-    resume,
+    resume: resumer,
     /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
     extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */

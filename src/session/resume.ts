@@ -85,6 +85,23 @@ export function createResume(deps: {
     return message
   }
 
+  /**
+   * Resumes a top-level session of this project without waiting for it; true when it was
+   * resumed. Must not throw: failures, then or later, are logged.
+   */
+  function background(sessionID: string): boolean {
+    try {
+      const session = deps.session(sessionID)
+      if (!session || session.parentID || !deps.mine(session)) return false
+      const r = resume(sessionID)
+      r.done?.catch((error) => deps.log?.warn("a resumed session failed", { sessionID, error }))
+      return r.outcome === "resumed"
+    } catch (error) {
+      deps.log?.warn("resuming a session failed", { sessionID, error })
+      return false
+    }
+  }
+
   return {
     resume,
     /**
@@ -101,21 +118,10 @@ export function createResume(deps: {
         deps.log?.warn("listing sessions to resume failed", { error })
         return []
       }
-      const resumed: string[] = []
-      for (const id of ids) {
-        try {
-          const session = deps.session(id)
-          if (!session || session.parentID || !deps.mine(session)) continue
-          const r = resume(id)
-          if (r.outcome !== "resumed") continue
-          resumed.push(id)
-          r.done!.catch((error) => deps.log?.warn("a resumed session failed", { sessionID: id, error }))
-        } catch (error) {
-          deps.log?.warn("resuming a session failed", { sessionID: id, error })
-        }
-      }
-      return resumed
+      return [...ids].filter(background)
     },
+    /** The lease follower saw the holder of a session shown here die: carry it on (see background). */
+    background,
   }
 }
 

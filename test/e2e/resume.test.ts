@@ -144,3 +144,27 @@ test("resume - run --resume names its flag on bad input", async () => {
   expect(withMessage.stderr).toContain('--resume: takes no message; to send one, use --session ses_nope "…"')
   expect(llm.requests).toHaveLength(0)
 })
+
+test("resume - a serve showing a session that another process runs carries it on when that process is killed", async () => {
+  const box = project(llm)
+  const a = await startServe(box)
+  served.push(a)
+  const { createClient } = await import("../../src/sdk")
+  const client = createClient({ baseUrl: a.url, directory: box.project })
+  const session = await client.session.create({})
+  // A client of the server looks at the session: it is loaded there, and followed.
+  expect(await client.session.messages(session.id)).toEqual([])
+
+  llm.script({ text: words(100, "r"), hang: 20 })
+  await crash(box, ["run", "--session", session.id, "go"], (s) => textOf(s, s.messages[1]?.id ?? "").includes("r5 "), "streamed text on disk")
+  const persisted = textOf(read(box), read(box).messages[1].id)
+
+  llm.script(text("Carried on by the server."))
+  await until(() => read(box).messages.some((m) => m.role === "assistant" && m.finish === "stop"), "the server's resumed answer on disk")
+  expect(llm.requests).toHaveLength(2)
+  const s = read(box)
+  expect(s.messages.map((m) => m.role)).toEqual(["user", "assistant", "assistant"])
+  expect(textOf(s, s.messages[1].id)).toBe(persisted)
+  expect(textOf(s, s.messages[2].id)).toBe("Carried on by the server.")
+  expectNoDuplicates(s)
+})
