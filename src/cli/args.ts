@@ -10,6 +10,8 @@ export interface RunArgs extends LogArgs {
   format: "default" | "json"
   continue?: boolean
   session?: string
+  /** --resume: carry on this session, left working by a crashed process, with no new prompt. */
+  resume?: string
   dir?: string
   attach?: string
   password?: string

@@ -102,6 +102,9 @@ export function createApi(t: Transport) {
       inboxDelete: (id: string, itemID: string) => request<boolean>("DELETE", `${s(id)}/inbox/${seg(itemID)}`),
       shell: (id: string, body: SessionShellInput) => request<MessageWithParts>("POST", `${s(id)}/shell`, { body }),
       abort: (id: string) => request<boolean>("POST", `${s(id)}/abort`),
+      /** Carries on a session a crashed wright left working; with `wait`, answers once it is idle (see server/routes/session.ts). */
+      resume: (id: string, body: { wait?: boolean } = {}) =>
+        request<{ outcome: "resumed" | "stopped" | "idle" | "running" | "busy"; error?: string; message?: MessageWithParts }>("POST", `${s(id)}/resume`, { body }),
       fork: (id: string, body: { messageID?: string } = {}) => request<Session>("POST", `${s(id)}/fork`, { body }),
       summarize: (id: string, body: SessionSummarizeInput = {}) => request<boolean>("POST", `${s(id)}/summarize`, { body }),
       revert: (id: string, body: SessionRevertInput) => request<Session>("POST", `${s(id)}/revert`, { body }),

@@ -31,6 +31,7 @@ import type { ProcessorDeps } from "./processor"
 import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
+import { createResume, type Resume } from "./resume"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
 import { createCommandChanges } from "./command-changes"
@@ -142,6 +143,8 @@ export async function createApp(opts: AppOptions) {
   // websearch is offered only once a backend is configured; the key is looked up on each call.
   const websearch = configureWebsearch(config.websearch, { env, fetch: opts.fetch, storedKey: (id) => credentials.load().get(id)?.key })
   if (websearch.tool) registry.add(websearch.tool)
+  // Made once the session service exists (below); the lease follower resumes through it.
+  let resume: Resume | undefined
   // Open steps are closed as interrupted only by whoever holds the session's lease (see lease.ts).
   const history = createHistory({
     store,
@@ -157,6 +160,8 @@ export async function createApp(opts: AppOptions) {
     status,
     log: log.child({ service: "lease" }),
     onLost: (id) => runner.abort(id),
+    // A session shown here whose process died carries on here (one follower wins its lease).
+    onDead: (id) => void resume?.background(id),
     heartbeatMs: opts.lease?.heartbeatMs,
     retryMs: opts.lease?.retryMs,
     followMs: opts.lease?.followMs,
@@ -404,8 +409,14 @@ export async function createApp(opts: AppOptions) {
       await extensionsReady
       // The user may have edited files since the last run: its first step tracks for real.
       snapshotStore.touch()
+      // This run carries the session on itself: a resume still due after a crash is moot. (One
+      // read when the session never crashed: no write is added to a run.)
+      const crashed = leases.stored.crashes(sessionID)
+      if (crashed?.pending) leases.stored.takeResume(sessionID)
       try {
-        return await runLoop(loopDeps, sessionID, abort)
+        await runLoop(loopDeps, sessionID, abort)
+        // A turn that finished normally: the session's crashes in a row start again from zero.
+        if (crashed && !abort.aborted) leases.stored.clearCrashes(sessionID)
       } finally {
         await snapshots.settled(sessionID)
       }
@@ -461,6 +472,11 @@ export async function createApp(opts: AppOptions) {
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
+  // Sessions whose process died while they worked are carried on by whoever opens them next.
+  const resumer = (resume = createResume({ history, leases, runner, bus, run: (id) => sessions.run(id), session: (id) => store.sessions.get(id), log: log.child({ service: "resume" }),
+    // As sessions.list scopes them: outside git, a project is its directory.
+    mine: (s) => s.projectID === projectID && (projectID !== "global" || s.directory === directory),
+  }))
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
   registry.add(
     createTaskTool({
@@ -533,6 +549,8 @@ export async function createApp(opts: AppOptions) {
     leases,
     /** Prompts sent while a session is busy, until they are delivered. */
     inbox,
+    /** Resume after a crash: sessions a dead process left working (session/resume.ts). */
+    resume: resumer,
     /** Whether any plugin, custom tool or command hook is configured (without one, src/plugin is never loaded). */
     extended: extensions !== undefined,
     /** Plugins, custom tools and command hooks: what loaded and what failed (empty without any). */

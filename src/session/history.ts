@@ -135,7 +135,7 @@ export function createHistory(deps: {
       entry.open.delete(msg)
       if (msg.info.role !== "assistant" || msg.info.time.completed) continue
       for (const part of msg.parts) {
-        let closed = part.type === "tool" && ToolState.interrupt(part, undefined, end)
+        let closed = part.type === "tool" && ToolState.interrupt(part, undefined, end, ToolState.CRASHED)
         if ((part.type === "text" || part.type === "reasoning") && part.time && part.time.end === undefined) {
           part.time = { ...part.time, end }
           closed = true

@@ -21,6 +21,12 @@ export interface SessionLeaseOptions {
   log?: Logger
   /** Contract: called when another process took over a lease this one held (it stalled); must not throw. Stops the run. */
   onLost?: (sessionID: string) => void
+  /**
+   * Contract: called by the follower when a session another process ran here in view (loaded)
+   * lost its holder without a release (the process died); must not throw. Resumes it
+   * (session/resume.ts). Undefined: nothing happens until someone opens it.
+   */
+  onDead?: (sessionID: string) => void
   /** How often held leases are renewed (default 1000 ms; 0: never, for the benchmark's baseline). */
   heartbeatMs?: number
   /** How often a waiting prompt tries the lease again (default 250 ms). */
@@ -94,7 +100,10 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
         for (const id of history.loaded()) if (!held.has(id) && (all || running.has(id))) history.sync(id)
       }
       // After the sync: clients get the final parts before they hear the session went idle.
+      const gone = [...elsewhere.keys()].filter((id) => !next.has(id))
       applyElsewhere(next)
+      // A holder that died leaves its lease behind (one that finished released it).
+      if (opts.onDead) for (const id of gone) if (history.loaded().includes(id) && leases.get(id)) opts.onDead(id)
     } catch (error) {
       opts.log?.warn("following other processes failed", { error })
     }
@@ -174,6 +183,8 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
     holder: (sessionID: string) => leases.heldElsewhere().find((l) => l.sessionID === sessionID),
     /** Checks for other processes' writes now (the follower's timer does it on its own). */
     follow,
+    /** The stored leases and crash records (session/resume.ts reads and takes due resumes there). */
+    stored: leases,
     dispose() {
       if (follower) clearInterval(follower)
       if (heartbeat) clearInterval(heartbeat)

@@ -8,8 +8,10 @@ import { Id } from "../util"
 import type { App } from "./app"
 import { cleanupRevert } from "./revert"
 import { newAssistant } from "./assistant"
+import { SHELL_NOTE } from "./shell-note"
 
-export const SHELL_NOTE = "The following tool was executed by the user"
+export { SHELL_NOTE }
+
 /** A user's command runs until it ends or is aborted (setTimeout's largest delay). */
 const NO_TIMEOUT_MS = 2_147_483_647
 

@@ -15,6 +15,9 @@ export interface Fixed {
 }
 
 export const INTERRUPTED = "Tool execution aborted"
+/** What the model reads for a call that was running when wright's process died (a crash, SIGKILL). */
+export const CRASHED =
+  "interrupted: wright stopped while this ran (its process died); it may have partly run. Check what it did before running it again."
 
 /** pending (or a new part) → running. */
 export function start(part: ToolPart, input: Record<string, unknown>, describe: Describe, fixed: Fixed = {}, now = Date.now()): void {
@@ -67,15 +70,16 @@ export function fail(part: ToolPart, error: string, describe: Describe, metadata
 }
 
 /**
- * pending | running → error "Tool execution aborted", marked `interrupted` (the loop then does
- * not send it back as a call to answer). Without `describe` (crash recovery, where the tool is
- * not at hand) the last summary is kept. False when the call had already settled.
+ * pending | running → error "Tool execution aborted" (or `error`: the crash note), marked
+ * `interrupted` (the loop then does not send it back as a call to answer). Without `describe`
+ * (crash recovery, where the tool is not at hand) the last summary is kept. False when the
+ * call had already settled.
  */
-export function interrupt(part: ToolPart, describe?: Describe, now = Date.now()): boolean {
+export function interrupt(part: ToolPart, describe?: Describe, now = Date.now(), error = INTERRUPTED): boolean {
   if (part.state.status !== "pending" && part.state.status !== "running") return false
   const { input, start } = runningOf(part, now)
   const previous = part.state.status === "running" ? part.state.metadata?.summary : undefined
-  const state: ToolState = { status: "error", input, error: INTERRUPTED, metadata: { interrupted: true, ...(previous ? { summary: previous } : {}) }, time: { start, end: now } }
+  const state: ToolState = { status: "error", input, error, metadata: { interrupted: true, ...(previous ? { summary: previous } : {}) }, time: { start, end: now } }
   part.state = describe ? summarized(state, describe) : state
   return true
 }

@@ -2,6 +2,9 @@
 // while it works (a heartbeat); a lease whose heartbeat is older than `staleMs`, or whose pid
 // is gone on this machine, belongs to a dead process and may be taken over. Every decision is
 // made inside one `BEGIN IMMEDIATE` transaction, so two processes never both win.
+// A lease exists only while its holder runs the session, so taking over a dead holder's lease
+// means the session was working when its process died: that takeover records a crash (counted
+// in a row, until a turn finishes normally) and marks a resume as due (see session/resume.ts).
 import { randomBytes } from "node:crypto"
 import os from "node:os"
 import type { DB } from "./database"
@@ -59,6 +62,15 @@ export function createLeases(db: DB, opts: LeaseOptions = {}) {
     release: db.prepare(`DELETE FROM session_lease WHERE session_id = ? AND holder = ?`),
     releaseAll: db.prepare(`DELETE FROM session_lease WHERE holder = ?`),
     others: db.prepare(`SELECT * FROM session_lease WHERE holder != ?`),
+    all: db.prepare(`SELECT * FROM session_lease`),
+    crashed: db.prepare(
+      `INSERT INTO session_crash (session_id, count, pending, time_crashed) VALUES (?, 1, 1, ?)
+       ON CONFLICT(session_id) DO UPDATE SET count = count + 1, pending = 1, time_crashed = excluded.time_crashed`,
+    ),
+    crash: db.prepare(`SELECT count, pending FROM session_crash WHERE session_id = ?`),
+    crashesDue: db.prepare(`SELECT session_id FROM session_crash WHERE pending = 1`),
+    unpend: db.prepare(`UPDATE session_crash SET pending = 0 WHERE session_id = ? AND pending = 1`),
+    forget: db.prepare(`DELETE FROM session_crash WHERE session_id = ?`),
   }
   const toLease = (row: unknown): Lease => {
     const r = row as { session_id: string; holder: string; pid: number; hostname: string; heartbeat: number; time_acquired: number }
@@ -78,7 +90,15 @@ export function createLeases(db: DB, opts: LeaseOptions = {}) {
     if (current && !dead(current)) return { ok: false, lease: current }
     const t = now()
     q.insert.run(sessionID, holder, pid, hostname, t, t)
+    if (current) q.crashed.run(sessionID, t)
     return current ? { ok: true, mine: false, replaced: current } : { ok: true, mine: false }
+  })
+
+  const takeResume = db.transaction((sessionID: string): number | undefined => {
+    const row = q.crash.get(sessionID) as { count: number; pending: number } | undefined
+    if (!row?.pending) return undefined
+    q.unpend.run(sessionID)
+    return row.count
   })
 
   return {
@@ -112,6 +132,24 @@ export function createLeases(db: DB, opts: LeaseOptions = {}) {
       return q.others.all(holder).map(toLease).filter((l) => !dead(l))
     },
     dead,
+    /** Leases whose holder is gone (crashed while it ran their session), not yet taken over. */
+    deadHeld: (): Lease[] => q.all.all().map(toLease).filter((l) => l.holder !== holder && dead(l)),
+    /** Crashes in a row of the session, and whether a resume is still due; undefined: none since its last normal turn. */
+    crashes(sessionID: string): { count: number; pending: boolean } | undefined {
+      const row = q.crash.get(sessionID) as { count: number; pending: number } | undefined
+      return row ? { count: row.count, pending: row.pending === 1 } : undefined
+    },
+    /** Sessions whose resume is due (a crash was recorded and nobody resumed them yet). */
+    resumesDue: (): string[] => (q.crashesDue.all() as { session_id: string }[]).map((r) => r.session_id),
+    /**
+     * Takes the due resume of the session: its crashes in a row, and the resume is no longer due.
+     * Undefined when none was due (or another process took it first). Call it under the session's lease.
+     */
+    takeResume: (sessionID: string): number | undefined => takeResume.immediate(sessionID),
+    /** A turn of the session finished normally: its crashes in a row start again from zero. */
+    clearCrashes(sessionID: string) {
+      q.forget.run(sessionID)
+    },
   }
 }
 

@@ -88,6 +88,19 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       CREATE INDEX inbox_pending ON inbox(session_id, id) WHERE time_delivered IS NULL;
     `,
   },
+  {
+    version: 5,
+    name: "crashed sessions: how many times in a row a session's holder died while it worked, and whether a resume is due",
+    // A row exists only between a crash and the next turn that finishes normally.
+    sql: `
+      CREATE TABLE session_crash (
+        session_id TEXT PRIMARY KEY,
+        count INTEGER NOT NULL,
+        pending INTEGER NOT NULL,
+        time_crashed INTEGER NOT NULL
+      );
+    `,
+  },
 ]
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version

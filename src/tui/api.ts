@@ -22,6 +22,8 @@ export function createApi(client: Client) {
     inbox: (id: string) => client.session.inbox(id),
     withdraw: (id: string, itemID: string) => client.session.inboxDelete(id, itemID),
     abort: (id: string) => client.session.abort(id),
+    /** Carries on the session if a crashed wright process left it working (POST /session/:id/resume); returns at once. */
+    resume: (id: string) => client.session.resume(id),
     shell: (id: string, body: { agent: string; command: string; model?: ModelRef }) => client.session.shell(id, body),
     command: (id: string, body: { command: string; arguments: string; agent?: string; model?: string; delivery?: Delivery }) => client.session.command(id, body),
     summarize: (id: string, body: { providerID: string; modelID: string }) => client.session.summarize(id, body),

@@ -108,6 +108,8 @@ export function createController(opts: ControllerOptions) {
     const [session, page] = await Promise.all([api.session(id), api.messages(id, { limit: PAGE })])
     older = undefined
     store.open(session, page, page.length >= PAGE)
+    // A session a crashed process left working carries on; its steps arrive as events.
+    api.resume(id).catch(() => {})
     api.statuses().then((s) => store.setStatuses(s), () => {})
     api.inbox(id).then((items) => store.getState().session?.id === id && store.set({ inbox: items }), () => {})
     api.diff(id).then(

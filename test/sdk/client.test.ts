@@ -111,6 +111,7 @@ test("sdk - one method per route: calling every method reaches every route of th
   expect(await client.session.inbox(s.id)).toEqual([])
   await settle(client.session.inboxUpdate(s.id, "inb_none", { delivery: "steer" }))
   await settle(client.session.inboxDelete(s.id, "inb_none"))
+  expect((await client.session.resume(s.id)).outcome).toBe("idle")
   await client.session.deletePart(s.id, answer.info.id, part.id)
   await client.session.deleteMessage(s.id, answer.info.id)
   await client.session.delete(forked.id)

@@ -117,3 +117,34 @@ test("lease - a lease from another machine is taken over only once its heartbeat
   here.release("ses_r")
   expect(here.get("ses_r")).toBeUndefined()
 })
+
+test("lease - taking over a dead holder's lease counts a crash in a row and makes one resume due, taken once", () => {
+  const file = path.join(tempDir("wright-lease-"), "wright.db")
+  const dead = new Set<number>()
+  const opts = { alive: (pid: number) => !dead.has(pid) }
+  const a = createLeases(openDatabase(file), { ...opts, pid: 101 })
+  const b = createLeases(openDatabase(file), { ...opts, pid: 102 })
+  const c = createLeases(openDatabase(file), { ...opts, pid: 103 })
+  // A lease given back normally is no crash.
+  expect(a.acquire("ses_c").ok).toBe(true)
+  a.release("ses_c")
+  expect(b.acquire("ses_c").ok).toBe(true)
+  expect(b.crashes("ses_c")).toBeUndefined()
+  // B dies holding it: C's takeover records the crash; the resume is taken once, by either.
+  dead.add(102)
+  expect(a.deadHeld().map((l) => l.sessionID)).toEqual(["ses_c"])
+  expect(c.acquire("ses_c")).toMatchObject({ ok: true, replaced: { pid: 102 } })
+  expect(a.deadHeld()).toEqual([])
+  expect(a.crashes("ses_c")).toEqual({ count: 1, pending: true })
+  expect(a.resumesDue()).toEqual(["ses_c"])
+  expect(c.takeResume("ses_c")).toBe(1)
+  expect(a.takeResume("ses_c")).toBeUndefined()
+  // C dies too: two in a row.
+  dead.add(103)
+  expect(a.acquire("ses_c").ok).toBe(true)
+  expect(a.crashes("ses_c")).toEqual({ count: 2, pending: true })
+  // A turn that finishes normally starts the count again.
+  a.clearCrashes("ses_c")
+  expect(a.crashes("ses_c")).toBeUndefined()
+  expect(a.resumesDue()).toEqual([])
+})

@@ -20,6 +20,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("format", { choices: ["default", "json"] as const, default: "default" as const, describe: "json: one JSON event per line" })
       .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
       .option("session", { alias: "s", type: "string", describe: "continue the session with this id" })
+      .option("resume", { type: "string", describe: "carry on the session with this id where a crashed wright left it (no new prompt); with -c or --session and no message, the same" })
       .option("dir", { type: "string", describe: "project directory (default: the current one)" })
       .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
       .option("password", { alias: "p", type: "string", describe: "password for --attach; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })

@@ -42,6 +42,7 @@ export async function run(args: RunArgs) {
     process.stderr.write(`${yellow("Timed out:")} the run passed its --timeout of ${args.timeout} s before the agent started\n`)
     process.exit(TIMEOUT_EXIT)
   })
+  if (args.resume !== undefined) checkResume(args)
   const message = await promptText(args)
   const model = args.model ? parseModelRef(args.model, "--model") : undefined
   const files = (args.file ?? []).map((f) => filePart(f, directory))
@@ -98,7 +99,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
   if (notice) stderr(notice)
   // Printed once per run; a server from before /config/warnings has none to give.
   for (const w of await client.config.warnings().catch(() => [])) stderr(`${yellow("Warning:")} ${terminalSafe(w)}\n`)
-  const { session, created } = await resolveSession(client, args)
+  const { session, created } = await resolveSession(client, args, !input.message.trim() && !args.command)
   input.log.info("session", { id: session.id, attach: args.attach })
   const delivery = args.steer ? ("steer" as const) : args.queue ? ("queue" as const) : undefined
   const busy = delivery ? undefined : await busyElsewhere(client, args, session.id)
@@ -203,7 +204,16 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
     let result: MessageWithParts | InboxItem
     try {
-      result = args.command
+      const resumed = !input.message.trim() && !args.command && resuming(args) ? await resumeRun(client, session.id) : undefined
+      if (resumed === "idle") {
+        // --resume asked only for that: done. -c / --session with no message had nothing to do, as before.
+        if (args.resume !== undefined) stderr(`${dim(`Nothing to resume: session ${session.id} was not left working by a crashed wright. Give a message to continue it.`)}\n`)
+        else stderr(`${yellow("Nothing to do:")} session ${session.id} was not left working by a crashed wright; give a message to continue it, e.g. wright run -c "go on"\n`)
+        return args.resume !== undefined ? 0 : 1
+      }
+      result = resumed
+        ? resumed
+        : args.command
         ? await client.request<MessageWithParts | InboxItem>("POST", `/session/${encodeURIComponent(session.id)}/command`, {
             body: {
               ...(delivery ? { delivery } : {}),
@@ -344,19 +354,50 @@ async function dropIfEmpty(client: Client, sessionID: string) {
   if (messages?.length === 0) await client.session.delete(sessionID).catch(() => {})
 }
 
+/** With no message, -c, --session and --resume carry the session on where a crash left it. */
+function resuming(args: RunArgs) {
+  return args.resume !== undefined || args.continue === true || args.session !== undefined
+}
+
+/** --resume names the session and takes no prompt: a message or a command goes with --session. */
+function checkResume(args: RunArgs) {
+  if (!args.resume) throw new UserError("--resume: give the id of the session to carry on (wright session list shows them)")
+  if (args.session || args.continue) throw new UserError("--resume: names the session itself; drop --session / --continue")
+  if (args.message.some((w) => w !== "-") || args.command) throw new UserError(`--resume: takes no message; to send one, use --session ${args.resume} "…"`)
+}
+
+/**
+ * Carries the session on (POST /session/:id/resume) and waits until it is idle: its last
+ * message, or "idle" when nothing was left working. Crashed too often: an error naming why.
+ */
+async function resumeRun(client: Client, sessionID: string): Promise<MessageWithParts | "idle"> {
+  const r = await client.session.resume(sessionID, { wait: true })
+  if (r.outcome === "resumed" && r.message) return r.message
+  if (r.outcome === "idle" || r.outcome === "resumed") return "idle"
+  if (r.outcome === "stopped") {
+    const message = r.error ?? "Not resumed: this session crashed too often in a row. Send a message to continue."
+    throw Object.assign(new Error(message), { body: { name: "UnknownError", data: { message } } })
+  }
+  // "busy"/"running": another process runs it (busyElsewhere said so already, unless it just started).
+  throw Object.assign(new Error(`Session ${sessionID} is running in another wright process`), { body: { name: "BusyError", data: { message: `Session ${sessionID} is running in another wright process` } } })
+}
+
 /** The session to run in; `created` when this run made it. */
-async function resolveSession(client: Client, args: RunArgs): Promise<{ session: Session; created: boolean }> {
-  if (args.session) {
+async function resolveSession(client: Client, args: RunArgs, noMessage: boolean): Promise<{ session: Session; created: boolean }> {
+  if (args.session || args.resume) {
+    const id = (args.resume ?? args.session)!
+    const flag = args.resume !== undefined ? "--resume" : "--session"
     try {
-      return { session: await client.session.get(args.session), created: false }
+      return { session: await client.session.get(id), created: false }
     } catch (e) {
-      if ((e as Error).name === "NotFoundError") throw new UserError(`--session: no session with id ${args.session}`)
+      if ((e as Error).name === "NotFoundError") throw new UserError(`${flag}: no session with id ${id}`)
       throw e
     }
   }
   if (args.continue) {
     const [latest] = await client.session.list({ roots: true, limit: 1 })
     if (latest) return { session: latest, created: false }
+    if (noMessage) throw new UserError('Nothing to do: there is no session to continue; give a message, e.g. wright run "fix the failing test"')
   }
   return { session: await client.session.create({ ...(args.title ? { title: args.title } : {}), permission: RUN_RULES }), created: true }
 }
@@ -367,6 +408,8 @@ async function resolveSession(client: Client, args: RunArgs): Promise<{ session:
  * (CI runners, harnesses) never blocks the run.
  */
 async function promptText(args: RunArgs): Promise<string> {
+  // --resume sends no prompt: stdin is not its to read.
+  if (args.resume !== undefined) return ""
   // A lone `-` among the words: wait for stdin to its end (`slow | wright run "review" -`).
   const dash = args.message.includes("-")
   let message = args.message.filter((w) => w !== "-").join(" ")
@@ -376,7 +419,8 @@ async function promptText(args: RunArgs): Promise<string> {
     if (piped === undefined) process.stderr.write(dim(`stdin: nothing arrived within ${STDIN_GRACE_MS} ms, going on without it (add - to the message to wait for stdin to close)\n`))
     else if (piped.trim()) message = message ? `${message}\n\n${piped}` : piped
   }
-  if (!message.trim() && !args.command) throw new UserError('Nothing to do: give a message, e.g. wright run "fix the failing test"')
+  // No message to an existing session: carry it on where a crash left it (see resumeRun).
+  if (!message.trim() && !args.command && !resuming(args)) throw new UserError('Nothing to do: give a message, e.g. wright run "fix the failing test"')
   return message
 }
 

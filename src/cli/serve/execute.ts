@@ -54,6 +54,9 @@ export async function serve(args: ServeArgs) {
   for (const w of core.app.configWarnings) process.stderr.write(`${yellow("Warning:")} ${w}\n`)
   log.child({ service: "serve" }).info("listening", { url: listening.url })
   process.stdout.write(`wright server listening on ${listening.url}\n`)
+  // Sessions of this project that a crashed wright process left working carry on here.
+  const resumed = core.app.resume.resumeAll()
+  if (resumed.length) process.stderr.write(`Resumed after a crash: ${resumed.join(", ")}\n`)
   let advertised: Advertised | undefined
   if (mdns) {
     try {

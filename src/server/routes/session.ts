@@ -2,6 +2,7 @@ import { z } from "zod"
 import {
   BusyError,
   FileDiff,
+  MessageWithParts,
   Session,
   SessionCreateInput,
   SessionForkInput,
@@ -133,6 +134,29 @@ export const sessionRoutes = [
       const loop = app.sessions.abort(id(params))
       const shell = server.shells(app).abort(id(params))
       return loop || shell
+    },
+  }),
+  route({
+    method: "post",
+    path: "/session/:id/resume",
+    operationId: "session.resume",
+    summary:
+      "Carry on a session whose wright process died while it worked (session/resume.ts). outcome: resumed, stopped (crashed too often in a row), idle (nothing to resume), running (here), busy (another process runs it). With wait, answers once the resumed loop is idle, with its last message",
+    tags: ["session"],
+    body: z.object({ wait: z.boolean().optional() }).optional(),
+    response: z.object({ outcome: z.enum(["resumed", "stopped", "idle", "running", "busy"]), error: z.string().optional(), message: MessageWithParts.optional() }),
+    handler: async ({ app, params, body, server }) => {
+      app.sessions.get(id(params))
+      if (server.shells(app).busy(id(params))) return { outcome: "running" as const }
+      const r = app.resume.resume(id(params))
+      if (!r.done) return { outcome: r.outcome, ...(r.error ? { error: r.error } : {}) }
+      if (!body?.wait) {
+        r.done.catch((error) => app.log.error("resume: the run failed", { session: id(params), error }))
+        return { outcome: r.outcome }
+      }
+      await r.done
+      const message = app.sessions.messages(id(params), { limit: 1 })[0]
+      return { outcome: r.outcome, ...(message ? { message } : {}) }
     },
   }),
   route({

@@ -64,7 +64,11 @@ export const BlockView = memo(function BlockView({ block, opts }: { block: Block
     case "footer": {
       const m = block.message
       const took = m.time.completed && block.started ? ` · ${seconds(m.time.completed - block.started)}` : ""
-      if (m.error && m.error.name === "MessageAbortedError") return <Text dimColor>{"  ▣ interrupted"}</Text>
+      if (m.error && m.error.name === "MessageAbortedError") {
+        // A session that crashed too often in a row says so on the step the last crash cut off (session/resume.ts).
+        const why = typeof m.error.data?.message === "string" && m.error.data.message.startsWith("Not resumed:") ? m.error.data.message : undefined
+        return why ? <Text color="yellow">{`  ▣ interrupted. ${why}`}</Text> : <Text dimColor>{"  ▣ interrupted"}</Text>
+      }
       if (m.error) {
         const msg = typeof m.error.data?.message === "string" ? m.error.data.message : m.error.name
         return <Text color="red">{`  ✗ ${m.error.name}: ${msg}`}</Text>
