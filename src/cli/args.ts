@@ -11,6 +11,8 @@ export interface RunArgs extends LogArgs {
   continue?: boolean
   session?: string
   dir?: string
+  /** -w [name]: run in a new git worktree on branch wright/<name> ("": a generated name). */
+  worktree?: string
   attach?: string
   password?: string
   username?: string

@@ -19,6 +19,7 @@ import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
+import { wrightWorktreeOf } from "./worktree"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
@@ -439,6 +440,7 @@ export async function createApp(opts: AppOptions) {
     directory,
     projectID,
     version,
+    worktree: () => wrightWorktreeOf(worktree),
     readTool: registry.get("read"),
     onUserMessage: extensions?.userMessage,
     readResource: async (server, uri) => resourceContent(await mcp.readResource(server, uri)),
