@@ -51,3 +51,12 @@ export interface ServeArgs extends ListenerArgs, LogArgs {
   hostname?: string
   dir?: string
 }
+
+/** `wright worktree list | merge <name> | discard <name>`. */
+export interface WorktreeArgs {
+  dir?: string
+  format?: "table" | "json"
+  name?: string
+  /** discard: without asking, unmerged work and all. */
+  force?: boolean
+}

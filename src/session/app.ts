@@ -20,6 +20,7 @@ import { createFileService, createSkillTool, createToolRegistry, configureWebsea
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { wrightWorktreeOf } from "./worktree"
+import { createLiveRegistry } from "./live"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
@@ -103,6 +104,8 @@ export async function createApp(opts: AppOptions) {
   const version = opts.version ?? (typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "dev")
 
   const bus = createBus()
+  // `wright ps`: this App's sessions and their state, for other processes to read.
+  const live = createLiveRegistry({ bus, dataDir: paths.data, directory })
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({
@@ -530,6 +533,7 @@ export async function createApp(opts: AppOptions) {
     /** Language servers and formatters (GET /lsp, GET /formatter, the lsp tool). */
     codeIntel,
     async dispose() {
+      live.dispose()
       await extensions?.dispose()
       await runner.shutdown()
       history.flush()

@@ -14,3 +14,4 @@ export type { ToolHooks, BeforeExecute, BeforeExecuteResult, AfterFinalize, Tool
 export { importSession, ImportError, type ImportResult } from "./import"
 export { generateAgent, readAgent, AgentGenerateError, type GeneratedAgent } from "./agent-generate"
 export { createWorktree, listWorktrees, mergeWorktree, discardWorktree, mainCheckout, wrightWorktreeOf, WorktreeError, BRANCH_PREFIX, type WorktreeRef, type WorktreeStatus, type Created as CreatedWorktree, type Merged } from "./worktree"
+export { createLiveRegistry, readLive, type LiveFile, type LiveSession, type LiveState } from "./live"

@@ -1,8 +1,6 @@
 // `wright worktree list | merge <name> | discard <name>`: the worktrees `-w` made for sessions.
 import type { CommandModule } from "yargs"
 
-type Dir = { dir?: string }
-
 export const worktreeCommand: CommandModule = {
   command: "worktree <action>",
   describe: "list, merge or discard the git worktrees sessions ran in (wright run -w, wright -w)",
@@ -33,5 +31,3 @@ export const worktreeCommand: CommandModule = {
       .demandCommand(1, "Name an action: wright worktree list | merge <name> | discard <name>"),
   handler: () => {},
 }
-
-export type WorktreeArgs = Dir & { format?: "table" | "json"; name?: string; force?: boolean }

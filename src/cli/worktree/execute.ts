@@ -3,7 +3,7 @@ import path from "node:path"
 import { createExec } from "../../process"
 import { createWorktree, discardWorktree, listWorktrees, mergeWorktree, WorktreeError, type CreatedWorktree } from "../../session"
 import { xdg } from "../../util"
-import type { WorktreeArgs } from "../cmd/worktree"
+import type { WorktreeArgs } from "../args"
 import { readLine } from "../line-input"
 import { dim, tildify, UserError, yellow } from "../ui"
 
