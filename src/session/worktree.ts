@@ -5,7 +5,7 @@
 // and merge steps below also switch off signing, merge drivers, submodule recursion and auto gc,
 // all of which a repository's own config could point at a program.
 import { createHash } from "node:crypto"
-import { existsSync, readFileSync, realpathSync, statSync } from "node:fs"
+import { existsSync, lstatSync, readFileSync, realpathSync, statSync } from "node:fs"
 import fs from "node:fs/promises"
 import path from "node:path"
 import { runGit, worktreeGit, type Exec, type GitResult } from "../process"
@@ -206,6 +206,9 @@ export async function mergeWorktree(exec: Exec, dir: string, name: string): Prom
   const changed = (await must(runGit(exec, ["diff", "--name-only", "-z", "--no-renames", "--no-ext-diff", "--no-textconv", base, branchRef], { cwd: main }), "git diff")).split("\0").filter(Boolean)
   if (!changed.length) return { name, branch: wt.branch, files: [], committedWork }
   const dirty = new Set(await dirtyFiles(exec, main))
+  // An ignored file (an `.env`) is not in status, and git's merge overwrites it silently.
+  const tracked = new Set((await must(runGit(exec, ["ls-tree", "-r", "-z", "--name-only", "HEAD", "--", ...changed.map((f) => `:(literal)${f}`)], { cwd: main }), "git ls-tree")).split("\0").filter(Boolean))
+  for (const f of changed) if (!tracked.has(f) && lstatSync(path.join(main, f), { throwIfNoEntry: false })) dirty.add(f)
   const overlap = changed.filter((f) => dirty.has(f))
   if (overlap.length)
     throw new WorktreeError(`not merged: the main checkout ${main} has uncommitted changes to files the merge would write: ${overlap.join(", ")}. Commit or move them, then merge again`, overlap)

@@ -132,6 +132,20 @@ test("worktree - merge refuses over uncommitted changes in the main checkout, na
   await expect(discardWorktree(exec, main, "edit")).rejects.toThrow(/1 commit\(s\) not merged.*--force/)
 })
 
+test("worktree - merge refuses to overwrite a file the main checkout ignores (an .env) that the branch added", async () => {
+  const { main, data, git } = repo()
+  writeFileSync(path.join(main, ".gitignore"), ".env\n")
+  git("add", ".gitignore")
+  git("commit", "-qm", "ignore")
+  writeFileSync(path.join(main, ".env"), "MY_SECRET=1\n")
+  const made = await createWorktree({ exec, dataDir: data }, main, "env")
+  writeFileSync(path.join(made.path, ".env"), "AGENT=1\n")
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "add", "-f", ".env"], { cwd: made.path })
+  execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "agent adds .env"], { cwd: made.path })
+  await expect(mergeWorktree(exec, main, "env")).rejects.toThrow(/would write: \.env/)
+  expect(readFileSync(path.join(main, ".env"), "utf8")).toBe("MY_SECRET=1\n")
+})
+
 test("worktree - names that could leave the worktrees folder or break a branch name are refused", async () => {
   const { main, data } = repo()
   for (const bad of ["../x", "a/b", "-rf", ".hidden", "x..y", "x.lock", ""]) {
