@@ -146,6 +146,19 @@ test("worktree - merge refuses to overwrite a file the main checkout ignores (an
   expect(readFileSync(path.join(main, ".env"), "utf8")).toBe("MY_SECRET=1\n")
 })
 
+test("worktree - merge that conflicts with the main branch's commits is undone and names the file", async () => {
+  const { main, data, git } = repo()
+  const made = await createWorktree({ exec, dataDir: data }, main, "both")
+  writeFileSync(path.join(made.path, "app.txt"), "worktree\n")
+  writeFileSync(path.join(main, "app.txt"), "main\n")
+  git("commit", "-qam", "main side")
+  const head = git("rev-parse", "HEAD")
+  await expect(mergeWorktree(exec, main, "both")).rejects.toThrow(/both changed app\.txt; the merge was undone/)
+  expect(readFileSync(path.join(main, "app.txt"), "utf8")).toBe("main\n")
+  expect(git("rev-parse", "HEAD")).toBe(head)
+  expect(git("status", "--porcelain")).toBe("")
+})
+
 test("worktree - names that could leave the worktrees folder or break a branch name are refused", async () => {
   const { main, data } = repo()
   for (const bad of ["../x", "a/b", "-rf", ".hidden", "x..y", "x.lock", ""]) {
