@@ -2,7 +2,8 @@
 // /children moves into a subagent's session and /parent back; the terminal is rung (raw
 // output captured from the pane) when a session finishes or needs a permission, by the
 // terminal's own means, and not at all with tui.notifications: false.
-import { existsSync, readFileSync } from "node:fs"
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
@@ -88,5 +89,50 @@ describe("tui agents - in a terminal", () => {
     await new Promise((r) => setTimeout(r, 1000))
     expect(quiet.raw()).not.toMatch(/\x1b\](9|777);/)
     expect(bells(quiet.raw())).toBe(0)
+  })
+
+  test("tui agents - wright -w works in a new worktree, its session shows the branch; discarding its unmerged work asks first", async () => {
+    const box = sandbox()
+    const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
+    mkdirSync(global, { recursive: true })
+    writeConfig(global, providerConfig(server, "openai-chat"))
+    const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: box.project, env: { PATH: process.env.PATH, HOME: box.home } }).toString()
+    git("init", "-q", "-b", "main")
+    writeFileSync(path.join(box.project, "app.py"), "print('v1')\n")
+    git("add", "-A")
+    git("commit", "-qm", "first")
+    server.script(toolCall("edit", { filePath: "app.py", oldString: "v1", newString: "v2" }), text("WT-ANSWER edited"))
+    const pane = new Tmux()
+    panes.push(pane)
+    pane.start([process.execPath, BIN, "-w", "tuiwt"], { cwd: box.project, env: box.env })
+    await pane.waitFor("tab agents")
+    pane.type("edit it")
+    pane.keys("Enter")
+    await pane.waitFor("WT-ANSWER edited")
+    pane.type("/sessions")
+    pane.keys("Enter")
+    await pane.waitFor(/\[wright\/tuiwt\]/)
+    pane.keys("Escape")
+    expect(readFileSync(path.join(box.project, "app.py"), "utf8")).toBe("print('v1')\n")
+    pane.keys("C-d")
+    await pane.waitFor("[exited 0]")
+
+    const ask = new Tmux()
+    panes.push(ask)
+    ask.start([process.execPath, BIN, "worktree", "discard", "tuiwt"], { cwd: box.project, env: box.env })
+    await ask.waitFor("Worktree tuiwt has 1 uncommitted file(s). Discard them? [y/N]")
+    ask.type("n")
+    ask.keys("Enter")
+    await ask.waitFor("Kept.")
+    expect(git("branch", "--list", "wright/tuiwt")).toMatch(/wright\/tuiwt/)
+
+    const yes = new Tmux()
+    panes.push(yes)
+    yes.start([process.execPath, BIN, "worktree", "discard", "tuiwt"], { cwd: box.project, env: box.env })
+    await yes.waitFor("Discard them? [y/N]")
+    yes.type("y")
+    yes.keys("Enter")
+    await yes.waitFor("Discarded worktree tuiwt and branch wright/tuiwt.")
+    expect(git("branch", "--list", "wright/*").trim()).toBe("")
   })
 })
