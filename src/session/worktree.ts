@@ -100,8 +100,9 @@ export async function createWorktree(deps: { exec: Exec; dataDir: string }, dir:
   const branch = BRANCH_PREFIX + name
   const where = path.join(worktreesDir(deps.dataDir, main), name)
   if (existsSync(where)) throw new WorktreeError(`worktree "${name}" already exists at ${where}: pick another name, or \`wright worktree discard ${name}\``)
-  const head = await runGit(deps.exec, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: main })
-  if (head.code !== 0) throw new WorktreeError(`${main} has no commit yet: a worktree starts from HEAD, so commit first`)
+  // The current HEAD: that of the checkout the user is in (the main one, or another worktree).
+  const head = await runGit(deps.exec, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], { cwd: dir })
+  if (head.code !== 0) throw new WorktreeError(`${dir} has no commit yet: a worktree starts from HEAD, so commit first`)
   const taken = await runGit(deps.exec, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`], { cwd: main })
   if (taken.code === 0) throw new WorktreeError(`branch ${branch} already exists: pick another name, or \`wright worktree discard ${name}\``)
   await fs.mkdir(path.dirname(where), { recursive: true })
@@ -240,7 +241,9 @@ export async function discardWorktree(exec: Exec, dir: string, name: string, opt
     const what = [wt.ahead ? `${wt.ahead} commit(s) not merged` : "", wt.dirty.length ? `uncommitted changes to ${wt.dirty.join(", ")}` : ""].filter(Boolean).join(" and ")
     throw new WorktreeError(`worktree "${name}" has ${what}: merge it first, or discard with --force`, wt.dirty)
   }
-  await must(runGit(exec, ["worktree", "remove", "--force", wt.path], { cwd: wt.main }), "git worktree remove")
+  // A folder removed by hand leaves only git's record of it, which prune drops.
+  if (existsSync(wt.path)) await must(runGit(exec, ["worktree", "remove", "--force", wt.path], { cwd: wt.main }), "git worktree remove")
+  else await must(runGit(exec, ["worktree", "prune"], { cwd: wt.main }), "git worktree prune")
   await must(runGit(exec, ["branch", "-D", "--quiet", wt.branch], { cwd: wt.main }), "git branch -D")
   return wt
 }

@@ -26,6 +26,8 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
  * directory from then on. Says on stderr where it is and what `.worktreeinclude` brought.
  */
 export async function openWorktree(dir: string, name: string | true): Promise<CreatedWorktree> {
+  // `-w "fix the bug"`: the prompt was taken for the name.
+  if (typeof name === "string" && (/\s/.test(name) || name === "--")) throw new UserError(`-w takes the worktree's name, and got "${name}": write -w <name> "<prompt>", or "<prompt>" -w (or --worktree= "<prompt>") for a generated name`)
   const made = await userErrors(() => createWorktree({ exec: exec(), dataDir: xdg(process.env).data }, dir, name === true ? undefined : name))
   process.stderr.write(dim(`worktree ${made.name} on branch ${made.branch}: ${tildify(made.path)}\n`))
   for (const s of made.included.skipped) process.stderr.write(`${yellow("Warning:")} .worktreeinclude: ${s.file} not copied: ${s.reason}\n`)
