@@ -11,6 +11,7 @@ import path from "node:path"
 import { runGit, worktreeGit, type Exec, type GitResult } from "../process"
 import { slug } from "../util"
 import { copyIncluded, type Included } from "./worktree-include"
+import { carryTrust } from "./worktree-trust"
 
 export const BRANCH_PREFIX = "wright/"
 
@@ -88,13 +89,15 @@ export async function mainCheckout(exec: Exec, dir: string): Promise<string> {
 
 export interface Created extends WorktreeRef {
   included: Included
+  /** The main checkout's trust carried over (worktree-trust.ts). */
+  trusted: boolean
 }
 
 /**
  * Makes `wright/<name>` from the main checkout's HEAD and checks it out in a new folder, then
  * copies the `.worktreeinclude` files. `name` defaults to two random words.
  */
-export async function createWorktree(deps: { exec: Exec; dataDir: string }, dir: string, name?: string): Promise<Created> {
+export async function createWorktree(deps: { exec: Exec; dataDir: string; env?: NodeJS.ProcessEnv }, dir: string, name?: string): Promise<Created> {
   const main = await mainCheckout(deps.exec, dir)
   name = checkName(name ?? slug())
   const branch = BRANCH_PREFIX + name
@@ -109,7 +112,8 @@ export async function createWorktree(deps: { exec: Exec; dataDir: string }, dir:
   await must(git(deps.exec, main, ["worktree", "add", "--quiet", "-b", branch, where, head.stdout.toString().trim()]), `git worktree add ${where}`)
   const included = await copyIncluded(deps.exec, main, where)
   await fs.writeFile(path.join(await gitDir(deps.exec, where), INCLUDED_LIST), JSON.stringify(included.copied))
-  return { name, branch, path: where, main, included }
+  const trusted = deps.env ? await carryTrust({ exec: deps.exec, dataDir: deps.dataDir, env: deps.env }, main, where) : false
+  return { name, branch, path: where, main, included, trusted }
 }
 
 /** Kept in the worktree's own git dir: the copied files are the user's local files, never committed or merged. */

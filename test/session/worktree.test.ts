@@ -5,6 +5,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test as base } from "vitest"
+import { loadConfig, writeTrustRecord } from "../../src/config"
 import { createExec } from "../../src/process"
 import { createWorktree, discardWorktree, listWorktrees, mergeWorktree } from "../../src/session"
 import { requires } from "../lib/requires"
@@ -157,6 +158,29 @@ test("worktree - merge that conflicts with the main branch's commits is undone a
   expect(readFileSync(path.join(main, "app.txt"), "utf8")).toBe("main\n")
   expect(git("rev-parse", "HEAD")).toBe(head)
   expect(git("status", "--porcelain")).toBe("")
+})
+
+test("worktree - a trusted project's trust carries over to its worktree only when its config is committed as the user trusted it", async () => {
+  const { root, main, git } = repo()
+  const env = { PATH: process.env.PATH, HOME: root, XDG_DATA_HOME: path.join(root, "xdg-data"), XDG_CONFIG_HOME: path.join(root, "xdg-config") }
+  const dataDir = path.join(env.XDG_DATA_HOME, "wright")
+  writeFileSync(path.join(main, "wright.json"), JSON.stringify({ permission: { bash: "allow" } }))
+  git("add", "wright.json")
+  git("commit", "-qm", "config")
+  const trust = async (dir: string) => writeTrustRecord(dataDir, dir, (await loadConfig({ directory: dir, env, home: root })).trust.hash)
+  const trusted = async (dir: string) => (await loadConfig({ directory: dir, env, home: root })).trust.trusted
+  // Not trusted: nothing to carry.
+  expect((await createWorktree({ exec, dataDir, env }, main, "a")).trusted).toBe(false)
+  await trust(main)
+  const b = await createWorktree({ exec, dataDir, env }, main, "b")
+  expect(b.trusted).toBe(true)
+  expect(await trusted(b.path)).toBe(true)
+  // Trusted with an uncommitted config change: the worktree's (HEAD's) config is not what was trusted.
+  writeFileSync(path.join(main, "wright.json"), JSON.stringify({ permission: { bash: "deny" } }))
+  await trust(main)
+  const c = await createWorktree({ exec, dataDir, env }, main, "c")
+  expect(c.trusted).toBe(false)
+  expect(await trusted(c.path)).toBe(false)
 })
 
 test("worktree - names that could leave the worktrees folder or break a branch name are refused", async () => {

@@ -28,8 +28,8 @@ async function userErrors<T>(fn: () => Promise<T>): Promise<T> {
 export async function openWorktree(dir: string, name: string | true): Promise<CreatedWorktree> {
   // `-w "fix the bug"`: the prompt was taken for the name.
   if (typeof name === "string" && (/\s/.test(name) || name === "--")) throw new UserError(`-w takes the worktree's name, and got "${name}": write -w <name> "<prompt>", or "<prompt>" -w (or --worktree= "<prompt>") for a generated name`)
-  const made = await userErrors(() => createWorktree({ exec: exec(), dataDir: xdg(process.env).data }, dir, name === true ? undefined : name))
-  process.stderr.write(dim(`worktree ${made.name} on branch ${made.branch}: ${tildify(made.path)}\n`))
+  const made = await userErrors(() => createWorktree({ exec: exec(), dataDir: xdg(process.env).data, env: process.env }, dir, name === true ? undefined : name))
+  process.stderr.write(dim(`worktree ${made.name} on branch ${made.branch}: ${tildify(made.path)}${made.trusted ? " (trusted, as this folder is)" : ""}\n`))
   for (const s of made.included.skipped) process.stderr.write(`${yellow("Warning:")} .worktreeinclude: ${s.file} not copied: ${s.reason}\n`)
   return made
 }

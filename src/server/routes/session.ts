@@ -54,7 +54,7 @@ export const sessionRoutes = [
     handler: async ({ app, body, server }) => {
       if (body.worktree === undefined) return app.sessions.create(body)
       // The session lives in the new worktree's App: its directory is the worktree.
-      const made = await createWorktree({ exec: app.exec, dataDir: app.paths.data }, app.worktree, body.worktree === true ? undefined : body.worktree).catch((e) => {
+      const made = await createWorktree({ exec: app.exec, dataDir: app.paths.data, env: process.env }, app.worktree, body.worktree === true ? undefined : body.worktree).catch((e) => {
         if (!(e instanceof WorktreeError)) throw e
         throw new BadRequestError({ message: `Invalid request: body.worktree: ${e.message}`, issues: [{ path: "body.worktree", message: e.message }] })
       })
