@@ -13,6 +13,8 @@ export interface RunArgs extends LogArgs {
   /** --resume: carry on this session, left working by a crashed process, with no new prompt. */
   resume?: string
   dir?: string
+  /** -w [name]: run in a new git worktree on branch wright/<name> ("": a generated name). */
+  worktree?: string
   attach?: string
   password?: string
   username?: string
@@ -53,4 +55,13 @@ export interface ServeArgs extends ListenerArgs, LogArgs {
   /** Default: `server.hostname` of the config, else 127.0.0.1. */
   hostname?: string
   dir?: string
+}
+
+/** `wright worktree list | merge <name> | discard <name>`. */
+export interface WorktreeArgs {
+  dir?: string
+  format?: "table" | "json"
+  name?: string
+  /** discard: without asking, unmerged work and all. */
+  force?: boolean
 }

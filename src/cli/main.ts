@@ -14,10 +14,12 @@ import { serveCommand } from "./cmd/serve"
 import { trustCommand } from "./cmd/trust"
 import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
+import { worktreeCommand } from "./cmd/worktree"
+import { psCommand } from "./cmd/ps"
 import { fail, VERSION } from "./ui"
 import { checkCommandWord } from "./unknown-command"
 
-const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, githubCommand, debugCommand]
+const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, githubCommand, debugCommand, worktreeCommand, psCommand]
 
 /**
  * A reader that went away (`wright models | head -1`) ends the output, as it ends any Unix

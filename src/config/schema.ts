@@ -150,6 +150,8 @@ export const Config = z.object({
   /** wright's own key: command hooks in Claude Code's format (config/hooks.ts). */
   hooks: HooksConfig.optional(),
   layout: z.enum(["auto", "stretch"]).optional(),
+  /** The TUI (OpenCode's key; its other settings pass through). `notifications`: ring the terminal when a session needs you or finishes (default true: OSC 9, OSC 777 or the bell, by terminal); false turns it off. */
+  tui: z.object({ notifications: z.union([z.boolean(), z.enum(["osc9", "osc777", "bell"])]).optional() }).passthrough().optional(),
   attachment: z
     .object({
       image: z

@@ -66,6 +66,8 @@ export const SessionCreateInput = z.object({
   parentID: z.string().optional(),
   title: z.string().optional(),
   permission: Ruleset.optional(),
+  /** wright: run the session in a new git worktree on branch `wright/<name>` (true: a generated name). */
+  worktree: z.union([z.string(), z.literal(true)]).optional(),
 })
 export type SessionCreateInput = z.infer<typeof SessionCreateInput>
 

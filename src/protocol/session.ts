@@ -29,6 +29,8 @@ export const Session = z.object({
     archived: z.number().optional(),
   }),
   permission: Ruleset.optional(),
+  /** wright: the session runs in a worktree wright made (`wright/<name>`), not in the main checkout. */
+  worktree: z.object({ name: z.string(), branch: z.string() }).optional(),
   revert: z
     .object({
       messageID: z.string(),

@@ -19,6 +19,8 @@ import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
+import { wrightWorktreeOf } from "./worktree"
+import { createLiveRegistry } from "./live"
 import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createInbox } from "./inbox"
@@ -104,6 +106,8 @@ export async function createApp(opts: AppOptions) {
   const version = opts.version ?? (typeof __WRIGHT_VERSION__ !== "undefined" ? __WRIGHT_VERSION__ : "dev")
 
   const bus = createBus()
+  // `wright ps`: this App's sessions and their state, for other processes to read.
+  const live = createLiveRegistry({ bus, dataDir: paths.data, directory })
   const store = opts.store
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({
@@ -462,6 +466,7 @@ export async function createApp(opts: AppOptions) {
     directory,
     projectID,
     version,
+    worktree: () => wrightWorktreeOf(worktree),
     readTool: registry.get("read"),
     onUserMessage: extensions?.userMessage,
     readResource: async (server, uri) => resourceContent(await mcp.readResource(server, uri)),
@@ -562,6 +567,7 @@ export async function createApp(opts: AppOptions) {
     /** Language servers and formatters (GET /lsp, GET /formatter, the lsp tool). */
     codeIntel,
     async dispose() {
+      live.dispose()
       await extensions?.dispose()
       await runner.shutdown()
       history.flush()

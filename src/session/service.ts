@@ -44,6 +44,8 @@ export interface SessionServiceDeps {
   directory: string
   projectID: string
   version: string
+  /** The wright worktree (branch) the directory is checked out on, read as each session is created; undefined: none. */
+  worktree?: () => { name: string; branch: string } | undefined
   /** Reads attached text files (file mentions) through the tool-call pipeline. */
   readTool?: Tool
   /** Reads an MCP resource the user mentioned with `@`; rejects with a readable message. Undefined: no MCP. */
@@ -99,6 +101,7 @@ export function createSessionService(deps: SessionServiceDeps) {
       if (input.parentID) get(input.parentID)
       const now = Date.now()
       const iso = new Date(now).toISOString()
+      const worktree = deps.worktree?.()
       return save(
         {
           id: Id.descending("ses"),
@@ -110,6 +113,7 @@ export function createSessionService(deps: SessionServiceDeps) {
           version: deps.version,
           time: { created: now, updated: now },
           ...(input.permission ? { permission: input.permission } : {}),
+          ...(worktree ? { worktree } : {}),
         },
         "session.created",
       )

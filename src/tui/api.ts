@@ -12,6 +12,8 @@ export function createApi(client: Client) {
   return {
     sessions: (query: { search?: string; limit?: number } = {}) => client.session.list({ roots: true, limit: 50, ...query }),
     session: (id: string) => client.session.get(id),
+    /** Sessions the session started (subagent tasks). */
+    children: (id: string) => client.session.children(id),
     createSession: () => client.session.create({}),
     deleteSession: (id: string) => client.session.delete(id),
     messages: (id: string, query: { limit?: number; before?: string } = {}) => client.session.messages(id, query),

@@ -196,6 +196,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
           () => store.notify("Models: not supported by this server yet", "error"),
         )
+      case "children":
+        return void controller.children().then((items) => items.length && setUi({ select: { kind: "children", title: "Subagent sessions", items, filter: args, selected: 0 } }))
+      case "parent":
+        return void controller.parent()
       case "sessions":
         return void controller.sessions().then(
           (list) =>
@@ -203,7 +207,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
               select: {
                 kind: "sessions",
                 title: "Sessions",
-                items: list.map((x) => ({ label: x.title, detail: `${new Date(x.time.updated).toLocaleString()}`, value: x.id })),
+                items: list.map((x) => ({ label: x.title, detail: `${x.worktree ? `[${x.worktree.branch}] ` : ""}${new Date(x.time.updated).toLocaleString()}`, value: x.id })),
                 filter: args,
                 selected: 0,
               },
@@ -404,7 +408,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           if (signIn) return void controller.signIn(signIn)
           return setUi({ secret: { providerID: action.value, text: "" } })
         }
-        if (next.kind === "sessions") return void controller.openSession(action.value)
+        if (next.kind === "sessions" || next.kind === "children") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
         if (next.kind === "variants") return controller.chooseVariant(action.value)
         return controller.chooseModel(action.value)

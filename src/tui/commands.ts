@@ -9,6 +9,8 @@ export interface SlashCommand {
 export const COMMANDS: SlashCommand[] = [
   { name: "new", aliases: ["clear"], description: "start a new session" },
   { name: "sessions", aliases: ["resume", "continue"], description: "switch, search or delete sessions" },
+  { name: "children", aliases: ["subagents"], description: "move into one of this session's subagent sessions (/parent comes back)" },
+  { name: "parent", aliases: ["back"], description: "back to the session that started this subagent session" },
   { name: "models", description: "pick the provider/model" },
   { name: "connect", description: "sign in (GitHub Copilot, ChatGPT) or store a provider's API key (typed hidden), then use its models" },
   { name: "agents", description: "pick the primary agent" },

@@ -417,6 +417,25 @@ export function createController(opts: ControllerOptions) {
       const where = await opts.writeExport(`${s.slug || s.id}.md`, content).catch((e) => (fail("Export")(e), undefined))
       if (where) store.print({ kind: "notice", key: `export:${Date.now()}`, text: `Exported to ${where}`, tone: "info" })
     },
+    /** `/children`: the open session's subagent sessions, with their state, for the picker; empty (with a notice) when none. */
+    async children(): Promise<{ label: string; detail?: string; value: string }[]> {
+      const open = store.getState().session
+      if (!open) return (store.notify("No session is open"), [])
+      const list = await api.children(open.id).catch((e) => (fail("Subagent sessions")(e), undefined))
+      if (!list) return []
+      if (!list.length) return (store.notify("This session started no subagent sessions"), [])
+      const state = (id: string) => {
+        const s = store.statusOf(id)
+        return !s || s.type === "idle" ? "idle" : s.type === "retry" ? "retrying" : "working"
+      }
+      return list.map((c) => ({ label: c.title, detail: state(c.id), value: c.id }))
+    },
+    /** `/parent`: back to the session that started the open one. */
+    async parent() {
+      const parentID = store.getState().session?.parentID
+      if (!parentID) return store.notify("This is not a subagent's session: /children lists those this one started")
+      await openSession(parentID).catch(fail("Opening the parent session"))
+    },
     async sessions(search?: string) {
       return api.sessions(search ? { search } : {})
     },

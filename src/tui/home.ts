@@ -8,6 +8,8 @@ export interface HomeSession {
   id: string
   title: string
   time: { updated: number }
+  /** A worktree session's branch, shown after its title. */
+  worktree?: { branch: string }
 }
 
 export interface HomeUi {

@@ -8,7 +8,8 @@ import { showConfigWarnings } from "./config-warnings"
 import { createController } from "./controller"
 import type { EventSource } from "./rpc"
 import { watchMcpAuth } from "./mcp-auth"
-import { createStore } from "./store"
+import { createStore, type Store } from "./store"
+import { chooseRing, createNotifier, type NotifySetting } from "./notify"
 
 export interface TuiOptions {
   client: Client
@@ -49,7 +50,8 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const unsubscribeApply = opts.events.subscribe(store.apply)
   // A reloaded project (config files changed, /trust, PATCH /config) may bring other agents, commands and a default model.
   const unsubscribeReload = opts.events.subscribe((e) => void (e.type === "server.instance.disposed" && controller.reloaded()))
-  const unsubscribe = () => (unsubscribeApply(), unsubscribeReload())
+  const unsubscribeNotify = opts.events.subscribe(notifier(opts.client, store, stdout))
+  const unsubscribe = () => (unsubscribeApply(), unsubscribeReload(), unsubscribeNotify())
   const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
 
@@ -109,4 +111,23 @@ export async function runTui(opts: TuiOptions): Promise<void> {
     if (stdout.isTTY) stdout.write(BRACKETED_PASTE_OFF)
   }
   if (fatal) throw fatal
+}
+
+/** Rings the terminal when a session needs the user or finishes (tui.notifications: false turns it off). */
+function notifier(client: Client, store: Store, stdout: NodeJS.WriteStream) {
+  let setting: NotifySetting
+  void client.config.get().then(
+    (c) => void (setting = (c as { tui?: { notifications?: NotifySetting } }).tui?.notifications),
+    () => {},
+  )
+  return createNotifier({
+    write: (s) => void (stdout.isTTY && stdout.write(s)),
+    ring: () => chooseRing(process.env, setting),
+    session(id) {
+      const s = store.getState()
+      const found = s.session?.id === id ? s.session : s.sessions.find((x) => x.id === id)
+      // Only root sessions are listed: one not found is a subagent's.
+      return { title: found?.title, child: !found || found.parentID !== undefined }
+    },
+  })
 }

@@ -384,7 +384,8 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
       patch.changes = undefined
       patch.inbox = []
       state = { ...state, session }
-      print({ kind: "header", key: `header:${session.id}`, title: fresh ? "New session" : session.title, detail: hasOlder ? "older messages: /history" : undefined })
+      const detail = [session.parentID ? "subagent session · /parent goes back" : "", session.worktree ? `worktree ${session.worktree.branch}` : "", hasOlder ? "older messages: /history" : ""].filter(Boolean).join(" · ")
+      print({ kind: "header", key: `header:${session.id}`, title: fresh ? "New session" : session.title, detail: detail || undefined })
       for (const m of loaded) {
         upsertMessage(m.info)
         for (const p of m.parts) upsertPart(p)

@@ -28,6 +28,11 @@ export class Tmux {
     this.tmux(["new-session", "-d", "-s", "t", "-x", String(opts.cols ?? 120), "-y", String(opts.rows ?? 40), "-c", opts.cwd, cmd])
   }
 
+  /** Appends everything the program writes to the terminal, raw (escapes included), to `file`. */
+  record(file: string) {
+    this.tmux(["pipe-pane", "-o", "-t", "t", `cat >> ${quote(file)}`])
+  }
+
   /** Key names as tmux knows them (Enter, Escape, C-c, Tab, Up, …). */
   keys(...keys: string[]) {
     this.tmux(["send-keys", "-t", "t", ...keys])

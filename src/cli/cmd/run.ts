@@ -22,6 +22,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("session", { alias: "s", type: "string", describe: "continue the session with this id" })
       .option("resume", { type: "string", describe: "carry on the session with this id where a crashed wright left it (no new prompt); with -c or --session and no message, the same" })
       .option("dir", { type: "string", describe: "project directory (default: the current one)" })
+      .option("worktree", { alias: "w", type: "string", describe: "run in a new git worktree on branch wright/<name> (no name: a generated one); the main checkout is not touched. See wright worktree" })
       .option("attach", { type: "string", describe: "send the run to a running `wright serve` at this URL" })
       .option("password", { alias: "p", type: "string", describe: "password for --attach; visible to other users in ps, prefer $WRIGHT_SERVER_PASSWORD or $WRIGHT_SERVER_PASSWORD_FILE" })
       .option("username", { alias: "u", type: "string", describe: "username for --attach (default: $WRIGHT_SERVER_USERNAME or wright)" })

@@ -15,6 +15,7 @@ export const tuiCommand: CommandModule<object, TuiArgs> = {
         .option("continue", { alias: "c", type: "boolean", describe: "continue the most recent session" })
         .option("session", { alias: "s", type: "string", describe: "open the session with this id" })
         .option("prompt", { type: "string", describe: "send this prompt at start" })
+        .option("worktree", { alias: "w", type: "string", describe: "work in a new git worktree on branch wright/<name> (no name: a generated one); the main checkout is not touched. See wright worktree" })
         .option("port", { type: "number", describe: "also serve the HTTP API on this port (0 picks one), guarded as wright serve is" })
         .option("hostname", { type: "string", describe: "address for --port (default 127.0.0.1)" }),
     ).epilog("--port/--hostname serve the API through the same guarded listener as wright serve, with the same flags (see wright serve --help).") as never,

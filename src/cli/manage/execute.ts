@@ -44,7 +44,7 @@ export async function sessionList(args: { dir?: string; maxCount?: number; forma
     const sessions = await client.session.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
     if (sessions.length === 0) return out("No sessions in this project yet.\n")
-    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}\n`)
+    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}${branchOf(s)}\n`)
   })
 }
 
@@ -60,6 +60,9 @@ export async function sessionDelete(args: { dir?: string; id: string }) {
   })
 }
 
+/** A worktree session's branch, after its title. */
+const branchOf = (s: { worktree?: { branch: string } }) => (s.worktree ? `  ${dim(`[${terminalSafe(s.worktree.branch)}]`)}` : "")
+
 /** `session list --all`: the root sessions of every project in the database, with their directories. */
 function allSessions(args: { maxCount?: number; format: "table" | "json" }) {
   const store = openStore(databasePath(process.env))
@@ -67,7 +70,7 @@ function allSessions(args: { maxCount?: number; format: "table" | "json" }) {
     const sessions = store.sessions.list({ roots: true, ...(args.maxCount ? { limit: args.maxCount } : {}) })
     if (args.format === "json") return out(JSON.stringify(sessions, null, 2) + "\n")
     if (sessions.length === 0) return out("No sessions yet.\n")
-    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}  ${dim(terminalSafe(tildify(s.directory)))}\n`)
+    for (const s of sessions) out(`${s.id}  ${dim(when(s))}  ${terminalSafe(s.title)}${branchOf(s)}  ${dim(terminalSafe(tildify(s.directory)))}\n`)
   } finally {
     store.close()
   }

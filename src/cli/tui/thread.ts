@@ -26,6 +26,8 @@ export interface TuiArgs extends ListenerArgs, LogArgs {
   prompt?: string
   port?: number
   hostname?: string
+  /** -w [name]: open the UI in a new git worktree on branch wright/<name> ("": a generated name). */
+  worktree?: string
 }
 
 function workerEntry(): { url: URL; execArgv?: string[] } {
@@ -38,10 +40,14 @@ function workerEntry(): { url: URL; execArgv?: string[] } {
 }
 
 export async function tui(args: TuiArgs) {
-  const directory = path.resolve(process.cwd(), args.project ?? ".")
+  let directory = path.resolve(process.cwd(), args.project ?? ".")
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`project: not a directory: ${directory}`)
   const model = await parseModelFlag(args.model)
   requireTerminal()
+  if (args.worktree !== undefined) {
+    if (args.session || args.continue) throw new UserError("-w: a worktree starts a new session; drop --session/--continue")
+    directory = (await (await import("../worktree/execute")).openWorktree(directory, args.worktree || true)).path
+  }
   // The port's password comes before the UI: a prompt needs the terminal to itself.
   const serving = args.port !== undefined || args.hostname !== undefined || args.mdns === true
   const auth: { password?: string; username?: string } = serving ? await listenerAuth(args, process.env) : {}

@@ -1,5 +1,6 @@
 import { z } from "zod"
 import {
+  BadRequestError,
   BusyError,
   FileDiff,
   MessageWithParts,
@@ -12,7 +13,7 @@ import {
   SessionUpdateInput,
   Todo,
 } from "../../protocol"
-import { fork, revert, unrevert, type App } from "../../session"
+import { createWorktree, fork, revert, unrevert, WorktreeError, type App } from "../../session"
 import { route, type ServerContext } from "../route"
 
 const id = (params: Record<string, string>) => params.id!
@@ -51,7 +52,16 @@ export const sessionRoutes = [
     tags: ["session"],
     body: SessionCreateInput,
     response: Session,
-    handler: ({ app, body }) => app.sessions.create(body),
+    handler: async ({ app, body, server }) => {
+      if (body.worktree === undefined) return app.sessions.create(body)
+      // The session lives in the new worktree's App: its directory is the worktree.
+      const made = await createWorktree({ exec: app.exec, dataDir: app.paths.data, env: process.env }, app.worktree, body.worktree === true ? undefined : body.worktree).catch((e) => {
+        if (!(e instanceof WorktreeError)) throw e
+        throw new BadRequestError({ message: `Invalid request: body.worktree: ${e.message}`, issues: [{ path: "body.worktree", message: e.message }] })
+      })
+      const { worktree: _, ...rest } = body
+      return (await server.getApp(made.path)).sessions.create(rest)
+    },
   }),
   route({
     method: "get",

@@ -33,6 +33,7 @@ export function Home(props: { sessions: HomeSession[]; ui?: HomeUi; rows: number
         return (
           <Text key={s.id} wrap="truncate-end" inverse={on}>
             {`${on ? "›" : " "} ${s.title}`}
+            {s.worktree ? <Text color="magenta">{`  [${s.worktree.branch}]`}</Text> : null}
             <Text dimColor>{`  ${new Date(s.time.updated).toLocaleString()}`}</Text>
           </Text>
         )
