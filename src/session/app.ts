@@ -43,6 +43,8 @@ import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
 import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins, withShellEnv } from "./app-plugins"
 import { createTaskTool } from "./task"
+import { createTaskStatusTool } from "./task-status"
+import { createBackground } from "./background"
 import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
 
@@ -387,6 +389,7 @@ export async function createApp(opts: AppOptions) {
         beforeCompact: extensions?.compacting,
         autoContinue: extensions?.autoContinue,
       }),
+      notes: (sessionID) => background.take(sessionID),
     },
   }
 
@@ -447,7 +450,10 @@ export async function createApp(opts: AppOptions) {
     summarize: (session, input) => requestSummary({ history, providers, agents, defaultModel: config.model }, session, input),
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
+  // Background subagents wake their idle parent when they settle (background.ts).
+  const background = createBackground({ run: (id) => sessions.run(id), onError: (id, error) => log.warn("a background task's parent failed to run", { sessionID: id, error }) })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
+  registry.add(createTaskStatusTool({ sessions, background }))
   registry.add(
     createTaskTool({
       agents,
@@ -455,6 +461,7 @@ export async function createApp(opts: AppOptions) {
       depthLimit: config.subagent_depth ?? 1,
       callerRules: (sessionID, agentName) => merge(agents.get(agentName)?.permission ?? [], store.sessions.get(sessionID)?.permission ?? []),
       primaryTools: config.experimental?.primary_tools,
+      background,
     }),
   )
 
@@ -501,6 +508,8 @@ export async function createApp(opts: AppOptions) {
     registry,
     skills,
     sessions,
+    /** Subagents running in the background, by child session. */
+    background,
     commands,
     mcp,
     /** MCP servers of single sessions (an editor's), by session. */
