@@ -23,6 +23,8 @@ export interface RunArgs extends LogArgs {
   variant?: string
   /** --timeout: the run's wall-clock budget, in seconds. */
   timeout?: number
+  /** --detach: exit when the agent's turn ends, without waiting for its background subagents. */
+  detach?: boolean
 }
 
 /** The flags of every guarded listener: `wright serve` and the TUI's --port. */

@@ -31,6 +31,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("thinking", { type: "boolean", describe: "show reasoning" })
       .option("variant", { type: "string", describe: "model variant: provider reasoning effort, e.g. high, max, minimal" })
       .option("timeout", { type: "number", describe: "wall-clock budget in seconds: past it the run is stopped (exit 124)" })
+      .option("detach", { type: "boolean", describe: "exit when the agent's turn ends, without waiting for its background subagents (a local run then stops them; a server (--attach) keeps them running)" })
       .epilog(EXIT_CODES) as never,
   handler: async (args) => {
     const { run } = await import("../run/execute")
