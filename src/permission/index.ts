@@ -8,6 +8,7 @@ export { createPermissions, judge, type AskInput, type Permissions, type Verdict
 export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, vcsConfigPatterns, type ExternalDirectoryAsk } from "./paths"
 export { arityPrefix } from "./arity"
 export type { BashCommand, BashRequest } from "./bash-analyze"
+export { discardingCommands, type Discard, type DiscardKind } from "./bash-discards"
 
 /**
  * The bash analysis (its syntax walk and command tables, ~90 KB of the bundle) loads with the

@@ -45,6 +45,7 @@ import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotic
 import { createTaskTool } from "./task"
 import { createTaskStatusTool } from "./task-status"
 import { createBackground } from "./background"
+import { createDiscardGuard } from "./discard-guard"
 import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
 
@@ -297,6 +298,8 @@ export async function createApp(opts: AppOptions) {
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  // No lost work: commands that discard uncommitted work are snapshotted whole first (discard-guard.ts).
+  const discards = createDiscardGuard({ snapshots, directory, git: (args, cwd) => worktreeGit(spawner, undefined, args, { cwd, timeout: 10_000 }) })
   // Diagnostics a language server sent after a write had returned (it was installing, starting
   // or slow) join the session's next tool result, so the model sees them with its next step.
   if (config.lsp !== false) toolHooks.afterFinalize.push((call, final) => {
@@ -309,6 +312,9 @@ export async function createApp(opts: AppOptions) {
     toolHooks.afterFinalize.push((call, final) => ext.afterFinalize(call, final))
     bus.subscribeAll((e) => ext.event(e))
   }
+  // Last before execute: it reads the command as it will run, after plugins' rewrites.
+  toolHooks.beforeExecute.push(discards.beforeExecute)
+  toolHooks.afterFinalize.push(discards.afterFinalize)
   const toolCalls = createToolPipeline({
     history,
     permissions,
