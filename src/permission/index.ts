@@ -4,7 +4,7 @@
 // it never runs tools, prompts a user itself, or persists approvals.
 export { evaluate, lastMatch, fromConfig, merge, defaults, disabledTools, NAMED_ONLY } from "./rules"
 export { namesHost } from "./url"
-export { createPermissions, judge, type AskInput, type Permissions, type Verdict } from "./service"
+export { createPermissions, judge, strictest, type AskInput, type Permissions, type Verdict } from "./service"
 export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, vcsConfigPatterns, type ExternalDirectoryAsk } from "./paths"
 export { arityPrefix } from "./arity"
 export type { BashCommand, BashRequest } from "./bash-analyze"

@@ -42,7 +42,7 @@ import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
 import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins, withShellEnv } from "./app-plugins"
-import { createTaskTool } from "./task"
+import { callerCeilings, createTaskTool } from "./task"
 import { createTaskStatusTool } from "./task-status"
 import { createBackground } from "./background"
 import { createDiscardGuard } from "./discard-guard"
@@ -327,6 +327,7 @@ export async function createApp(opts: AppOptions) {
     limits,
     continueOnDeny: config.experimental?.continue_loop_on_deny === true,
     hooks: toolHooks,
+    ceilings: (sessionID) => callerCeilings({ history, store, agents }, sessionID),
   })
   const processor: ProcessorDeps = {
     history,

@@ -9,6 +9,8 @@ import { merge } from "../permission"
 import type { Ruleset, Session } from "../protocol"
 import { defineTool, Summary, type Tool } from "../tool"
 import { describeChild, type Background } from "./background"
+import type { Store } from "../storage"
+import type { History } from "./history"
 import type { SessionService } from "./service"
 import description from "./task.txt"
 
@@ -142,6 +144,21 @@ export function childRules(caller: Ruleset, agent: Agent, primaryTools: string[]
   }
   for (const key of primaryTools) extra.push({ permission: key, pattern: "*", action: "deny" })
   return merge(inherited, extra)
+}
+
+/**
+ * The rules of a session's callers, nearest first: each parent's as it stood when it called
+ * (its latest agent's rules and its session rules). A child's asks must pass them all.
+ */
+export function callerCeilings(deps: { history: History; store: Store; agents: Agents }, sessionID: string): Ruleset[] {
+  const out: Ruleset[] = []
+  const seen = new Set([sessionID])
+  for (let parent = deps.store.sessions.get(sessionID)?.parentID; parent && !seen.has(parent); parent = deps.store.sessions.get(parent)?.parentID) {
+    seen.add(parent)
+    const agent = deps.history.messages(parent).findLast((m) => m.info.role === "assistant")?.info.agent
+    out.push(merge(deps.agents.get(agent ?? "")?.permission ?? [], deps.store.sessions.get(parent)?.permission ?? []))
+  }
+  return out
 }
 
 function depthOf(sessions: SessionService, sessionID: string): number {
