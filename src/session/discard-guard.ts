@@ -25,6 +25,8 @@ interface Guarded {
   /** The tree tracked just before the command, and the worktree-relative files that were dirty then. */
   tree?: string
   dirty?: string[]
+  /** Dirty files the track left out (over snapshot.max_file_size): undo cannot bring them back. */
+  uncaptured?: string[]
   stashes?: Map<string, string>
   branches?: Map<string, string>
 }
@@ -53,7 +55,9 @@ export function createDiscardGuard(deps: DiscardGuardDeps): { beforeExecute: Bef
         const dirty = await dirtyFiles()
         if (dirty?.length) {
           g.dirty = dirty
-          g.tree = await deps.snapshots.checkpoint(call.sessionID)
+          const track = await deps.snapshots.checkpoint(call.sessionID)
+          g.tree = track?.tree
+          g.uncaptured = track ? dirty.filter((f) => track.notCaptured.includes(f)) : undefined
         }
       }
       if (found.some((f) => f.kind === "stash")) g.stashes = await pairs(["stash", "list", "-z", "--format=%H %gs"])
@@ -72,6 +76,8 @@ export function createDiscardGuard(deps: DiscardGuardDeps): { beforeExecute: Bef
           `This command discarded uncommitted changes to ${lost.length} file${lost.length === 1 ? "" : "s"}:\n${lost.map((f) => `- ${f}`).join("\n")}\n` +
             "wright kept them: undoing this step (/undo, or reverting this message) brings each one back as it was just before the command.",
         )
+      if (g.uncaptured?.length)
+        notes.push(`Not kept (over snapshot.max_file_size): if this command changed them, undo cannot bring them back:\n${g.uncaptured.map((f) => `- ${f}`).join("\n")}`)
       if (g.stashes) {
         const now = await pairs(["stash", "list", "-z", "--format=%H %gs"])
         const dropped = [...g.stashes].filter(([hash]) => !now.has(hash))

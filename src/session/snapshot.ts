@@ -44,10 +44,10 @@ export interface StepSnapshots {
    * Contract: called before a command that may discard uncommitted work runs. Tracks the whole
    * worktree now (a scan: edits nobody reported, another process's, are in it), and cuts the open
    * steps of the session and its parents there: each step's patch is written in two, so undoing
-   * the step brings back every file as it was just before the command. Resolves the tree, or
+   * the step brings back every file as it was just before the command. Resolves the track, or
    * undefined when snapshots are off. Never rejects.
    */
-  checkpoint(sessionID: string): Promise<string | undefined>
+  checkpoint(sessionID: string): Promise<TrackResult | undefined>
   /** The session's (or one user turn's) changes per file, from its visible patches. Rejects when git fails. */
   diff(sessionID: string, messageID?: string): Promise<FileDiff[]>
   store: SnapshotStore
@@ -192,7 +192,7 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
         step.own = new Set()
         step.foreign = new Set()
       }
-      return mid.tree
+      return mid
     },
     begin(sessionID) {
       const previous = chains.get(sessionID) ?? Promise.resolve()

@@ -90,3 +90,29 @@ test("discard guard - a dropped stash entry and a deleted unmerged branch are na
   expect(git(dir, "stash", "list")).toContain("my stash")
   await core.close()
 })
+
+test("discard guard - in a linked git worktree, git clean -fd is reported and undone like in the main checkout", async () => {
+  const core = await testCore({
+    llm,
+    config: { sandbox: { mode: "off" } },
+    // The project is a linked worktree of a repository next to it.
+    prepare: (project) => {
+      const main = `${project}-main`
+      execFileSync("mkdir", ["-p", main])
+      initRepo(main)
+      execFileSync("rmdir", [project])
+      git(main, "worktree", "add", "-q", project)
+    },
+  })
+  const dir = core.box.project
+  execFileSync("mkdir", ["-p", path.join(dir, "scratch")])
+  writeFileSync(path.join(dir, "scratch/idea.md"), "an untracked idea\n")
+  llm.script(toolCall("bash", { command: "sh -c 'git clean -fd'", description: "clean" }), text("cleaned"))
+  const session = await core.client.session.create()
+  await core.client.session.prompt(session.id, prompt("clean up"))
+  expect(toolOutput(core, session.id)).toContain("- scratch/idea.md")
+  const user = core.app.sessions.messages(session.id).find((m) => m.info.role === "user")!
+  await core.client.session.revert(session.id, { messageID: user.info.id })
+  expect(readFileSync(path.join(dir, "scratch/idea.md"), "utf8")).toBe("an untracked idea\n")
+  await core.close()
+})
