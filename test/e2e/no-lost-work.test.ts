@@ -68,6 +68,8 @@ async function runAndRevert(command: string, discarded: (dir: string) => void) {
   const run = await wright(["run", "tidy the checkout"], { cwd: dir, env: box.env, timeoutMs: 120_000 })
   expect(run.code, run.stderr).toBe(0)
   discarded(dir)
+  // The user is told as well as the model.
+  expect(run.stderr).toContain("discarded uncommitted changes to")
 
   const db = new Database(box.dbPath, { readonly: true })
   const bash = storedParts(db).find((p) => p.type === "tool" && p.tool === "bash")
