@@ -103,6 +103,26 @@ test("background - aborting the parent aborts its background child, and the pare
   await core.close()
 })
 
+test("background - a child that finishes while its parent works is told at the parent's next step, in the same run", async () => {
+  const core = await testCore({ llm })
+  route = (req) => {
+    if (isChild(req, "Q")) return { text: "quick child answer", delayMs: 100 }
+    const body = textOf(req)
+    if (!body.includes('"role":"tool"')) return { toolCalls: [{ name: "task", input: { description: "Quick", prompt: "brief-Q", subagent_type: "general", background: true } }] }
+    // The parent's next step is a slow one: the child is done long before it ends.
+    if (!body.includes(`"name":"glob"`)) return { toolCalls: [{ name: "glob", input: { pattern: "*.none" } }], delayMs: 500 }
+    return { text: `parent saw ${notesIn(req)} notes` }
+  }
+  const session = await core.client.session.create()
+  const answer = await core.client.session.prompt(session.id, prompt("delegate quickly"))
+  await waitFor(() => !core.app.sessions.busy(session.id), 5000)
+  const parentRequests = llm.requests.filter((r) => textOf(r).includes("delegate quickly"))
+  // Three steps in one run: the note rode along with the third, and nothing woke the parent again.
+  expect(parentRequests.map(notesIn)).toEqual([0, 0, 1])
+  expect(answer.parts.some((p) => p.type === "text" && p.text === "parent saw 1 notes")).toBe(true)
+  await core.close()
+})
+
 function lastParentText(core: Awaited<ReturnType<typeof testCore>>) {
   const session = core.app.sessions.list().find((s) => !s.parentID)!
   const last = core.app.sessions.messages(session.id).findLast((m) => m.info.role === "assistant")
