@@ -10,7 +10,10 @@
 // everything that changed less what other sessions' tools wrote meanwhile (two sessions'
 // commands running at the same time cannot be told apart). A subtask's changes are also its
 // parent's. The session's diff is kept between steps, so a step's session.diff costs only the
-// files that step changed.
+// files that step changed. A checkpoint (before a command that discards work) tracks the whole
+// tree mid-step and cuts the step there: it writes one patch per part, so what appeared between
+// the step's start and the command (written by nobody wright knows of) is not the step's to undo,
+// and the command's own patch starts from the tree just before it.
 import path from "node:path"
 import type { Bus } from "../bus"
 import type { FileDiff, MessageWithParts, PatchPart, Session } from "../protocol"
@@ -218,8 +221,8 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
             return void chains.set(sessionID, Promise.resolve())
           }
           const done = first
-            .then(async (first) => {
-              if (!first || !step.start) return
+            .then(async (tracked) => {
+              if (!tracked || !step.start) return
               const end = await store.track(sessionID)
               open.delete(step)
               if (!end) return
