@@ -50,7 +50,9 @@ export function createTaskTool(deps: TaskDeps): Tool<typeof TaskParameters> {
       const what = Summary.textOf(input.description)
       const agent = Summary.textOf(input.subagent_type)
       const title = what ? Summary.oneLine(what, 80) : "Task"
-      return { title: agent ? `${title} (@${agent})` : title, kind: "think", locations: [] }
+      // Every front end (run, the TUI, ACP) shows that the call returned while the subagent works on.
+      const where = input.background === true ? ", in the background" : ""
+      return { title: agent ? `${title} (@${agent}${where})` : `${title}${where && ` (${where.slice(2)})`}`, kind: "think", locations: [] }
     },
     async execute(args, ctx) {
       const agent = deps.agents.get(args.subagent_type)

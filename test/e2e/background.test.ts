@@ -42,6 +42,8 @@ test("background e2e - run waits for two background subagents that ran concurren
   // The first turn ended while the children worked; the last one heard of both.
   expect(r.stdout).toContain("parent saw 0 notes")
   expect(r.stdout).toContain("parent saw 2 notes")
+  // The user sees that the calls returned while the subagents worked on.
+  expect(r.stderr).toContain("Task A (@general, in the background)")
 
   // Ran concurrently: each child's request overlaps the other's, and each took its ~2 s.
   const [a, b] = ["A", "B"].map((n) => llm.requests.find((q) => childOf(q) === n)!)
