@@ -30,6 +30,8 @@ export interface RunArgs extends LogArgs {
   /** --steer / --queue: to a busy session, the prompt goes to its inbox and the run exits at once. */
   steer?: boolean
   queue?: boolean
+  /** --detach: exit when the agent's turn ends, without waiting for its background subagents. */
+  detach?: boolean
 }
 
 /** The flags of every guarded listener: `wright serve` and the TUI's --port. */

@@ -4,10 +4,11 @@
 // it never runs tools, prompts a user itself, or persists approvals.
 export { evaluate, lastMatch, fromConfig, merge, defaults, disabledTools, NAMED_ONLY } from "./rules"
 export { namesHost } from "./url"
-export { createPermissions, judge, type AskInput, type Permissions, type Verdict } from "./service"
+export { createPermissions, judge, strictest, type AskInput, type Permissions, type Verdict } from "./service"
 export { resolveReal, isInside, pathPatterns, externalDirectoryPattern, externalDirectoryAsk, vcsConfigPatterns, type ExternalDirectoryAsk } from "./paths"
 export { arityPrefix } from "./arity"
 export type { BashCommand, BashRequest } from "./bash-analyze"
+export { discardingCommands, type Discard, type DiscardKind } from "./bash-discards"
 
 /**
  * The bash analysis (its syntax walk and command tables, ~90 KB of the bundle) loads with the

@@ -86,6 +86,21 @@ export function judge(
 }
 
 /**
+ * Of several rulesets, the one that judges the request most strictly (deny, then ask, then
+ * allow; the first on a tie): asking with it gives the meet of them all, asked at most once.
+ */
+export function strictest(request: { permission: string; patterns: string[]; forceAsk?: boolean; named?: boolean }, rulesets: Ruleset[], approved: Ruleset = []): Ruleset {
+  const rank = { allow: 0, ask: 1, deny: 2 }
+  let best = rulesets[0] ?? []
+  let bestRank = -1
+  for (const ruleset of rulesets) {
+    const r = rank[judge(request.permission, request.patterns, ruleset, approved, request).action]
+    if (r > bestRank) [best, bestRank] = [ruleset, r]
+  }
+  return best
+}
+
+/**
  * True when whatever the pattern, the rules allow `permission`: the last rule for it that
  * matches everything allows, and no rule after it says otherwise. A command the gate cannot
  * read may hide anything, so only then is it as good as allowed.

@@ -46,7 +46,10 @@ import { sessionUsage } from "./usage"
 import { runSubtask } from "./subtask"
 import { createSystemPrompt, skillsPrompt } from "./system"
 import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins, withShellEnv } from "./app-plugins"
-import { createTaskTool } from "./task"
+import { callerCeilings, createTaskTool } from "./task"
+import { createTaskStatusTool } from "./task-status"
+import { createBackground } from "./background"
+import { createDiscardGuard } from "./discard-guard"
 import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
 
@@ -309,6 +312,8 @@ export async function createApp(opts: AppOptions) {
 
   // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
   const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
+  // No lost work: commands that discard uncommitted work are snapshotted whole first (discard-guard.ts).
+  const discards = createDiscardGuard({ snapshots, directory, git: (args, cwd) => worktreeGit(spawner, undefined, args, { cwd, timeout: 10_000 }) })
   // Diagnostics a language server sent after a write had returned (it was installing, starting
   // or slow) join the session's next tool result, so the model sees them with its next step.
   if (config.lsp !== false) toolHooks.afterFinalize.push((call, final) => {
@@ -321,6 +326,9 @@ export async function createApp(opts: AppOptions) {
     toolHooks.afterFinalize.push((call, final) => ext.afterFinalize(call, final))
     bus.subscribeAll((e) => ext.event(e))
   }
+  // Last before execute: it reads the command as it will run, after plugins' rewrites.
+  toolHooks.beforeExecute.push(discards.beforeExecute)
+  toolHooks.afterFinalize.push(discards.afterFinalize)
   const toolCalls = createToolPipeline({
     history,
     permissions,
@@ -333,6 +341,7 @@ export async function createApp(opts: AppOptions) {
     limits,
     continueOnDeny: config.experimental?.continue_loop_on_deny === true,
     hooks: toolHooks,
+    ceilings: (sessionID) => callerCeilings({ history, store, agents }, sessionID),
   })
   const processor: ProcessorDeps = {
     history,
@@ -402,6 +411,7 @@ export async function createApp(opts: AppOptions) {
         beforeCompact: extensions?.compacting,
         autoContinue: extensions?.autoContinue,
       }),
+      notes: (sessionID) => background.take(sessionID),
     },
   }
 
@@ -482,7 +492,10 @@ export async function createApp(opts: AppOptions) {
     // As sessions.list scopes them: outside git, a project is its directory.
     mine: (s) => s.projectID === projectID && (projectID !== "global" || s.directory === directory),
   }))
+  // Background subagents wake their idle parent when they settle (background.ts).
+  const background = createBackground({ run: (id) => sessions.run(id), onError: (id, error) => log.warn("a background task's parent failed to run", { sessionID: id, error }) })
   // Second phase: the task tool runs child sessions, so it joins the registry after the service.
+  registry.add(createTaskStatusTool({ sessions, background }))
   registry.add(
     createTaskTool({
       agents,
@@ -490,6 +503,7 @@ export async function createApp(opts: AppOptions) {
       depthLimit: config.subagent_depth ?? 1,
       callerRules: (sessionID, agentName) => merge(agents.get(agentName)?.permission ?? [], store.sessions.get(sessionID)?.permission ?? []),
       primaryTools: config.experimental?.primary_tools,
+      background,
     }),
   )
 
@@ -536,6 +550,8 @@ export async function createApp(opts: AppOptions) {
     registry,
     skills,
     sessions,
+    /** Subagents running in the background, by child session. */
+    background,
     commands,
     mcp,
     /** MCP servers of single sessions (an editor's), by session. */

@@ -106,6 +106,12 @@ export interface LoopHooks {
    * them. Must not reject. Undefined: nothing is delivered mid-run.
    */
   steer?(sessionID: string): Promise<void>
+  /**
+   * Contract: called at the start of every iteration; returns notes the model is told once
+   * (background subagents that settled, background.ts). The loop stores them as a synthetic user
+   * message, so the next request carries them. Must not throw. Undefined: none.
+   */
+  notes?(sessionID: string): string[]
 }
 
 /** What a step sends besides the messages and tools. */
@@ -200,6 +206,13 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     // After a compaction the model sees the summary and the kept tail, not the whole history.
     const visible = hooks.visible ? hooks.visible(msgs) : msgs
     if (!user) throw new Error(`Session ${sessionID} has no user message to answer`)
+    const notes = hooks.notes?.(sessionID) ?? []
+    if (notes.length) {
+      const note: UserMessage = { ...user, id: Id.ascending("msg"), time: { created: Date.now() } }
+      history.putMessage(note)
+      history.putPart({ id: Id.ascending("prt"), sessionID, messageID: note.id, type: "text", text: notes.join("\n\n"), synthetic: true })
+      continue
+    }
     if (answered(msgs)) {
       const more = hooks.beforeStop ? await hooks.beforeStop({ session, again: kept }) : undefined
       if (!more || abort.aborted) break

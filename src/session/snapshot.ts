@@ -10,11 +10,14 @@
 // everything that changed less what other sessions' tools wrote meanwhile (two sessions'
 // commands running at the same time cannot be told apart). A subtask's changes are also its
 // parent's. The session's diff is kept between steps, so a step's session.diff costs only the
-// files that step changed.
+// files that step changed. A checkpoint (before a command that discards work) tracks the whole
+// tree mid-step and cuts the step there: it writes one patch per part, so what appeared between
+// the step's start and the command (written by nobody wright knows of) is not the step's to undo,
+// and the command's own patch starts from the tree just before it.
 import path from "node:path"
 import type { Bus } from "../bus"
 import type { FileDiff, MessageWithParts, PatchPart, Session } from "../protocol"
-import { fileDiff, filesFrom, statesAt, type SnapshotStore, type State, type StepPatch } from "../snapshot"
+import { fileDiff, filesFrom, statesAt, type SnapshotStore, type State, type StepPatch, type TrackResult } from "../snapshot"
 import type { History } from "./history"
 
 /** One step's snapshot. */
@@ -40,6 +43,14 @@ export interface StepSnapshots {
   touch(files: string[] | undefined, sessionID: string | undefined): void
   /** Resolves once every step's patch of the session is written. Never rejects. */
   settled(sessionID: string): Promise<void>
+  /**
+   * Contract: called before a command that may discard uncommitted work runs. Tracks the whole
+   * worktree now (a scan: edits nobody reported, another process's, are in it), and cuts the open
+   * steps of the session and its parents there: each step's patch is written in two, so undoing
+   * the step brings back every file as it was just before the command. Resolves the track, or
+   * undefined when snapshots are off. Never rejects.
+   */
+  checkpoint(sessionID: string): Promise<TrackResult | undefined>
   /** The session's (or one user turn's) changes per file, from its visible patches. Rejects when git fails. */
   diff(sessionID: string, messageID?: string): Promise<FileDiff[]>
   store: SnapshotStore
@@ -71,6 +82,12 @@ interface StepRecord {
   foreign: Set<string>
   /** Its tools settled: only others' writes are recorded now, until its last track. */
   ended: boolean
+  /** Its first track (or its last cut), once done (undefined: not yet, or snapshots are off). */
+  start?: TrackResult
+  /** Resolves when its first track is done. */
+  started?: Promise<void>
+  /** The parts a checkpoint cut off, oldest first; the last part runs from the last cut to the end. */
+  cuts: { start: TrackResult; end: TrackResult; own: Set<string> | "any"; foreign: Set<string> }[]
 }
 
 export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
@@ -103,7 +120,7 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
   }
 
   /** Whether a worktree-relative path the step's trees differ in is the step's own change. */
-  function owned(step: StepRecord, rel: string): boolean {
+  function owned(step: Pick<StepRecord, "own" | "foreign">, rel: string): boolean {
     const file = path.join(store.worktree, rel)
     return step.own === "any" ? !step.foreign.has(file) : step.own.has(file)
   }
@@ -164,13 +181,31 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
     diff,
     touch,
     settled: (sessionID) => chains.get(sessionID) ?? Promise.resolve(),
+    async checkpoint(sessionID) {
+      const owners = lineage(sessionID)
+      const steps = [...open].filter((s) => !s.ended && owners.includes(s.sessionID))
+      await Promise.all(steps.map((s) => s.started))
+      store.touch()
+      const mid = await store.track(sessionID)
+      if (!mid) return undefined
+      for (const step of steps) {
+        if (!step.start || step.ended) continue
+        step.cuts.push({ start: step.start, end: mid, own: step.own, foreign: step.foreign })
+        step.start = mid
+        step.own = new Set()
+        step.foreign = new Set()
+      }
+      return mid
+    },
     begin(sessionID) {
       const previous = chains.get(sessionID) ?? Promise.resolve()
-      const step: StepRecord = { sessionID, own: new Set(), foreign: new Set(), ended: false }
+      const step: StepRecord = { sessionID, own: new Set(), foreign: new Set(), ended: false, cuts: [] }
       open.add(step)
       const first = previous
         .then(() => new Promise<void>((r) => setImmediate(r)))
         .then(() => store.track(sessionID))
+        .then((r) => (step.start = r))
+      step.started = first.then(() => {})
       const before = first.then((r) => r?.tree)
       chains.set(
         sessionID,
@@ -181,27 +216,31 @@ export function createStepSnapshots(deps: StepSnapshotsDeps): StepSnapshots {
         end(write) {
           step.ended = true
           // The step's session touched nothing: no patch, and nobody waits for its track.
-          if (step.own !== "any" && !step.own.size) {
+          if (step.own !== "any" && !step.own.size && !step.cuts.length) {
             open.delete(step)
             return void chains.set(sessionID, Promise.resolve())
           }
           const done = first
-            .then(async (start) => {
-              if (!start) return
+            .then(async (tracked) => {
+              if (!tracked || !step.start) return
               const end = await store.track(sessionID)
               open.delete(step)
               if (!end) return
-              const changed = (end.tree === start.tree ? [] : await store.changes(start.tree, end.tree)).filter((f) => owned(step, f))
-              // Files the step made or grew past max_file_size are counted, though not stored.
-              const notCaptured = end.notCaptured.filter((f) => !start.notCaptured.includes(f) && owned(step, f))
-              if (!changed.length && !notCaptured.length) return
-              write({
-                hash: start.tree,
-                files: changed.map((f) => path.join(store.worktree, f)),
-                after: end.tree,
-                ...(notCaptured.length ? { notCaptured } : {}),
-              })
-              if (!changed.length) return
+              let changedAny = false
+              for (const part of [...step.cuts, { start: step.start, end, own: step.own, foreign: step.foreign }]) {
+                const changed = (part.end.tree === part.start.tree ? [] : await store.changes(part.start.tree, part.end.tree)).filter((f) => owned(part, f))
+                // Files the step made or grew past max_file_size are counted, though not stored.
+                const notCaptured = part.end.notCaptured.filter((f) => !part.start.notCaptured.includes(f) && owned(part, f))
+                if (!changed.length && !notCaptured.length) continue
+                write({
+                  hash: part.start.tree,
+                  files: changed.map((f) => path.join(store.worktree, f)),
+                  after: part.end.tree,
+                  ...(notCaptured.length ? { notCaptured } : {}),
+                })
+                if (changed.length) changedAny = true
+              }
+              if (!changedAny) return
               deps.bus.publish("session.diff", { sessionID, diff: await diff(sessionID) })
             })
             .catch(() => {})

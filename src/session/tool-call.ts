@@ -8,7 +8,7 @@
 // A call that cannot run (unknown, invalid, blocked, refused) is an "immediate" outcome and a
 // failing tool an "error" outcome: data for the model, never a throw. States move only
 // through tool-state.ts. This module does not decide what a step or the loop does next.
-import { type Permissions, vcsConfigPatterns, warmBashAnalysis } from "../permission"
+import { type Permissions, strictest, vcsConfigPatterns, warmBashAnalysis } from "../permission"
 import { stopsLoop, type FilePart, type MessageWithParts, type Ruleset, type ToolPart } from "../protocol"
 import { parseArguments, runTool, summarize, type Tool, type ToolContext, type ToolServices } from "../tool"
 import { Id } from "../util"
@@ -28,6 +28,11 @@ export interface ToolPipelineDeps {
   /** experimental.continue_loop_on_deny: a rejection does not stop the loop. */
   continueOnDeny?: boolean
   hooks: ToolHooks
+  /**
+   * Contract: the rulesets a session's asks must also pass: a subagent's callers' (a child never
+   * gets more than its parent). Must not throw. Undefined or []: only the session's own rules.
+   */
+  ceilings?(sessionID: string): Ruleset[]
 }
 
 /** Who started a call. */
@@ -285,7 +290,7 @@ function toolContext(deps: ToolPipelineDeps, call: ToolCall, describe: ToolState
                   forceAsk: r.forceAsk,
                   named: r.named,
                   tool: { messageID: part.messageID, callID: part.callID },
-                  ruleset: policy.rules,
+                  ruleset: strictest(r, [policy.rules, ...(deps.ceilings?.(part.sessionID) ?? [])], deps.permissions.approved()),
                 },
                 call.abort,
               )

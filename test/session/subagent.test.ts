@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs"
+import path from "node:path"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { answerText, prompt, testCore } from "../lib/core"
@@ -193,5 +195,30 @@ test("subagent - experimental.primary_tools are offered to the primary agent but
   const child = core.app.sessions.children(session.id)[0]!
   const refused = core.app.sessions.messages(child.id).flatMap((m) => m.parts).find((p) => p.type === "tool")
   expect(refused?.type === "tool" && refused.tool).toBe("invalid")
+  await core.close()
+})
+
+test("subagent - a child gets no more than its parent: a subagent allowed bash still asks where its caller asks", async () => {
+  const core = await testCore({
+    llm,
+    config: { permission: { bash: "ask" }, agent: { helper: { mode: "subagent", description: "helps", permission: { bash: "allow" } } } },
+  })
+  llm.script(
+    toolCall("task", { description: "Help", prompt: "write the file", subagent_type: "helper" }),
+    toolCall("bash", { command: "echo pwned > pwned.txt", description: "write" }),
+    text("child done"),
+    text("parent done"),
+  )
+  const asked: { sessionID: string; permission: string }[] = []
+  const off = core.app.bus.subscribe("permission.asked", (e) => {
+    asked.push({ sessionID: e.properties.sessionID, permission: e.properties.permission })
+    void core.client.request("POST", `/permission/${encodeURIComponent(e.properties.id)}/reply`, { body: { reply: "reject" } })
+  })
+  const session = await core.client.session.create()
+  await core.client.session.prompt(session.id, prompt("delegate"))
+  off()
+  const child = core.app.sessions.children(session.id)[0]!
+  expect(asked).toContainEqual({ sessionID: child.id, permission: "bash" })
+  expect(existsSync(path.join(core.box.project, "pwned.txt"))).toBe(false)
   await core.close()
 })

@@ -36,6 +36,7 @@ export const runCommand: CommandModule<object, RunArgs> = {
       .option("steer", { type: "boolean", describe: "with -c/--session: if the session is busy (another process runs it), the model sees the message before its next step; the run exits once it is stored" })
       .option("queue", { type: "boolean", describe: "with -c/--session: if the session is busy, the message runs as a new turn when it is done; the run exits once it is stored" })
       .conflicts("steer", "queue")
+      .option("detach", { type: "boolean", describe: "exit when the agent's turn ends, without waiting for its background subagents (a local run then stops them; a server (--attach) keeps them running)" })
       .epilog(EXIT_CODES) as never,
   handler: async (args) => {
     const { run } = await import("../run/execute")

@@ -141,6 +141,7 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
   })().catch((error) => input.log.warn("the event stream failed", { error }))
 
+  const working = busySet()
   const warned = new Set<string>()
   /** The rules that would have allowed each ask this run refused (nobody is there to answer). */
   const refused: string[] = []
@@ -157,6 +158,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     if (e.type === "session.created" && e.properties.info.parentID && sessions.has(e.properties.info.parentID)) sessions.add(e.properties.info.id)
     if (e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type !== "idle") sawBusy = true
     if (e.type === "session.idle" && e.properties.sessionID === session.id && sawBusy) idle()
+    if (e.type === "session.status" && sessions.has(e.properties.sessionID)) working.note(e.properties.sessionID, e.properties.status.type !== "idle")
+    if (e.type === "message.part.updated" && e.properties.part.type === "tool" && e.properties.part.state.status === "completed" && e.properties.part.state.metadata?.background === true && sessions.has(e.properties.part.sessionID)) working.background = true
     // A plugin or hook that failed is reported with no session: a warning, the run goes on.
     if (e.type === "session.error" && !e.properties.sessionID && e.properties.error) {
       const message = String((e.properties.error.data as { message?: unknown })?.message ?? e.properties.error.name)
@@ -263,6 +266,8 @@ async function execute(client: Client, args: RunArgs, input: Input): Promise<num
     }
     // The last events may still be in flight on the stream: wait for idle, briefly.
     await within(idleSeen, 2000)
+    // Background subagents: wait for them, and for the turns their parent takes on hearing of them.
+    if (!args.detach && !interrupted && !timedOut && working.background && (await working.settled())) result = (await client.session.messages(session.id, { limit: 1 }))[0] ?? result
     renderer.finish()
     const info = result.info
     if (timedOut) return TIMEOUT_EXIT
@@ -355,6 +360,37 @@ async function busyElsewhere(client: Client, args: RunArgs, sessionID: string): 
     `Wait for it to finish, leave your message in its inbox with --queue (a new turn when it is done) or --steer (read before its next step),\n` +
     `or join it: send your message to that process with ${dim(`wright run --attach <its url> --session ${sessionID} "…"`)}\n`
   )
+}
+
+/**
+ * The run's sessions that are working, from their status events. `settled` resolves once none
+ * is, and stays so a moment (a background child's end wakes its parent a few ticks later);
+ * true when it had to wait.
+ */
+function busySet() {
+  const busy = new Set<string>()
+  let changed = () => {}
+  return {
+    /** A task was started in the background: only then is there anything to wait for. */
+    background: false,
+    note(sessionID: string, working: boolean) {
+      if (working) busy.add(sessionID)
+      else busy.delete(sessionID)
+      changed()
+    },
+    async settled(): Promise<boolean> {
+      let waited = false
+      for (;;) {
+        if (busy.size) {
+          waited = true
+          await new Promise<void>((r) => (changed = r))
+          continue
+        }
+        await new Promise((r) => setTimeout(r, 150))
+        if (!busy.size) return waited
+      }
+    },
+  }
 }
 
 /** A session this run made and sent nothing to (the prompt failed before it was stored, e.g. no model) is not kept. */

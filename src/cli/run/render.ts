@@ -160,6 +160,9 @@ export function textRenderer(out: Out, opts: { thinking?: boolean; root: string;
     if (failed) stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(failed))}\n`)
     else if (status === "completed") stderr(`${child}${green("✓")} ${callLine(part)}\n`)
     else stderr(`${child}${red("✗")} ${callLine(part)}\n  ${yellow(firstLine(part.state.status === "error" ? part.state.error : ""))}\n`)
+    // The discard guard (session/discard-guard.ts) kept what the command threw away: the user hears of it too.
+    const discarded = status === "completed" ? (part.state.metadata?.discarded as { files?: string[] } | undefined)?.files : undefined
+    if (discarded?.length) stderr(`  ${yellow(`discarded uncommitted changes to ${terminalSafe(discarded.join(", "))}`)}; undo brings them back\n`)
   }
 }
 

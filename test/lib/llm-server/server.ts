@@ -87,6 +87,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       headers: flatHeaders(req),
       body,
       stream: route.stream ?? body?.stream === true,
+      time: { start: Date.now() },
     }
     // Without `alt=sse` Gemini streams one JSON array instead of SSE events; nothing here speaks that.
     if (route.stream && new URLSearchParams(query).get("alt") !== "sse") {
@@ -117,6 +118,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
       }
     }
     await play(res, gone, route.wire, recorded, reply, route.model)
+    recorded.time.end = Date.now()
   }
 
   async function play(res: ServerResponse, gone: Promise<void>, wire: Wire, req: RecordedRequest, reply: Reply, model?: string): Promise<void> {

@@ -52,6 +52,8 @@ export interface RecordedRequest {
   headers: Record<string, string>
   body: any
   stream: boolean
+  /** When the request arrived and when its response ended (ms since the epoch): concurrency checks. */
+  time: { start: number; end?: number }
 }
 
 export interface LLMServer {
