@@ -71,7 +71,6 @@ function unsupported(config: Config): string[] {
   if (config.share !== undefined && config.share !== "disabled") out.push(`"share" ignored: sharing sessions is not supported`)
   if (config.autoupdate !== undefined && config.autoupdate !== false) out.push(`"autoupdate" ignored: wright does not update itself; update it with npm`)
   if (config.watcher?.ignore?.length) out.push(`"watcher.ignore" ignored: wright has no file watcher`)
-  if (config.attachment?.image) out.push(`"attachment.image" ignored: images are sent as they are, not resized`)
   if (config.experimental?.policies?.length) out.push(`"experimental.policies" ignored: not supported; use "permission" rules`)
   return out
 }

@@ -268,7 +268,7 @@ export async function runLoop(deps: LoopDeps, sessionID: string, abort: AbortSig
     const earlier = visible[visible.length - 1]?.info.id === assistant.id ? visible.slice(0, -1) : visible.filter((m) => m.info.id !== assistant.id)
     const convert = deps.modelMessages ?? toModelMessages
     const shown = hooks.messages ? await hooks.messages(earlier) : earlier
-    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id }), agent, shown, sessionID)
+    const messages = withReminders(convert(shown, { providerID: model.info.providerID, modelID: model.info.id, attachments: model.info.capabilities.attachment }), agent, shown, sessionID)
     if (isLastStep) messages.push({ role: "assistant", content: maxSteps })
 
     const base: StepParams = { temperature: agent.temperature, topP: agent.topP, options: { ...agent.options }, headers: {} }

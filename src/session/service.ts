@@ -235,6 +235,7 @@ export function createSessionService(deps: SessionServiceDeps) {
         prompt: input,
         read: deps.readTool ? { tool: deps.readTool, toolCalls: deps.toolCalls } : undefined,
         readResource: deps.readResource,
+        images: deps.config.attachment?.image,
       })
       await deps.onUserMessage?.({ sessionID, agent: agent.name, model: { providerID: info.model.providerID, modelID: info.model.modelID }, messageID: info.id }, { message: info, parts })
       history.putMessage(info)

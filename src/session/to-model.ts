@@ -6,16 +6,23 @@ export const INTERRUPTED_TOOL = "[Tool execution was interrupted]"
 export const COMPACTION_QUESTION = "What did we do so far?"
 export const USER_TOOL_NOTE = "The following tool was executed by the user"
 
+/** The model messages are for; `attachments: false` (the catalogue says it takes no images or PDFs) replaces those with a note. */
+export interface ModelRefWithMedia {
+  providerID: string
+  modelID: string
+  attachments?: boolean
+}
+
 /**
  * Converts stored history into the AI SDK's model messages. One assistant message is one
  * step: its text, reasoning and tool calls become an assistant message, followed by a tool
  * message carrying every call's result.
  */
-export function toModelMessages(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
+export function toModelMessages(history: MessageWithParts[], model: ModelRefWithMedia): ModelMessage[] {
   const out: ModelMessage[] = []
   for (const msg of history) {
     if (msg.info.role === "user") {
-      const content = userContent(msg.parts)
+      const content = userContent(msg.parts, model)
       if (content.length) out.push({ role: "user", content })
       continue
     }
@@ -78,8 +85,8 @@ export function createModelMessageCache(source: ChangeSource) {
     return same
   }
 
-  return function convert(history: MessageWithParts[], model: { providerID: string; modelID: string }): ModelMessage[] {
-    const key = `${model.providerID}/${model.modelID}`
+  return function convert(history: MessageWithParts[], model: ModelRefWithMedia): ModelMessage[] {
+    const key = `${model.providerID}/${model.modelID}/${model.attachments ?? ""}`
     const head = history[0]
     const found = head && previous.get(head)
     const same = found && found.model === key ? unchanged(found, history, head.info.sessionID) : 0
@@ -109,13 +116,18 @@ export function createModelMessageCache(source: ChangeSource) {
   }
 }
 
-function userContent(parts: Part[]) {
+function userContent(parts: Part[], model: ModelRefWithMedia) {
   const content: Extract<ModelMessage, { role: "user" }>["content"] & unknown[] = []
   for (const part of parts) {
     if (part.type === "text" && !part.ignored && part.text) content.push({ type: "text", text: part.text })
     else if (part.type === "file") {
       const data = dataOf(part.url)
       if (!data) continue
+      if (model.attachments === false && (part.mime.startsWith("image/") || part.mime === "application/pdf")) {
+        const what = part.mime === "application/pdf" ? "PDF" : "image"
+        content.push({ type: "text", text: `[The ${what} ${part.filename ?? "attachment"} was not sent: the model ${model.providerID}/${model.modelID} does not accept ${what}s. Tell the user so; if it does accept them, "attachment": true on the model in the provider config turns this off.]` })
+        continue
+      }
       if (part.mime.startsWith("image/")) content.push({ type: "image", image: data, mediaType: part.mime })
       else if (part.mime === "application/pdf") content.push({ type: "file", data, mediaType: part.mime, filename: part.filename })
     } else if (part.type === "compaction") content.push({ type: "text", text: COMPACTION_QUESTION })

@@ -4,6 +4,7 @@ import type { Agent } from "../agent"
 import type { Part, PartInput, PromptInput, UserMessage } from "../protocol"
 import type { Tool } from "../tool"
 import { Id } from "../util"
+import { fitImage, type ImageLimits } from "./image"
 import type { ToolPipeline } from "./tool-call"
 
 export interface UserMessageInput {
@@ -15,6 +16,8 @@ export interface UserMessageInput {
   read?: { tool: Tool; toolCalls: ToolPipeline }
   /** Reads an MCP resource mentioned with `@` (a file part whose source is a resource). */
   readResource?: (server: string, uri: string) => Promise<{ text: string; attachments: { mime: string; url: string; filename?: string }[] }>
+  /** `attachment.image` of the config: the size attached images are fitted to (image.ts). */
+  images?: ImageLimits
 }
 
 const INLINE_MEDIA = /^(image\/(png|jpe?g|gif|webp)|application\/pdf)$/
@@ -96,6 +99,7 @@ async function expandFile(
     const text = /;base64,/.test(p.url.slice(0, comma + 1)) ? Buffer.from(payload, "base64").toString("utf8") : decodeURIComponent(payload)
     return [{ ...base(), type: "text", synthetic: true, text }, filePart()]
   }
+  if (/^data:image\/[^;,]+;base64,/.test(p.url)) return fittedImage(Buffer.from(p.url.slice(p.url.indexOf(",") + 1), "base64"), p.mime, p.filename ?? "image", base, filePart, input.images)
   if (!p.url.startsWith("file:")) return [filePart()]
 
   const file = fileURLToPath(p.url)
@@ -110,6 +114,7 @@ async function expandFile(
       filePart({ mime: "application/x-directory" }),
     ]
   }
+  if (p.mime.startsWith("image/") && INLINE_MEDIA.test(p.mime)) return fittedImage(readFileSync(file), p.mime, p.filename ?? file, base, filePart, input.images)
   if (INLINE_MEDIA.test(p.mime)) {
     const url = `data:${p.mime};base64,${readFileSync(file).toString("base64")}`
     return [filePart({ url })]
@@ -134,3 +139,24 @@ async function expandFile(
   ]
 }
 
+
+/** An image as a data URL fitted to the limits; a resize or a refusal is told in a note beside it. */
+async function fittedImage(
+  data: Buffer,
+  mime: string,
+  name: string,
+  base: () => { id: string; sessionID: string; messageID: string },
+  filePart: (over?: Partial<{ mime: string; url: string }>) => Part,
+  limits: ImageLimits | undefined,
+): Promise<Part[]> {
+  const fitted = await fitImage(data, mime, limits)
+  // A refused image keeps its file part only as a file: URL, which is never sent.
+  const kept = (part: Part) => (part.type === "file" && part.url.startsWith("file:") ? [part] : [])
+  if (fitted.kind === "refused") return [{ ...base(), type: "text", synthetic: true, text: `[The image ${name} was not attached: ${fitted.why}.]` }, ...kept(filePart())]
+  if (fitted.kind === "as-is") return [filePart({ url: `data:${mime};base64,${data.toString("base64")}` })]
+  const [[w, h], [w2, h2]] = [fitted.from, fitted.to]
+  return [
+    { ...base(), type: "text", synthetic: true, text: `[The image ${name} was scaled from ${w}×${h} to ${w2}×${h2} to fit the provider's limits.]` },
+    filePart({ mime: fitted.mime, url: `data:${fitted.mime};base64,${fitted.data.toString("base64")}` }),
+  ]
+}

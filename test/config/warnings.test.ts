@@ -37,7 +37,7 @@ test("config warnings - in an untrusted folder the keys trust holds back are the
   expect(loaded.warnings).toEqual([`${project}: unknown key "bogus" ignored`])
 })
 
-test("config warnings - share, autoupdate, watcher.ignore, attachment.image and experimental.policies are named as ignored, with the file", async () => {
+test("config warnings - share, autoupdate, watcher.ignore and experimental.policies are named as ignored, with the file (attachment.image works now, so it is no warning)", async () => {
   const global = t.write(globalFile, {
     share: "auto",
     autoupdate: "notify",
@@ -50,7 +50,6 @@ test("config warnings - share, autoupdate, watcher.ignore, attachment.image and 
     `${global}: "share" ignored: sharing sessions is not supported`,
     `${global}: "autoupdate" ignored: wright does not update itself; update it with npm`,
     `${global}: "watcher.ignore" ignored: wright has no file watcher`,
-    `${global}: "attachment.image" ignored: images are sent as they are, not resized`,
     `${global}: "experimental.policies" ignored: not supported; use "permission" rules`,
   ])
 })
