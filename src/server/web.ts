@@ -8,8 +8,10 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { ForbiddenError, NotFoundError } from "../protocol"
 import { errorAnswer } from "./error"
-import type { FetchHandler } from "./listener"
 import { pairCookieName, readCookie, type Pairing } from "./pairing"
+
+// Declared here, not imported from listener.ts, which imports this file.
+type FetchHandler = (request: Request) => Promise<Response>
 
 export interface WebOptions {
   pairing: Pairing

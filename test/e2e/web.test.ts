@@ -143,7 +143,7 @@ test("web - a prompt streams to the page, and the controls carry their names", a
   const box = project()
   const web = await startWeb(box)
   const page = await paired(web)
-  llm.script(text(["Streaming ", "answer ", "from ", "the ", "scripted ", "model."], { delayMs: 250 }))
+  llm.script({ text: ["Streaming ", "answer ", "from ", "the ", "scripted ", "model."], delayMs: 250 })
 
   await page.getByRole("button", { name: /^New session in project$/ }).click()
   const prompt = page.getByRole("textbox", { name: "Prompt" })
@@ -218,7 +218,7 @@ test("web - phone layout (390x844): the prompt box and Send are on screen, nothi
       scrollWidth: document.documentElement.scrollWidth,
       bodyScrollWidth: document.body.scrollWidth,
       prompt: box("textarea"),
-      send: [...document.querySelectorAll("button")].find((b) => b.textContent === "Send")!.getBoundingClientRect().toJSON(),
+      send: Array.from(document.querySelectorAll("button")).find((b) => b.textContent === "Send")!.getBoundingClientRect().toJSON(),
       innerHeight,
       innerWidth,
     }
