@@ -28,6 +28,8 @@ export function createStore() {
     listedAt: 0 as number,
     /** Project directories the server knows (GET /project), listed even before they have sessions. */
     projects: [] as string[],
+    /** Prompts this page sent to a busy session, with the user-message count at which the session has taken each. */
+    queued: new Map<string, { text: string; takenAt: number }[]>(),
   }
 
   /** One render per frame however many events arrive. */
@@ -45,6 +47,7 @@ export function createStore() {
     if (!c) clients.set(directory, (c = createClient({ baseUrl: location.origin, directory, fetch: (r) => fetch(r) })))
     return c
   }
+  const userCount = (sessionID: string) => (state.messages.get(sessionID) ?? []).filter((m) => m.info.role === "user").length
   const dirOf = (sessionID: string) => state.sessions.get(sessionID)?.directory ?? ""
   const fail = (what: string) => (e: unknown) => {
     ui.error = `${what}: ${(e as Error).message}`
@@ -53,7 +56,7 @@ export function createStore() {
 
   async function refreshSessions() {
     const root = createClient({ baseUrl: location.origin, fetch: (r) => fetch(r) })
-    const projects = await root.request<{ directory: string }[]>("GET", "/project")
+    const projects = await root.project.list()
     ui.projects = [...new Set([...ui.projects, ...projects.map((p) => p.directory)])]
     await Promise.all(
       projects.map(async ({ directory }) => {
@@ -170,8 +173,30 @@ export function createStore() {
     },
     async send(sessionID: string, parts: PartInput[]) {
       const { model, agent, variant } = ui.choice
-      // Sent while the agent works, the server queues it (the inbox) and answers at once.
-      await client(dirOf(sessionID)).session.promptAsync(sessionID, { parts, model, agent, variant })
+      // Sent while the agent works, the server queues it (the inbox) and answers at once. Until
+      // its inbox says so (or on a server without one), the page shows it queued itself, until
+      // the session takes it as a user message.
+      const text = parts.map((p) => (p.type === "text" ? p.text : "")).join(" ")
+      const mine = ui.queued.get(sessionID) ?? []
+      // Taken when the session has this many user messages (prompts are taken in order).
+      const local = isBusy(state, sessionID) ? { text, takenAt: Math.max(userCount(sessionID), mine[mine.length - 1]?.takenAt ?? 0) + 1 } : undefined
+      if (local) ui.queued.set(sessionID, [...(ui.queued.get(sessionID) ?? []), local])
+      notify()
+      await client(dirOf(sessionID))
+        .session.promptAsync(sessionID, { parts, model, agent, variant })
+        .catch((e) => {
+          if (local) ui.queued.set(sessionID, (ui.queued.get(sessionID) ?? []).filter((q) => q !== local))
+          throw e
+        })
+    },
+    /** Prompts sent while the session worked that it has not taken yet. */
+    queued(sessionID: string): string[] {
+      const server = state.inbox.get(sessionID)
+      if (server?.length) return server.map((i) => `${i.delivery === "steer" ? "(steer) " : ""}${i.parts.map((p) => p.text ?? "").join(" ")}`)
+      const users = userCount(sessionID)
+      const left = (ui.queued.get(sessionID) ?? []).filter((q) => users < q.takenAt)
+      ui.queued.set(sessionID, left)
+      return left.map((q) => q.text)
     },
     stop: (sessionID: string) => client(dirOf(sessionID)).session.abort(sessionID).catch(fail("Stop")),
     /** Reverts the newest user message that is not reverted yet (the TUI's /undo). */

@@ -40,8 +40,12 @@ test("web - a permission answered from the page lets the edit change the file; S
   model().script(toolCall("edit", { filePath: "hello.txt", oldString: "hello world", newString: "hello web" }), text("Edited."))
 
   await page.getByRole("button", { name: /^New session in project$/ }).click()
-  await page.getByRole("textbox", { name: "Prompt" }).fill("Edit @hello.txt")
-  await page.keyboard.press("Escape")
+  // `@` offers the project's files; Enter takes the highlighted one.
+  const prompt = page.getByRole("textbox", { name: "Prompt" })
+  await prompt.pressSequentially("Edit @hel")
+  await page.getByRole("option", { name: "hello.txt" }).waitFor({ timeout: 10_000 })
+  await prompt.press("Enter")
+  expect(await prompt.inputValue()).toBe("Edit @hello.txt ")
   await page.getByRole("button", { name: "Send", exact: true }).click()
   const allow = page.getByRole("button", { name: "Allow once", exact: true })
   await allow.waitFor({ timeout: 15_000 })

@@ -68,6 +68,7 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.config.providers(),
       client.provider.list(),
       client.agent.list(),
+      client.project.list(),
       client.command.list(),
       client.skill.list(),
       client.path.get(),

@@ -109,7 +109,7 @@ function SessionView({ store, sessionID }: { store: Store; sessionID: string }) 
   const busy = isBusy(state, sessionID)
   const permissions = [...state.permissions.values()].filter((p) => p.sessionID === sessionID)
   const questions = [...state.questions.values()].filter((q) => q.sessionID === sessionID)
-  const queued = state.inbox.get(sessionID) ?? []
+  const queued = store.queued(sessionID)
   const info = state.sessions.get(sessionID)?.info
   return (
     <>
@@ -123,10 +123,8 @@ function SessionView({ store, sessionID }: { store: Store; sessionID: string }) 
         ))}
         {queued.length ? (
           <ul class="queued" aria-label="Queued prompts">
-            {queued.map((q) => (
-              <li key={q.id}>
-                Queued{q.delivery === "steer" ? " (steer)" : ""}: {q.parts.map((p) => p.text ?? "").join(" ")}
-              </li>
+            {queued.map((q, i) => (
+              <li key={i}>Queued: {q}</li>
             ))}
           </ul>
         ) : null}
