@@ -88,11 +88,20 @@ export function createStore() {
 
   function connect() {
     const source = new EventSource("/global/event")
+    let dropped = false
     source.onopen = () => {
       ui.connected = true
+      // Back after a drop: whatever the stream did not replay (a server without Last-Event-ID
+      // replay) is read again, so the page is not left stale.
+      if (dropped) {
+        refreshSessions().catch(() => {})
+        if (ui.open) open(ui.open).catch(() => {})
+      }
+      dropped = false
       notify()
     }
     source.onerror = () => {
+      dropped = true
       ui.connected = false
       notify()
     }

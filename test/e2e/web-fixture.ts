@@ -37,9 +37,9 @@ export function useWeb() {
     return box
   }
 
-  /** `wright web` on a free loopback port; its URL and first pairing link. */
-  async function startWeb(box: Sandbox, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Web> {
-    const child = spawnWright(["web", "--port", "0", ...args], { cwd: box.project, env: { ...box.env, ...env } })
+  /** `wright web` (or `serve --web`) on a free loopback port; its URL and first pairing link. */
+  async function startWeb(box: Sandbox, args: string[] = [], env: NodeJS.ProcessEnv = {}, how: "web" | "serve" = "web"): Promise<Web> {
+    const child = spawnWright([...(how === "web" ? ["web"] : ["serve", "--web"]), "--port", "0", ...args], { cwd: box.project, env: { ...box.env, ...env } })
     const exited = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`web exited (${code}): ${child.output.stderr}`))))
     await Promise.race([waitForOutput(child, (o) => /Pairing link[^:]*: (http:\/\/\S+)\n/.test(o.stdout)), exited])
     const url = /listening on (http:\/\/\S+)\n/.exec(child.output.stdout)![1]!

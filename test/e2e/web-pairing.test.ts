@@ -80,6 +80,17 @@ test("web - a pairing cookie changes nothing from another origin or without one,
   const revoked = await wright(["web", "revoke", id!], { cwd: box.project, env: box.env })
   expect(revoked.code, revoked.stderr).toBe(0)
   expect((await send(web.url, "GET", "/session", { headers: { cookie } })).status).toBe(401)
+  // The revoked browser's open event stream ended with it, and it cannot reconnect.
+  await page.getByLabel("reconnecting").waitFor({ timeout: 10_000 })
+})
+
+test("web - serve --web serves the UI behind pairing too", async () => {
+  const box = project()
+  const served = await startWeb(box, [], {}, "serve")
+  expect((await send(served.url, "GET", "/", { headers: { accept: "text/html" } })).status).toBe(401)
+  const page = await paired(served)
+  await page.getByRole("textbox", { name: "Prompt" }).waitFor({ state: "detached" })
+  expect(await page.locator('nav[aria-label="Sessions"]').textContent()).toContain("project")
 })
 
 test("web - the password works instead of pairing, and without either the page is refused", async () => {

@@ -21,7 +21,8 @@ test("web - a prompt streams to the page, and the controls carry their names", a
   await page.getByRole("button", { name: /^New session in project$/ }).click()
   const prompt = page.getByRole("textbox", { name: "Prompt" })
   await prompt.fill("Say something")
-  await page.getByRole("button", { name: "Send", exact: true }).click()
+  // Enter sends (Shift+Enter would break the line).
+  await prompt.press("Enter")
   const log = page.getByRole("log", { name: "Conversation" })
   // Part of the answer is on the page before the model has finished sending it.
   await expect.poll(() => log.textContent(), { timeout: 15_000 }).toMatch(/Streaming answer/)
@@ -29,6 +30,8 @@ test("web - a prompt streams to the page, and the controls carry their names", a
   await expect.poll(() => log.textContent(), { timeout: 15_000 }).toContain("Streaming answer from the scripted model.")
   expect(partial).not.toContain("scripted model.")
   expect(await log.textContent()).toContain("Say something")
+  // The tab's title says the session finished.
+  await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(/^✓ Finished: /)
   await page.getByRole("button", { name: "Undo", exact: true }).waitFor()
 })
 
