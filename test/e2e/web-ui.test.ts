@@ -70,6 +70,29 @@ test("web - a permission answered from the page lets the edit change the file; S
   await expect.poll(() => page.getByRole("complementary", { name: "Changes" }).textContent(), { timeout: 10_000 }).toContain("hello.txt")
 })
 
+test("web - a question the model asks is answered from the page, and the model reads the answer", async () => {
+  const box = project()
+  const web = await startWeb(box)
+  const page = await paired(web)
+  const question = { question: "Which colour?", header: "Colour", options: [{ label: "Red", description: "warm" }, { label: "Blue", description: "cool" }] }
+  model().script(toolCall("question", { questions: [question] }), text("Blue it is."))
+
+  await page.getByRole("button", { name: /^New session in project$/ }).click()
+  await page.getByRole("textbox", { name: "Prompt" }).fill("Ask me")
+  await page.getByRole("button", { name: "Send", exact: true }).click()
+  const dialog = page.getByRole("alertdialog", { name: "Question" })
+  await dialog.waitFor({ timeout: 15_000 })
+  await dialog.getByRole("radio", { name: /Blue/ }).check()
+  await dialog.getByRole("button", { name: "Answer" }).click()
+  const log = page.getByRole("log", { name: "Conversation" })
+  await expect.poll(() => log.textContent(), { timeout: 15_000 }).toContain("Blue it is.")
+  await dialog.waitFor({ state: "detached" })
+  // The tool result the model read next carries the choice.
+  const result = model().requests[1]!.body.messages.at(-1)
+  expect(result.role).toBe("tool")
+  expect(String(result.content)).toContain("Blue")
+})
+
 test("web - a session started by wright run appears in the list while the page is open", async () => {
   const box = project()
   const web = await startWeb(box)
