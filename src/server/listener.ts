@@ -111,10 +111,19 @@ function authorized(request: Request, opts: GuardOptions): Credential | undefine
   const pathname = new URL(request.url).pathname
   // The one-time code in the link is the credential of /pair itself.
   if (pathname === "/pair" && request.method === "GET") return "open"
-  if (pairing.check(readCookie(request.headers.get("cookie"), pairCookieName(opts.port)))) return "device"
+  const cookie = readCookie(request.headers.get("cookie"), pairCookieName(opts.port))
+  // The page's key: a header, or on the event streams (EventSource sends no header) `?key=`.
+  const url = new URL(request.url)
+  const key = request.headers.get("x-wright-key") ?? (TOKEN_ROUTES.has(pathname) && request.method === "GET" ? url.searchParams.get("key") : null)
+  if (pairing.check(cookie, key)) return "device"
+  // The cookie alone opens only the UI's own files (see pairing.ts: cookies ignore ports).
+  if (isUiFile(pathname, request.method) && pairing.check(cookie)) return "device"
   if (pathname.startsWith("/web/") && pairing.isAdmin(request.headers.get("x-wright-admin"))) return "admin"
   return undefined
 }
+
+/** The UI's page and bundle: public code, no data. */
+const isUiFile = (pathname: string, method: string) => (method === "GET" || method === "HEAD") && (pathname === "/" || pathname === "/index.html" || pathname.startsWith("/web/assets/"))
 
 function passwordOk(request: Request, opts: GuardOptions): boolean {
   const given = credentials(request)

@@ -1,7 +1,11 @@
 // Pairing: how a browser gets into `wright web` without a password. The CLI mints a one-time
 // code (single use, 5 minutes); opening `/pair?code=…` trades it for a device cookie
 // (HttpOnly, SameSite=Strict). Everything lives in this process's memory: a cookie is good for
-// this server instance only, and a restart unpairs every browser. The admin token is what
+// this server instance only, and a restart unpairs every browser. Browsers send a host's
+// cookies to every port of it, so a server of another local user that the browser visits would
+// receive the cookie: the cookie alone opens only the UI's files. The API also wants the device's
+// key, which the pairing redirect hands to the page in the URL fragment (never sent to a server)
+// and the page keeps in its origin's localStorage, which no other port can read. The admin token is what
 // `wright web pair` on the same machine proves it may mint codes with (it reads it from a 0600
 // state file); it is accepted only on the /web/ routes.
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto"
@@ -31,7 +35,7 @@ export function createPairing(opts: PairingOptions = {}) {
   const now = opts.now ?? Date.now
   /** Unused codes by their digest, with their expiry. */
   const codes = new Map<string, number>()
-  const devices = new Map<string, Device & { secret: Buffer }>()
+  const devices = new Map<string, Device & { secret: Buffer; key: Buffer }>()
   const revokeListeners = new Set<(id: string) => void>()
   const adminToken = token(32)
 
@@ -52,34 +56,39 @@ export function createPairing(opts: PairingOptions = {}) {
       codes.set(digest(code).toString("hex"), expires)
       return { code, expires }
     },
-    /** Trades a code for a device and its cookie value; undefined when the code is unknown, used or expired. */
-    redeem(code: string, name: string): { device: Device; cookie: string } | undefined {
-      const key = digest(code).toString("hex")
-      const expires = codes.get(key)
-      codes.delete(key)
+    /** Trades a code for a device, its cookie value and its key; undefined when the code is unknown, used or expired. */
+    redeem(code: string, name: string): { device: Device; cookie: string; key: string } | undefined {
+      const slot = digest(code).toString("hex")
+      const expires = codes.get(slot)
+      codes.delete(slot)
       if (expires === undefined || expires <= now()) return undefined
       const id = `dev_${token(9)}`
       const secret = token(32)
+      const key = token(32)
       const t = now()
       const device = { id, name: name.slice(0, 200) || "unknown browser", created: t, lastSeen: t }
-      devices.set(id, { ...device, secret: digest(secret) })
-      return { device, cookie: `${id}.${secret}` }
+      devices.set(id, { ...device, secret: digest(secret), key: digest(key) })
+      return { device, cookie: `${id}.${secret}`, key }
     },
-    /** The device a cookie value belongs to, or undefined. Constant time in the secret. */
-    check(cookie: string | undefined): Device | undefined {
+    /**
+     * The device a cookie value belongs to, or undefined. With `key` (the page's key, or null
+     * when the request carried none) the key must match too. Constant time in the secrets.
+     */
+    check(cookie: string | undefined, key?: string | null): Device | undefined {
       const dot = cookie?.indexOf(".") ?? -1
       if (!cookie || dot < 1) return undefined
       const found = devices.get(cookie.slice(0, dot))
       if (!found || !timingSafeEqual(found.secret, digest(cookie.slice(dot + 1)))) return undefined
+      if (key !== undefined && (key === null || !timingSafeEqual(found.key, digest(key)))) return undefined
       found.lastSeen = now()
-      const { secret: _, ...device } = found
+      const { secret: _, key: __, ...device } = found
       return device
     },
     isAdmin(given: string | null | undefined): boolean {
       return !!given && timingSafeEqual(digest(given), digest(adminToken))
     },
     devices(): Device[] {
-      return [...devices.values()].map(({ secret: _, ...d }) => d)
+      return [...devices.values()].map(({ secret: _, key: __, ...d }) => d)
     },
     /** Unpairs a device: its cookie stops working and its open event streams end. */
     revoke(id: string): boolean {

@@ -76,7 +76,8 @@ export function webHandler(app: FetchHandler, opts: WebOptions & { port: number 
       return new Response(page, { status: 403, headers: { ...PAGE_HEADERS, "content-type": "text/html; charset=utf-8" } })
     }
     const cookie = `${cookieName}=${got.cookie}; Path=/; HttpOnly; SameSite=Strict`
-    return new Response(null, { status: 303, headers: { location: "/", "set-cookie": cookie, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
+    // The key rides in the fragment, which the browser keeps to itself; the page moves it to localStorage.
+    return new Response(null, { status: 303, headers: { location: `/#key=${got.key}`, "set-cookie": cookie, "cache-control": "no-store", "referrer-policy": "no-referrer" } })
   }
 
   /** The link a code opens, on the address the request reached us by. */

@@ -13,7 +13,22 @@ export interface Choice {
   variant?: string
 }
 
+/**
+ * The device key the pairing redirect put in the fragment (`#key=…`), kept in this origin's
+ * localStorage: the API wants it beside the cookie, which other ports of the host also receive.
+ */
+function deviceKey(): string | undefined {
+  const m = /^#key=([\w-]+)$/.exec(location.hash)
+  if (m) {
+    localStorage.setItem("wright.key", m[1]!)
+    history.replaceState(null, "", location.pathname)
+  }
+  return localStorage.getItem("wright.key") ?? undefined
+}
+
 export function createStore() {
+  const key = deviceKey()
+  const headers: Record<string, string> = key ? { "x-wright-key": key } : {}
   const state = createSessionState()
   const clients = new Map<string, Client>()
   const listeners = new Set<Listener>()
@@ -44,7 +59,7 @@ export function createStore() {
 
   const client = (directory: string) => {
     let c = clients.get(directory)
-    if (!c) clients.set(directory, (c = createClient({ baseUrl: location.origin, directory, fetch: (r) => fetch(r) })))
+    if (!c) clients.set(directory, (c = createClient({ baseUrl: location.origin, directory, headers, fetch: (r) => fetch(r) })))
     return c
   }
   const userCount = (sessionID: string) => (state.messages.get(sessionID) ?? []).filter((m) => m.info.role === "user").length
@@ -55,7 +70,7 @@ export function createStore() {
   }
 
   async function refreshSessions() {
-    const root = createClient({ baseUrl: location.origin, fetch: (r) => fetch(r) })
+    const root = createClient({ baseUrl: location.origin, headers, fetch: (r) => fetch(r) })
     const projects = await root.project.list()
     ui.projects = [...new Set([...ui.projects, ...projects.map((p) => p.directory)])]
     await Promise.all(
@@ -87,7 +102,7 @@ export function createStore() {
   }
 
   function connect() {
-    const source = new EventSource("/global/event")
+    const source = new EventSource(key ? `/global/event?key=${encodeURIComponent(key)}` : "/global/event")
     let dropped = false
     source.onopen = () => {
       ui.connected = true

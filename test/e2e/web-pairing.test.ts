@@ -63,15 +63,21 @@ test("web - a pairing cookie changes nothing from another origin or without one,
   const page = await paired(web)
   const port = Number(new URL(web.url).port)
   const cookie = `${(await cookieOf(page)).name}=${(await cookieOf(page)).value}`
-  const json = { cookie, "content-type": "application/json" }
+  // The cookie alone, as a server on another port of this host would receive it from the
+  // browser (cookies ignore ports), opens nothing: the page's key lives in its own origin.
+  expect((await send(web.url, "GET", "/session", { headers: { cookie, origin: `http://127.0.0.1:${port}` } })).status).toBe(401)
+  expect((await send(web.url, "GET", "/global/event", { headers: { cookie } })).status).toBe(401)
+  const key = (await page.evaluate(() => localStorage.getItem("wright.key")))!
+  expect(key).toMatch(/^[\w-]{20,}$/)
+  const json = { cookie, "x-wright-key": key, "content-type": "application/json" }
 
-  expect((await send(web.url, "GET", "/session", { headers: { cookie } })).status).toBe(200)
+  expect((await send(web.url, "GET", "/session", { headers: { cookie, "x-wright-key": key } })).status).toBe(200)
   // Another loopback port is another origin, though the browser sends it the same cookie.
   expect((await send(web.url, "POST", "/session", { headers: { ...json, origin: `http://127.0.0.1:${port + 1}` }, body: "{}" })).status).toBe(403)
   expect((await send(web.url, "POST", "/session", { headers: json, body: "{}" })).status).toBe(403)
   expect((await send(web.url, "POST", "/session", { headers: { ...json, origin: `http://127.0.0.1:${port}` }, body: "{}" })).status).toBe(200)
   // A cookie cannot mint pairing links; neither can a wrong admin token.
-  expect((await send(web.url, "POST", "/web/pair", { headers: { cookie, origin: `http://127.0.0.1:${port}` } })).status).toBe(403)
+  expect((await send(web.url, "POST", "/web/pair", { headers: { cookie, "x-wright-key": key, origin: `http://127.0.0.1:${port}` } })).status).toBe(403)
   expect((await send(web.url, "POST", "/web/pair", { headers: { "x-wright-admin": "guess" } })).status).toBe(401)
 
   const listed = await wright(["web", "devices"], { cwd: box.project, env: box.env })
@@ -79,7 +85,7 @@ test("web - a pairing cookie changes nothing from another origin or without one,
   expect(id, listed.stdout + listed.stderr).toBeDefined()
   const revoked = await wright(["web", "revoke", id!], { cwd: box.project, env: box.env })
   expect(revoked.code, revoked.stderr).toBe(0)
-  expect((await send(web.url, "GET", "/session", { headers: { cookie } })).status).toBe(401)
+  expect((await send(web.url, "GET", "/session", { headers: { cookie, "x-wright-key": key } })).status).toBe(401)
   // The revoked browser's open event stream ended with it, and it cannot reconnect.
   await page.getByLabel("reconnecting").waitFor({ timeout: 10_000 })
 })
