@@ -68,6 +68,12 @@ test("web - a permission answered from the page lets the edit change the file; S
   expect(await page.locator(".tool .diff").first().textContent()).toContain("+hello web")
   await page.getByRole("button", { name: /^Changes/ }).click()
   await expect.poll(() => page.getByRole("complementary", { name: "Changes" }).textContent(), { timeout: 10_000 }).toContain("hello.txt")
+
+  // Undo puts the file back; Redo makes the edit again.
+  await page.getByRole("button", { name: "Undo", exact: true }).click()
+  await expect.poll(() => readFileSync(path.join(box.project, "hello.txt"), "utf8"), { timeout: 10_000 }).toBe("hello world\n")
+  await page.getByRole("button", { name: "Redo", exact: true }).click()
+  await expect.poll(() => readFileSync(path.join(box.project, "hello.txt"), "utf8"), { timeout: 10_000 }).toBe("hello web\n")
 })
 
 test("web - a question the model asks is answered from the page, and the model reads the answer", async () => {
