@@ -12,7 +12,7 @@ const { noChromium, llm: model, project, startWeb, paired } = useWeb()
 const test = base.skipIf(noChromium)
 vi.setConfig({ testTimeout: 60_000 })
 
-test("web - a prompt streams to the page, and the controls carry their names", async () => {
+test("web - a prompt streams to the page, Enter sends, Stop ends a run, and the controls carry their names", async () => {
   const box = project()
   const web = await startWeb(box)
   const page = await paired(web)
@@ -32,6 +32,14 @@ test("web - a prompt streams to the page, and the controls carry their names", a
   expect(await log.textContent()).toContain("Say something")
   // The tab's title says the session finished.
   await expect.poll(() => page.title(), { timeout: 10_000 }).toMatch(/^✓ Finished: /)
+
+  // A model that never answers: Stop ends the run.
+  model().script({ hang: "after-headers" })
+  await prompt.fill("Wait forever")
+  await prompt.press("Enter")
+  const stop = page.getByRole("button", { name: "Stop", exact: true })
+  await stop.click({ timeout: 15_000 })
+  await stop.waitFor({ state: "detached", timeout: 15_000 })
   await page.getByRole("button", { name: "Undo", exact: true }).waitFor()
 })
 
