@@ -21,6 +21,8 @@ const allowed = {
   sdk: ["protocol", "util"],
   tui: ["sdk", "protocol", "util"],
   acp: ["sdk", "protocol", "util"],
+  // The browser UI: the API only through the sdk (no node modules, no core).
+  web: ["sdk", "protocol"],
   cli: null, // the composition root may import everything
 }
 const folders = Object.keys(allowed)

@@ -44,6 +44,7 @@ const BENCHES = [
   { name: "snapshot", file: "bench/snapshot/store.ts", fn: "runSnapshotBench", rows: snapshotRows },
   { name: "snapshot-loop", run: async () => (await import("./snapshot/loop.mjs")).runSnapshotLoopBench(), rows: snapshotLoopRows },
   { name: "snapshot-run", run: async () => (await import("./snapshot/run-hi.mjs")).runSnapshotRunBench(), rows: snapshotRunRows },
+  { name: "web", file: "bench/web/run.ts", fn: "runWebBench", rows: webRows, timeoutMs: 10 * 60_000 },
   { name: "peer", run: async () => (await import("./peer/opencode.mjs")).runPeerBench(), rows: peerRows },
   { name: "plugin", run: async () => (await import("./plugin/cli.mjs")).runPluginBench(), rows: pluginRows },
 ]
@@ -168,6 +169,16 @@ function sseRows(r) {
   return [
     row(`${r.clients} clients × ${r.events} events`, `${Math.round(r.eventsPerSecond).toLocaleString("en-US")} events/s`),
     row("every client, every event, in order", String(r.inOrder), check(r.inOrder, "true")),
+  ]
+}
+
+function webRows(r) {
+  const kb = (n) => `${n.toFixed(1)} KB`
+  return [
+    row("UI JavaScript, gzipped", kb(r.bundle.jsGzipKB), { baseline: `${kb(r.bundle.jsKB)} minified; CSS ${kb(r.bundle.cssGzipKB)} gzipped`, ...check(r.bundle.jsGzipKB <= 250, "≤ 250 KB") }),
+    row("open to 300 sessions listed", ms(r.listMs), check(r.listMs <= 1000, "≤ 1 s")),
+    row(`${r.longSession.messages}-message session: rows in the DOM`, String(r.longSession.rowsMax), { baseline: `frames p50 ${ms(r.longSession.p50)}, p95 ${ms(r.longSession.p95)} scrolling end to end` }),
+    row("server RSS, UI open", `${r.memory.withUiMB.toFixed(1)} MB`, { baseline: `${r.memory.serveMB.toFixed(1)} MB (serve, listed by an API client)`, ...check(r.memory.ratio <= 1.1, "≤ 1.10×") }),
   ]
 }
 

@@ -56,6 +56,25 @@ await build({
   logLevel: "warning",
 })
 
+// The browser UI (wright web): Preact and the sdk for browsers, minified, no CDN; served from
+// dist/web by the guarded listener (src/server/web.ts).
+await build({
+  entryPoints: { app: "src/web/main.tsx" },
+  outdir: `${outdir}/web`,
+  bundle: true,
+  format: "esm",
+  platform: "browser",
+  target: ["es2022", "chrome110", "safari16", "firefox115"],
+  jsx: "automatic",
+  jsxImportSource: "preact",
+  minify: true,
+  legalComments: "none",
+  define: { "process.env.NODE_ENV": JSON.stringify("production") },
+  logLevel: "warning",
+})
+copyFileSync(fileURLToPath(new URL("../src/web/index.html", import.meta.url)), `${outdir}/web/index.html`)
+copyFileSync(fileURLToPath(new URL("../src/web/app.css", import.meta.url)), `${outdir}/web/app.css`)
+
 // The model catalogue snapshot stays a JSON file beside the bundle: read (and parsed) only when
 // a provider lookup needs it, never on start-up (src/llm/catalog.ts finds it here).
 copyFileSync(fileURLToPath(new URL("../src/llm/snapshot/models.json", import.meta.url)), `${outdir}/models.json`)

@@ -57,6 +57,10 @@ export interface ServeArgs extends ListenerArgs, LogArgs {
   /** Default: `server.hostname` of the config, else 127.0.0.1. */
   hostname?: string
   dir?: string
+  /** Serve the browser UI with pairing too (`wright web`, `serve --web`). */
+  web?: boolean
+  /** With the UI: open the pairing link in the local browser. */
+  open?: boolean
 }
 
 /** `wright worktree list | merge <name> | discard <name>`. */

@@ -37,6 +37,8 @@ export async function startCore(opts: { directory: string; overrides?: Partial<C
     reloadApp: apps.reload,
     allowedDirectories: [...(opts.allowDirs ?? []).map((d) => path.resolve(d)), ...configured],
     isKnownProject: (dir) => store.sessions.list({ directory: dir, limit: 1 }).length > 0,
+    // The newest sessions' directories: enough for a project list without a new storage query.
+    projects: () => [...new Set(store.sessions.list({ roots: true, limit: 500 }).map((s) => s.directory))],
   })
   serverFetch = (req) => server.fetch(req)
   return {

@@ -11,6 +11,7 @@ import { githubCommand } from "./cmd/github"
 import { mcpCommand } from "./cmd/mcp"
 import { runCommand } from "./cmd/run"
 import { serveCommand } from "./cmd/serve"
+import { webCommand } from "./cmd/web"
 import { trustCommand } from "./cmd/trust"
 import { pluginCommand } from "./cmd/plugin"
 import { tuiCommand } from "./cmd/tui"
@@ -19,7 +20,7 @@ import { psCommand } from "./cmd/ps"
 import { fail, VERSION } from "./ui"
 import { checkCommandWord } from "./unknown-command"
 
-const COMMANDS = [runCommand, serveCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, githubCommand, debugCommand, worktreeCommand, psCommand]
+const COMMANDS = [runCommand, serveCommand, webCommand, tuiCommand, attachCommand, modelsCommand, sessionCommand, exportCommand, importCommand, statsCommand, agentCommand, acpCommand, trustCommand, pluginCommand, authCommand, mcpCommand, githubCommand, debugCommand, worktreeCommand, psCommand]
 
 /**
  * A reader that went away (`wright models | head -1`) ends the output, as it ends any Unix

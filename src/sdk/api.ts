@@ -155,6 +155,10 @@ export function createApi(t: Transport) {
       remove: (providerID: string) => request<boolean>("DELETE", `/auth/${seg(providerID)}`),
     },
     agent: { list: () => request<AgentInfo[]>("GET", "/agent") },
+    project: {
+      /** Directories the server knows: where it started, then every one with sessions. */
+      list: () => request<{ directory: string }[]>("GET", "/project"),
+    },
     command: { list: () => request<CommandInfo[]>("GET", "/command") },
     skill: { list: () => request<SkillInfo[]>("GET", "/skill") },
     path: { get: () => request<PathInfo>("GET", "/path") },

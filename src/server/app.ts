@@ -26,6 +26,7 @@ import { trustRoutes } from "./routes/trust"
 import { messageRoutes } from "./routes/message"
 import { inboxRoutes } from "./routes/inbox"
 import { permissionRoutes } from "./routes/permission"
+import { projectRoutes } from "./routes/project"
 import { sessionRoutes } from "./routes/session"
 import { toolRoutes } from "./routes/tool"
 import { openapi, register, route, type Route, type ServerContext, type ServerEnv } from "./route"
@@ -42,6 +43,8 @@ export interface ServerOptions {
   allowedDirectories?: string[]
   /** True for a directory that already has sessions: requests may name it. */
   isKnownProject?(directory: string): boolean
+  /** Directories that have sessions, most recently used first (GET /project). */
+  projects?(): string[]
 }
 
 export function createServer(opts: ServerOptions) {
@@ -85,6 +88,7 @@ export function createServer(opts: ServerOptions) {
         }
       : undefined,
     signal: lifetime.signal,
+    projects: opts.projects,
   }
 
   const routes: Route<any, any>[] = [
@@ -111,6 +115,7 @@ export function createServer(opts: ServerOptions) {
     ...pluginRoutes,
     ...lspRoutes,
     ...trustRoutes,
+    ...projectRoutes,
     ...authRoutes,
     ...providerLoginRoutes,
     ...debugRoutes,

@@ -6,3 +6,5 @@ export { guard, listen, listenRefusal, isLoopback, ListenError, ALLOWED_METHODS,
 export { BODY_LIMIT, FILE_BODY_LIMIT } from "./route"
 export { HEARTBEAT_MS } from "./sse"
 export { advertise, checkMdnsDomain, DEFAULT_MDNS_DOMAIN, mdnsRefusal, type Advertised } from "./mdns"
+export { createPairing, pairCookieName, PAIR_TTL_MS, type Device, type Pairing } from "./pairing"
+export { defaultAssets, type WebOptions } from "./web"

@@ -6,7 +6,8 @@
 //      request without one must not be cross-site (Sec-Fetch-Site). A page on another
 //      loopback port is another origin.
 //   3. A declared body past the largest limit is refused at once (routes count the rest).
-//   4. Basic auth when a password is set. `?auth_token=<base64 user:pass>` (as OpenCode) only on
+//   4. Basic auth when a password is set; with pairing on (`wright web`, `serve --web`) a paired
+//      browser's cookie too, and auth is required even without a password (pairing.ts). `?auth_token=<base64 user:pass>` (as OpenCode) only on
 //      the event streams (/event, /global/event): a browser's EventSource cannot send a header,
 //      and a token in a URL ends up in logs and history, so nowhere else.
 // Before all of these, a connection from a sandboxed command of this process is refused
@@ -22,6 +23,8 @@ import { networkInterfaces } from "node:os"
 import { sandboxedPeer } from "../process"
 import { declareError, ForbiddenError, PayloadTooLargeError, UnauthorizedError } from "../protocol"
 import { errorAnswer } from "./error"
+import { pairCookieName, readCookie, type Pairing } from "./pairing"
+import { webHandler, type WebOptions } from "./web"
 import { FILE_BODY_LIMIT, mib } from "./route"
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -39,6 +42,11 @@ export interface GuardOptions {
   password?: string
   /** Default "wright"; when none is configured, OpenCode's default "opencode" works too. */
   username?: string
+  /**
+   * Browser pairing (`wright web`): a paired device's cookie authenticates, the server's own
+   * origin is allowed, and a request with no credential is refused even without a password.
+   */
+  pairing?: Pairing
 }
 
 export const ALLOWED_METHODS = "GET, HEAD, PUT, PATCH, POST, DELETE"
@@ -68,8 +76,8 @@ function boundNames(hostname: string): (name: string) => boolean {
 }
 
 /** The refusal of a bind that would expose the API unauthenticated, or undefined when it may go ahead. */
-export function listenRefusal(hostname: string, opts: { password?: string; insecure?: boolean }): string | undefined {
-  if (opts.password || opts.insecure || isLoopback(hostname)) return undefined
+export function listenRefusal(hostname: string, opts: { password?: string; insecure?: boolean; pairing?: unknown }): string | undefined {
+  if (opts.password || opts.pairing || opts.insecure || isLoopback(hostname)) return undefined
   return (
     `Refusing to listen on ${hostname} without a password: anyone who can reach it could run commands on this machine; ` +
     `set WRIGHT_SERVER_PASSWORD (or --password-file PATH), use --hostname 127.0.0.1, or pass --insecure if the network is trusted`
@@ -92,8 +100,32 @@ function credentials(request: Request): string | undefined {
   return Buffer.from(token.trim(), "base64").toString("utf8")
 }
 
-function authorized(request: Request, opts: GuardOptions): boolean {
-  if (!opts.password) return true
+/** How a request proved itself, or undefined when it did not (and must). */
+type Credential = "open" | "password" | "device" | "admin"
+
+function authorized(request: Request, opts: GuardOptions): Credential | undefined {
+  if (!opts.password && !opts.pairing) return "open"
+  if (opts.password && passwordOk(request, opts)) return "password"
+  const pairing = opts.pairing
+  if (!pairing) return undefined
+  const pathname = new URL(request.url).pathname
+  // The one-time code in the link is the credential of /pair itself.
+  if (pathname === "/pair" && request.method === "GET") return "open"
+  const cookie = readCookie(request.headers.get("cookie"), pairCookieName(opts.port))
+  // The page's key: a header, or on the event streams (EventSource sends no header) `?key=`.
+  const url = new URL(request.url)
+  const key = request.headers.get("x-wright-key") ?? (TOKEN_ROUTES.has(pathname) && request.method === "GET" ? url.searchParams.get("key") : null)
+  if (pairing.check(cookie, key)) return "device"
+  // The cookie alone opens only the UI's own files (see pairing.ts: cookies ignore ports).
+  if (isUiFile(pathname, request.method) && pairing.check(cookie)) return "device"
+  if (pathname.startsWith("/web/") && pairing.isAdmin(request.headers.get("x-wright-admin"))) return "admin"
+  return undefined
+}
+
+/** The UI's page and bundle: public code, no data. */
+const isUiFile = (pathname: string, method: string) => (method === "GET" || method === "HEAD") && (pathname === "/" || pathname === "/index.html" || pathname.startsWith("/web/assets/"))
+
+function passwordOk(request: Request, opts: GuardOptions): boolean {
   const given = credentials(request)
   if (given === undefined) return false
   const colon = given.indexOf(":")
@@ -103,7 +135,7 @@ function authorized(request: Request, opts: GuardOptions): boolean {
   // Every candidate is compared, so the time taken says nothing about which part was wrong.
   let userOk = false
   for (const u of users) userOk = same(user, u) || userOk
-  const passOk = same(pass, opts.password)
+  const passOk = same(pass, opts.password!)
   return userOk && passOk
 }
 
@@ -128,7 +160,9 @@ function refusal(request: Request, opts: GuardOptions, answersTo: (name: string)
   }
 
   const origin = request.headers.get("origin")
-  if (origin !== null && !allowed.has(normalOrigin(origin))) {
+  // With the web UI on, its own pages are same-origin: http(s)://<the Host just checked>.
+  const own = opts.pairing && origin !== null && [`http://${hostHeader}`, `https://${hostHeader}`].map(normalOrigin).includes(normalOrigin(origin))
+  if (origin !== null && !own && !allowed.has(normalOrigin(origin))) {
     const how = origin === "null" ? "a page without an origin (a file, a sandbox) can never be allowed" : `start wright with --cors ${origin}, or add it to "server.cors" in the global config`
     return errorAnswer(new ForbiddenError({ message: `Origin "${origin}" is not allowed; ${how}` }))
   }
@@ -142,6 +176,19 @@ function refusal(request: Request, opts: GuardOptions, answersTo: (name: string)
     // The body is never read: @hono/node-server drains a little of it after this answer, then closes.
     return errorAnswer(new PayloadTooLargeError({ message: `Body of ${request.method} ${new URL(request.url).pathname} is larger than ${mib(FILE_BODY_LIMIT)}: refused` }))
   return undefined
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"])
+
+function unauthorized(request: Request, opts: GuardOptions): Response {
+  if (opts.pairing && !opts.password && (request.headers.get("accept") ?? "").includes("text/html")) {
+    // A browser that opened the address without pairing: say how, and show nothing else.
+    const page = "<!doctype html><meta charset=utf-8><title>wright: not paired</title><p>This browser is not paired with this wright server. Run <code>wright web pair</code> on the server's machine and open the link it prints."
+    return new Response(page, { status: 401, headers: { "content-type": "text/html; charset=utf-8", "content-security-policy": "default-src 'none'" } })
+  }
+  const how = opts.pairing ? "pair this browser (wright web pair prints a link) or give the password" : "HTTP basic auth; wright run --attach and wright attach read $WRIGHT_SERVER_PASSWORD"
+  const refused = new UnauthorizedError({ message: `Unauthorized: this server needs ${opts.password ? "a password" : "pairing"} (${how})` })
+  return errorAnswer(refused, opts.password ? { "www-authenticate": 'Basic realm="wright"' } : {})
 }
 
 /** Wraps the app's fetch with the checks above, CORS for allowed origins and basic auth. */
@@ -164,10 +211,12 @@ export function guard(handler: FetchHandler, opts: GuardOptions): FetchHandler {
         },
       })
     }
-    if (!authorized(request, opts)) {
-      const refused = new UnauthorizedError({ message: "Unauthorized: this server needs a password (HTTP basic auth; wright run --attach and wright attach read $WRIGHT_SERVER_PASSWORD)" })
-      return withCors(errorAnswer(refused, { "www-authenticate": 'Basic realm="wright"' }), origin)
-    }
+    const credential = authorized(request, opts)
+    if (!credential) return withCors(unauthorized(request, opts), origin)
+    // A cookie rides along on any request the browser makes: a state change on its strength
+    // must say where it came from (the Origin check above then holds it to this server's own).
+    if (credential === "device" && !SAFE_METHODS.has(request.method) && origin === undefined)
+      return errorAnswer(new ForbiddenError({ message: `${request.method} ${new URL(request.url).pathname} with a pairing cookie needs an Origin header (a browser sends it); refused` }))
     return withCors(await handler(request), origin)
   }
 }
@@ -214,6 +263,8 @@ export interface ListenOptions extends Omit<GuardOptions, "port"> {
   port: number
   /** Bind a non-loopback address without a password. */
   insecure?: boolean
+  /** Serve the web UI and pairing (`wright web`, `serve --web`); turns auth on. */
+  web?: WebOptions
 }
 
 export interface Listening {
@@ -225,7 +276,7 @@ export interface Listening {
 
 /** Opens a guarded port: refuses an unauthenticated non-loopback bind, then serves `guard(fetch)`. */
 export async function listen(opts: ListenOptions): Promise<Listening> {
-  const refused = listenRefusal(opts.hostname, opts)
+  const refused = listenRefusal(opts.hostname, { ...opts, pairing: opts.web?.pairing })
   if (refused) throw new ListenError(refused)
   // The guard must know the port actually bound, which port 0 only tells once listening.
   let guarded: FetchHandler = async () => new Response(null, { status: 503 })
@@ -257,7 +308,8 @@ export async function listen(opts: ListenOptions): Promise<Listening> {
     )
   })
   const port = (server.address() as AddressInfo).port
-  guarded = guard(opts.fetch, { ...opts, port })
+  const handler = opts.web ? webHandler(opts.fetch, { ...opts.web, port }) : opts.fetch
+  guarded = guard(handler, { ...opts, port, pairing: opts.web?.pairing })
   const host = opts.hostname.includes(":") ? `[${bare(opts.hostname)}]` : opts.hostname
   return {
     url: `http://${host}:${port}`,

@@ -24,6 +24,8 @@ export interface ServerContext {
   reloadApp?(directory: string): Promise<void>
   /** Aborted when the server shuts down: event streams end. */
   signal: AbortSignal
+  /** Directories that have sessions, most recently used first (GET /project). */
+  projects?(): string[]
 }
 
 export interface RouteInput<B, Q> {

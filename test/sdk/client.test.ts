@@ -72,6 +72,7 @@ test("sdk - one method per route: calling every method reaches every route of th
       client.provider.oauth.authorize("fake"),
       client.provider.oauth.callback("fake"),
       client.agent.list(),
+      client.project.list(),
       client.command.list(),
       client.skill.list(),
       client.path.get(),

@@ -30,7 +30,9 @@ export const serveCommand: CommandModule<object, ServeArgs> = {
       y
         .option("port", { type: "number", describe: "port to listen on (0 picks a free one; default: server.port in the config, else 4096)" })
         .option("hostname", { type: "string", describe: "address to bind (default: server.hostname in the config, else 127.0.0.1)" })
-        .option("dir", { type: "string", describe: "default project directory" }),
+        .option("dir", { type: "string", describe: "default project directory" })
+        .option("web", { type: "boolean", describe: "serve the browser UI too, with a one-time pairing link (as wright web)" })
+        .option("open", { type: "boolean", describe: "with --web: open the pairing link in this machine's browser" }),
     ).epilog(LISTENER_EPILOG) as never,
   handler: async (args) => {
     const { serve } = await import("../serve/execute")

@@ -19,8 +19,11 @@ export async function serve(args: ServeArgs) {
   const directory = path.resolve(args.dir ?? process.cwd())
   if (args.port !== undefined && (!Number.isInteger(args.port) || args.port < 0 || args.port > 65535)) throw new UserError(`--port: expected 0-65535 (0 picks a free port), got ${args.port}`)
   const auth = await listenerAuth(args, process.env)
+  // The browser UI turns pairing on, and with it auth even without a password (web/execute.ts).
+  const web = args.web ? await import("../web/execute") : undefined
+  const pairing = web?.webPairing(process.env)
   // A hostname from the config is refused the same way by listen(), once the config is read.
-  const refused = listenRefusal(args.hostname ?? (args.mdns ? "0.0.0.0" : "127.0.0.1"), { password: auth.password, insecure: args.insecure })
+  const refused = listenRefusal(args.hostname ?? (args.mdns ? "0.0.0.0" : "127.0.0.1"), { password: auth.password, insecure: args.insecure, pairing })
   if (refused) throw new UserError(refused)
   const mdnsRefused = args.mdns ? mdnsRefusal(args.hostname ?? "0.0.0.0", auth.password) : undefined
   if (mdnsRefused) throw new UserError(mdnsRefused)
@@ -43,17 +46,18 @@ export async function serve(args: ServeArgs) {
   const cors = [...(args.cors ?? []), ...(core.app.userConfig.server?.cors ?? [])]
   let listening: Awaited<ReturnType<typeof listen>>
   try {
-    listening = await listen({ fetch: core.server.fetch, port, hostname, cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth })
+    listening = await listen({ fetch: core.server.fetch, port, hostname, cors, allowHosts: args.allowHost, insecure: args.insecure, ...auth, web: pairing && { pairing } })
   } catch (e) {
     await core.close()
     throw (e as Error).name === "ListenError" ? new UserError((e as Error).message) : e
   }
-  if (!auth.password) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
+  if (!auth.password && !pairing) process.stderr.write(`${yellow("Warning:")} WRIGHT_SERVER_PASSWORD is not set; the server is unsecured.\n`)
   const notice = trustNotice(core.app.trust)
   if (notice) process.stderr.write(notice)
   for (const w of core.app.configWarnings) process.stderr.write(`${yellow("Warning:")} ${w}\n`)
   log.child({ service: "serve" }).info("listening", { url: listening.url })
   process.stdout.write(`wright server listening on ${listening.url}\n`)
+  const forget = web && pairing ? await web.announce({ url: listening.url, port: listening.port, hostname, pairing, open: args.open, cwd: directory }) : undefined
   // Sessions of this project that a crashed wright process left working carry on here.
   const resumed = core.app.resume.resumeAll()
   if (resumed.length) process.stderr.write(`Resumed after a crash: ${resumed.join(", ")}\n`)
@@ -78,6 +82,7 @@ export async function serve(args: ServeArgs) {
   process.once("SIGINT", force)
   process.once("SIGTERM", force)
   setTimeout(force, SHUTDOWN_GRACE_MS).unref()
+  forget?.()
   core.server.dispose()
   await advertised?.stop()
   const closed = listening.close()
