@@ -103,6 +103,9 @@ export async function createApp(opts: AppOptions) {
 
   const bus = createBus()
   const store = opts.store
+  // Session events go to the replayable event log (storage/event-log.ts); an echo of another
+  // process's writes is skipped: that process logged it.
+  if (store.events.enabled) bus.subscribeAll((e) => void (bus.isEcho(e) || store.events.append(directory, e)))
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({
     config,
@@ -531,6 +534,7 @@ export async function createApp(opts: AppOptions) {
       await extensions?.dispose()
       await runner.shutdown()
       history.flush()
+      store.events.flush()
       leases.dispose()
       await Promise.all([mcp.close(), sessionMcp.close()])
       if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()
