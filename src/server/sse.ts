@@ -53,8 +53,8 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       let heartbeat: ReturnType<typeof setInterval> | undefined
       let unsubscribe = () => {}
       // Events published in one turn of the event loop (a burst of streamed deltas) go out
-      // as one chunk: far fewer stream reads and wake-ups for every client. Each frame's JSON
-      // is made when it is sent (the event's objects may change later); its `id:` (the log's
+      // as one chunk: far fewer stream reads and wake-ups for every client. Each event's JSON
+      // is taken when it is sent (the event's objects may change later); its `id:` (the log's
       // seq, given at the log's flush) is added when the chunk goes out: `ids[i]` is the event
       // whose seq frame i carries, or a number already known.
       let pending: string[] = []
@@ -74,21 +74,21 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         merging = undefined
         const joined = parts.length === 1 ? event : { ...event, properties: { ...event.properties, delta: parts.join("") } }
         // The merged frame stands at its last delta's place in the log.
-        push(`data: ${format(joined)}\n\n`, idOf && last)
+        push(format(joined), idOf && last)
       }
       const flush = () => {
         settle()
         if (closed || pending.length === 0) return
-        let text: string
+        // One string per frame, as many as before ids existed: the frame is made here, not at send.
+        let text = ""
         if (withIds) {
           opts.beforeFlush?.()
-          text = ""
           for (let i = 0; i < pending.length; i++) {
             const source = ids[i]
             const id = typeof source === "object" ? idOf?.(source) : source
-            text += id === undefined ? pending[i] : `id: ${id}\n${pending[i]}`
+            text += id === undefined ? `data: ${pending[i]}\n\n` : `id: ${id}\ndata: ${pending[i]}\n\n`
           }
-        } else text = pending.join("")
+        } else for (const json of pending) text += `data: ${json}\n\n`
         pending = []
         ids = []
         withIds = false
@@ -119,13 +119,13 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
           return
         }
         settle()
-        push(`data: ${format(event)}\n\n`, idOf && event)
+        push(format(event), idOf && event)
       }
       const frame = (json: string, id?: number) => {
         if (closed) return
         wake()
         settle()
-        push(`data: ${json}\n\n`, id)
+        push(json, id)
       }
       const close = () => {
         if (closed) return
