@@ -54,9 +54,10 @@ export type Replay =
   | { resync: false; head: number; events: LoggedEvent[] }
   | { resync: true; head: number; reason: "trimmed" | "unknown-id" | "too-many"; sessions?: string[] }
 
-type Queued = { directory: string; sessionID: string; event: BusEvent & { [SEQ]?: number }; json?: string }
-// Not enumerable: a copy of the event made with spread must not carry its seq.
-const setSeq = (event: object, seq: number | undefined) => Object.defineProperty(event, SEQ, { value: seq, configurable: true })
+type Logged = BusEvent & { [SEQ]?: number }
+// A plain (symbol) property: defineProperty cost a third of the log's time. A copy made with
+// spread carries it, so only the bus's own event objects are asked for their seq.
+const setSeq = (event: object, seq: number | undefined) => void ((event as { [SEQ]?: number })[SEQ] = seq)
 
 type Row = { seq: number; directory: string; n: number; cuts: string | null; data: string }
 type Delta = Extract<BusEvent, { type: "message.part.delta" }>
@@ -96,61 +97,72 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
     trimDirectory: db.prepare(`SELECT session_id FROM event_trim WHERE directory = ? AND seq > ?`).pluck(),
     trimAll: db.prepare(`SELECT session_id FROM event_trim WHERE seq > ?`).pluck(),
   }
-  let queue: Queued[] = []
+  // The queue, as two arrays (an object per event cost as much as the rest of `append`).
+  let queued: Logged[] = []
+  let queuedDirs: string[] = []
   let scheduled = false
   const listeners = new Set<() => void>()
   // Events and characters each session logged since its budget was last checked (this process).
   const sinceCheck = new Map<string, { events: number; chars: number; directory: string }>()
 
   const isDelta = (e: BusEvent): e is Delta => e.type === "message.part.delta"
-  const sameRun = (a: Queued, b: Queued) => {
-    if (!isDelta(a.event) || !isDelta(b.event) || a.directory !== b.directory) return false
-    const p = a.event.properties
-    const o = b.event.properties
+  const sessionOf = (e: BusEvent) => (e.properties as { sessionID: string }).sessionID
+  const sameRun = (a: BusEvent, b: BusEvent) => {
+    if (!isDelta(a) || !isDelta(b)) return false
+    const p = a.properties
+    const o = b.properties
     return p.partID === o.partID && p.field === o.field && p.sessionID === o.sessionID
   }
 
-  const write = db.transaction((batch: Queued[]) => {
+  const write = db.transaction((batch: Logged[], dirs: string[]) => {
     let seq = (q.head.get() as number | undefined) ?? 0
     const before = seq
     for (let i = 0; i < batch.length; ) {
-      const first = batch[i]!
+      const event = batch[i]!
+      const directory = dirs[i]!
+      const sessionID = sessionOf(event)
       let end = i + 1
-      while (end < batch.length && sameRun(first, batch[end]!)) end++
+      while (end < batch.length && dirs[end] === directory && sameRun(event, batch[end]!)) end++
       const n = end - i
       let data: string
       let cuts: string | null = null
       if (n === 1) {
-        data = first.json ?? jsonOnce(first.event)
-        setSeq(first.event, ++seq)
+        data = jsonOnce(event)
+        setSeq(event, ++seq)
       } else {
-        const deltas = batch.slice(i, end).map((b) => (b.event as Delta).properties.delta)
-        const e = first.event as Delta
-        data = JSON.stringify({ ...e, properties: { ...e.properties, delta: deltas.join("") } })
-        cuts = JSON.stringify(deltas.map((d) => d.length))
-        for (let k = i; k < end; k++) setSeq(batch[k]!.event, ++seq)
+        let text = ""
+        const lengths: number[] = []
+        for (let k = i; k < end; k++) {
+          const d = (batch[k] as Delta).properties.delta
+          text += d
+          lengths.push(d.length)
+          setSeq(batch[k]!, ++seq)
+        }
+        const e = event as Delta
+        data = JSON.stringify({ type: e.type, properties: { ...e.properties, delta: text } })
+        cuts = JSON.stringify(lengths)
       }
-      q.insert.run(seq, first.sessionID, first.directory, n, cuts, data)
-      if (first.event.type === "session.deleted") {
+      q.insert.run(seq, sessionID, directory, n, cuts, data)
+      if (event.type === "session.deleted") {
         // Its events go; the deletion itself stays, so a client replaying past it hears of it.
-        q.dropBefore.run(first.sessionID, seq)
-        q.forgetTrim.run(first.sessionID)
-        sinceCheck.delete(first.sessionID)
-      } else if (first.event.type === "session.compacted") {
+        q.dropBefore.run(sessionID, seq)
+        q.forgetTrim.run(sessionID)
+        sinceCheck.delete(sessionID)
+      } else if (event.type === "session.compacted") {
         // What came before this batch goes; this batch's events stay (a client following the
         // session from the log reads them after this transaction).
-        const last = q.newestUpTo.get(first.sessionID, before) as number | null
+        const last = q.newestUpTo.get(sessionID, before) as number | null
         if (last !== null) {
-          q.dropUpTo.run(first.sessionID, last)
-          q.trimmed.run(first.sessionID, first.directory, last)
+          q.dropUpTo.run(sessionID, last)
+          q.trimmed.run(sessionID, directory, last)
         }
       } else {
-        const c = sinceCheck.get(first.sessionID) ?? { events: 0, chars: 0, directory: first.directory }
+        const c = sinceCheck.get(sessionID) ?? { events: 0, chars: 0, directory }
         c.events += n
         c.chars += data.length
-        sinceCheck.set(first.sessionID, c)
+        sinceCheck.set(sessionID, c)
         // A session's budget is checked after each eighth of it was logged: the check scans its rows.
-        if (c.events * 8 > maxEvents || c.chars * 8 > maxBytes) trim(first.sessionID, c.directory)
+        if (c.events * 8 > maxEvents || c.chars * 8 > maxBytes) trim(sessionID, c.directory)
       }
       i = end
     }
@@ -166,13 +178,15 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
 
   /** Never throws: a busy or closed database loses this batch from the log (the events were sent live without ids). */
   function flush() {
-    if (queue.length === 0) return
-    const batch = queue
-    queue = []
+    if (queued.length === 0) return
+    const batch = queued
+    const dirs = queuedDirs
+    queued = []
+    queuedDirs = []
     try {
-      write.immediate(batch)
+      write.immediate(batch, dirs)
     } catch {
-      for (const b of batch) if (b.event[SEQ] !== undefined) setSeq(b.event, undefined)
+      for (const e of batch) if (e[SEQ] !== undefined) setSeq(e, undefined)
       return
     }
     for (const fn of listeners) fn()
@@ -203,7 +217,9 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
       if (typeof sessionID !== "string") return
       // Taken now: the objects an event carries (a part) change as the stream goes on. A
       // delta's properties are its own strings, so its JSON can wait for the flush.
-      queue.push({ directory, sessionID, event, json: event.type === "message.part.delta" ? undefined : jsonOnce(event) })
+      if (event.type !== "message.part.delta") jsonOnce(event)
+      queued.push(event)
+      queuedDirs.push(directory)
       if (scheduled) return
       scheduled = true
       setImmediate(() => {

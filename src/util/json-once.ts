@@ -1,5 +1,7 @@
 const JSON_TEXT: unique symbol = Symbol("wright.json")
 
+type Cached = { [JSON_TEXT]?: { of: object; json: string } }
+
 /**
  * An event's JSON, computed on the first call and kept on the object (under a symbol, which
  * JSON.stringify skips): the bus hands one event object to every subscriber, so the event log
@@ -7,10 +9,10 @@ const JSON_TEXT: unique symbol = Symbol("wright.json")
  * the objects an event carries (a part) may change afterwards.
  */
 export function jsonOnce(event: object): string {
-  const cached = (event as { [JSON_TEXT]?: string })[JSON_TEXT]
-  if (cached !== undefined) return cached
+  const cached = (event as Cached)[JSON_TEXT]
+  // `of`: a copy made with spread (`{...event, properties}`) carries the symbol, not its JSON.
+  if (cached !== undefined && cached.of === event) return cached.json
   const json = JSON.stringify(event)
-  // Not enumerable: a copy made with spread (`{...event, properties}`) must not inherit it.
-  Object.defineProperty(event, JSON_TEXT, { value: json })
+  ;(event as Cached)[JSON_TEXT] = { of: event, json }
   return json
 }
