@@ -3,7 +3,7 @@
 // of that session, in the same order, and the deltas must rebuild the answer. Reports the
 // events each client got and the events per second the server delivered (all clients).
 // Run: npx tsx bench/sse/run.ts; with --log: the event log on vs off, interleaved
-// (runEventLogBench), on the 20,000-delta answer.
+// (runEventLogBench), on the 20,000-delta answer (WRIGHT_BENCH_ROUNDS=n rounds of each).
 import { serve } from "@hono/node-server"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
 import { register } from "node:module"
@@ -168,7 +168,8 @@ export async function runEventLogBench(opts: { rounds?: number; clients?: number
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--log")) {
   await runSseBench({ clients: 2, deltas: 500 }) // warm-up: provider package load, JIT
   for (const clients of [1, 20]) {
-    const r = await runEventLogBench({ clients, rounds: clients === 1 ? 9 : 5 })
+    const rounds = Number(process.env.WRIGHT_BENCH_ROUNDS) || (clients === 1 ? 9 : 5)
+    const r = await runEventLogBench({ clients, rounds })
     console.log(`event log: ${r.deltas} deltas, ${r.clients} client(s), ${r.rounds} rounds each, interleaved`)
     console.log(`  wall: median ${r.on} s with the log, ${r.off} s without: ${r.ratio}x (target <= 1.05x); in order: ${r.inOrder ? "yes" : "NO"}`)
     console.log(`  cpu:  median ${r.cpu.on} s with the log, ${r.cpu.off} s without: ${r.cpu.ratio}x`)
