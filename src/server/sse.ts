@@ -72,7 +72,7 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         if (!merging) return
         const { event, parts, last } = merging
         merging = undefined
-        const joined = parts.length === 1 ? event : { ...event, properties: { ...event.properties, delta: parts.join("") } }
+        const joined = parts.length === 1 ? event : { type: event.type, properties: { ...event.properties, delta: parts.join("") } }
         // The merged frame stands at its last delta's place in the log.
         push(format(joined), idOf && last)
       }
