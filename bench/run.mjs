@@ -33,6 +33,7 @@ const BENCHES = [
   { name: "grep", file: "bench/grep/run.ts", fn: "runGrepBench", rows: grepRows },
   { name: "lsp", file: "bench/lsp/run.ts", fn: "runLspBench", rows: lspRows },
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
+  { name: "event-log", file: "bench/sse/run.ts", fn: "runEventLogBench", rows: eventLogRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
   { name: "long-session", file: "bench/session/long.ts", fn: "runLongSessionBench", rows: longSessionRows },
@@ -168,6 +169,14 @@ function sseRows(r) {
   return [
     row(`${r.clients} clients × ${r.events} events`, `${Math.round(r.eventsPerSecond).toLocaleString("en-US")} events/s`),
     row("every client, every event, in order", String(r.inOrder), check(r.inOrder, "true")),
+  ]
+}
+
+function eventLogRows(r) {
+  return [
+    row(`${r.deltas} deltas to ${r.clients} client(s), wall, log on / off`, times(r.ratio), { baseline: `${r.off} s (log off, median of ${r.rounds})`, ...check(r.ratio <= 1.05, "≤ 1.05×") }),
+    row("CPU time, log on / off", times(r.cpu.ratio), { baseline: `${r.cpu.off} s` }),
+    row("every event, in order", String(r.inOrder), check(r.inOrder, "true")),
   ]
 }
 
