@@ -33,6 +33,7 @@ const BENCHES = [
   { name: "grep", file: "bench/grep/run.ts", fn: "runGrepBench", rows: grepRows },
   { name: "lsp", file: "bench/lsp/run.ts", fn: "runLspBench", rows: lspRows },
   { name: "sse", file: "bench/sse/run.ts", fn: "runSseBench", rows: sseRows },
+  { name: "event-log", file: "bench/sse/run.ts", fn: "runEventLogBench", rows: eventLogRows },
   { name: "tui", dir: "bench/tui", fn: "runTuiBench", rows: tuiRows },
   { name: "session", dir: "bench/session", fn: "runStepBench", rows: sessionRows },
   { name: "long-session", file: "bench/session/long.ts", fn: "runLongSessionBench", rows: longSessionRows },
@@ -179,6 +180,14 @@ function webRows(r) {
     row("open to 300 sessions listed", ms(r.listMs), check(r.listMs <= 1000, "≤ 1 s")),
     row(`${r.longSession.messages}-message session: rows in the DOM`, String(r.longSession.rowsMax), { baseline: `frames p50 ${ms(r.longSession.p50)}, p95 ${ms(r.longSession.p95)} scrolling end to end` }),
     row("server RSS, UI open", `${r.memory.withUiMB.toFixed(1)} MB`, { baseline: `${r.memory.serveMB.toFixed(1)} MB (serve, listed by an API client)`, ...check(r.memory.ratio <= 1.1, "≤ 1.10×") }),
+  ]
+}
+
+function eventLogRows(r) {
+  return [
+    row(`${r.deltas} deltas to ${r.clients} client(s), wall, log on / off`, times(r.ratio), { baseline: `${r.off} s (log off, median of ${r.rounds})`, ...check(r.ratio <= 1.05, "≤ 1.05×") }),
+    row("CPU time, log on / off", times(r.cpu.ratio), { baseline: `${r.cpu.off} s` }),
+    row("every event, in order", String(r.inOrder), check(r.inOrder, "true")),
   ]
 }
 

@@ -118,7 +118,8 @@ async function eventClient(url: string, signal: AbortSignal) {
         buffer += decoder.decode(bytes, { stream: true })
         let end: number
         while ((end = buffer.indexOf("\n\n")) !== -1) {
-          const data = buffer.slice(6, end)
+          // A logged event's frame starts with its `id:` line.
+          const data = buffer.slice(buffer.startsWith("id:") ? buffer.indexOf("\n") + 7 : 6, end)
           buffer = buffer.slice(end + 2)
           if (data.startsWith('{"type":"server.connected"')) connected()
           if (!data.startsWith('{"type":"message.part.delta"')) continue

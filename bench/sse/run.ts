@@ -2,7 +2,8 @@
 // 127.0.0.1) streams one answer of many text deltas; every client must receive every event
 // of that session, in the same order, and the deltas must rebuild the answer. Reports the
 // events each client got and the events per second the server delivered (all clients).
-// Run: npx tsx bench/sse/run.ts
+// Run: npx tsx bench/sse/run.ts; with --log: the event log on vs off, interleaved
+// (runEventLogBench), on the 20,000-delta answer (WRIGHT_BENCH_ROUNDS=n rounds of each).
 import { serve } from "@hono/node-server"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
 import { register } from "node:module"
@@ -24,6 +25,8 @@ export interface SseBench {
   /** Every client got the same events in the same order, and the deltas rebuild the answer. */
   inOrder: boolean
   seconds: number
+  /** CPU time of this process (server, clients and the scripted model alike), prompt sent → last idle. */
+  cpuSeconds: number
 }
 
 let hooked = false
@@ -38,7 +41,8 @@ async function readStream(url: string, sessionOf: () => string | undefined, onCo
     buffer += decoder.decode(chunk, { stream: true })
     let end: number
     while ((end = buffer.indexOf("\n\n")) !== -1) {
-      const data = buffer.slice(6, end)
+      // A logged event's frame starts with its `id:` line.
+      const data = buffer.slice(buffer.startsWith("id:") ? buffer.indexOf("\n") + 7 : 6, end)
       buffer = buffer.slice(end + 2)
       if (data.startsWith('{"type":"server.connected"')) {
         onConnected()
@@ -53,7 +57,7 @@ async function readStream(url: string, sessionOf: () => string | undefined, onCo
   throw new Error("stream ended before session.idle")
 }
 
-export async function runSseBench(opts: { clients?: number; deltas?: number } = {}): Promise<SseBench> {
+export async function runSseBench(opts: { clients?: number; deltas?: number; eventLog?: boolean } = {}): Promise<SseBench> {
   const CLIENTS_N = opts.clients ?? CLIENTS
   const DELTAS_N = opts.deltas ?? DELTAS
   if (!hooked) {
@@ -70,7 +74,7 @@ export async function runSseBench(opts: { clients?: number; deltas?: number } = 
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wright-bench-sse-")))
   const project = path.join(home, "project")
   mkdirSync(project)
-  const store = openStore(path.join(home, "wright.db"))
+  const store = openStore(path.join(home, "wright.db"), { events: { enabled: opts.eventLog ?? true } })
   const app = await createApp({
     directory: project,
     store,
@@ -100,17 +104,20 @@ export async function runSseBench(opts: { clients?: number; deltas?: number } = 
     )
     await ready
     const start = performance.now()
+    const cpu = process.cpuUsage()
     await client.session.prompt(session.id, { parts: [{ type: "text", text: "stream a long answer" }] })
     const results = await Promise.all(readers)
     controller.abort()
     const seconds = (Math.max(...results.map((r) => r.endAt)) - start) / 1000
+    const used = process.cpuUsage(cpu)
+    const cpuSeconds = Number(((used.user + used.system) / 1e6).toFixed(3))
 
     const reference = results[0]!.events
     const same = results.every((r) => r.events.length === reference.length && r.events.every((e, i) => e === reference[i]))
     const deltas = reference.filter((e) => e.startsWith('{"type":"message.part.delta"')).map((e) => JSON.parse(e).properties.delta as string)
     const inOrder = same && deltas.length === DELTAS_N && deltas.join("") === chunks.join("")
     const total = results.reduce((n, r) => n + r.events.length, 0)
-    return { clients: CLIENTS_N, events: reference.length, eventsPerSecond: Math.round(total / seconds), inOrder, seconds: Number(seconds.toFixed(3)) }
+    return { clients: CLIENTS_N, events: reference.length, eventsPerSecond: Math.round(total / seconds), inOrder, seconds: Number(seconds.toFixed(3)), cpuSeconds }
   } finally {
     server.dispose()
     ;(http as { closeAllConnections?: () => void }).closeAllConnections?.()
@@ -122,7 +129,55 @@ export async function runSseBench(opts: { clients?: number; deltas?: number } = 
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+/**
+ * The event log's cost: the same 20,000-delta answer with the log on and off, interleaved
+ * (off, on, off, on…) so the machine's slow spells hit both; medians of the wall time.
+ */
+export async function runEventLogBench(opts: { rounds?: number; clients?: number; deltas?: number } = {}) {
+  const rounds = opts.rounds ?? 7
+  const clients = opts.clients ?? 1
+  const deltas = opts.deltas ?? 20_000
+  const on: number[] = []
+  const off: number[] = []
+  const cpuOn: number[] = []
+  const cpuOff: number[] = []
+  let inOrder = true
+  for (let i = 0; i < rounds; i++) {
+    for (const log of i % 2 ? [true, false] : [false, true]) {
+      const r = await runSseBench({ clients, deltas, eventLog: log })
+      inOrder &&= r.inOrder
+      ;(log ? on : off).push(r.seconds)
+      ;(log ? cpuOn : cpuOff).push(r.cpuSeconds)
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+  const ratio = (a: number[], b: number[]) => Number((median(a) / median(b)).toFixed(3))
+  return {
+    rounds,
+    clients,
+    deltas,
+    on: median(on),
+    off: median(off),
+    ratio: ratio(on, off),
+    cpu: { on: median(cpuOn), off: median(cpuOff), ratio: ratio(cpuOn, cpuOff) },
+    all: { on, off, cpuOn, cpuOff },
+    inOrder,
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--log")) {
+  await runSseBench({ clients: 2, deltas: 500 }) // warm-up: provider package load, JIT
+  for (const clients of [1, 20]) {
+    const rounds = Number(process.env.WRIGHT_BENCH_ROUNDS) || (clients === 1 ? 9 : 5)
+    const r = await runEventLogBench({ clients, rounds })
+    console.log(`event log: ${r.deltas} deltas, ${r.clients} client(s), ${r.rounds} rounds each, interleaved`)
+    console.log(`  wall: median ${r.on} s with the log, ${r.off} s without: ${r.ratio}x (target <= 1.05x); in order: ${r.inOrder ? "yes" : "NO"}`)
+    console.log(`  cpu:  median ${r.cpu.on} s with the log, ${r.cpu.off} s without: ${r.cpu.ratio}x`)
+    console.log(`  wall with: ${r.all.on.join(", ")}; without: ${r.all.off.join(", ")}`)
+    console.log(`  cpu with: ${r.all.cpuOn.join(", ")}; without: ${r.all.cpuOff.join(", ")}`)
+    if (!r.inOrder) process.exitCode = 1
+  }
+} else if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
   await runSseBench({ clients: 2, deltas: 500 }) // warm-up: provider package load, JIT
   const baseline = await runSseBench({ clients: 1 })
   const r = await runSseBench()

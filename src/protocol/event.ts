@@ -11,6 +11,10 @@ export const Events = {
   "server.connected": z.object({}),
   "server.heartbeat": z.object({}),
   "server.instance.disposed": z.object({ directory: z.string() }),
+  // A replay (Last-Event-ID, ?after=) cannot be served from the event log: events after that id
+  // were dropped (trimmed, compacted), the id is unknown here, or there are too many. The client
+  // reloads its state (`sessions`: only those sessions), then goes on with the live events.
+  "server.resync": z.object({ reason: z.enum(["trimmed", "unknown-id", "too-many"]), sessions: z.array(z.string()).optional() }),
 
   "session.created": z.object({ sessionID: z.string(), info: Session }),
   "session.updated": z.object({ sessionID: z.string(), info: Session }),

@@ -46,6 +46,8 @@ import { subscribeEvents, type SubscribeOptions } from "./events"
 
 export type StreamOptions = Omit<SubscribeOptions, "open">
 
+const resume = (lastId: string | undefined) => (lastId === undefined ? undefined : { "last-event-id": lastId })
+
 /** The routes, grouped as OpenCode's SDK groups them. */
 export function createApi(t: Transport) {
   const { request } = t
@@ -57,13 +59,17 @@ export function createApi(t: Transport) {
     global: {
       health: () => request<HealthInfo>("GET", "/global/health"),
       /** Events of every project as `{directory, payload}`; reconnects until `signal` aborts. */
-      event: (o: StreamOptions = {}): AsyncIterable<GlobalEvent> => subscribeEvents<GlobalEvent>({ ...o, open: (signal) => t.open("GET", "/global/event", { signal }) }),
+      event: (o: StreamOptions = {}): AsyncIterable<GlobalEvent> =>
+        subscribeEvents<GlobalEvent>({ ...o, open: (signal, lastId) => t.open("GET", "/global/event", { signal, headers: resume(lastId) }) }),
     },
     event: {
-      /** Events of the project; reconnects when the stream drops, until `signal` aborts. */
+      /**
+       * Events of the project; reconnects when the stream drops, until `signal` aborts, with the
+       * last id it saw (Last-Event-ID): the events in between are replayed, none missed.
+       */
       /** With `coalesce`, consecutive text deltas of one part may arrive merged (same final text, fewer events). */
       subscribe: ({ coalesce, ...o }: StreamOptions & { coalesce?: boolean } = {}): AsyncIterable<BusEvent> =>
-        subscribeEvents<BusEvent>({ ...o, open: (signal) => t.open("GET", "/event", { signal, ...(coalesce ? { query: { coalesce: true } } : {}) }) }),
+        subscribeEvents<BusEvent>({ ...o, open: (signal, lastId) => t.open("GET", "/event", { signal, headers: resume(lastId), ...(coalesce ? { query: { coalesce: true } } : {}) }) }),
     },
     doc: () => request<Record<string, unknown>>("GET", "/doc"),
     session: {
@@ -80,6 +86,12 @@ export function createApi(t: Transport) {
       messages: (id: string, query: { limit?: number; before?: string } = {}) => request<MessageWithParts[]>("GET", `${s(id)}/message`, { query }),
       message: (id: string, messageID: string) => request<MessageWithParts>("GET", m(id, messageID)),
       deleteMessage: (id: string, messageID: string) => request<boolean>("DELETE", m(id, messageID)),
+      /** One session's events from the event log after `after` (a seq), then as they are logged; resumes on reconnect. */
+      events: (id: string, o: StreamOptions & { after?: number } = {}): AsyncIterable<BusEvent> =>
+        subscribeEvents<BusEvent>({
+          ...o,
+          open: (signal, lastId) => t.open("GET", `${s(id)}/event`, { signal, headers: resume(lastId), ...(o.after !== undefined ? { query: { after: o.after } } : {}) }),
+        }),
       updatePart: (id: string, messageID: string, part: Part) => request<Part>("PATCH", `${m(id, messageID)}/part/${seg(part.id)}`, { body: part }),
       deletePart: (id: string, messageID: string, partID: string) => request<boolean>("DELETE", `${m(id, messageID)}/part/${seg(partID)}`),
       /** Sends a prompt and resolves with the answer once the loop is done. */

@@ -2,8 +2,8 @@ import { toApiError } from "./transport"
 
 export interface SubscribeOptions {
   signal?: AbortSignal
-  /** Opens the stream; called again after a drop. */
-  open: (signal: AbortSignal) => Promise<Response>
+  /** Opens the stream; called again after a drop, with the last event id seen (send it as Last-Event-ID). */
+  open: (signal: AbortSignal, lastId: string | undefined) => Promise<Response>
   /** Called each time the stream (re)connects. */
   onConnect?: () => void
   /** Called when the stream drops or cannot be opened; a reconnect follows. */
@@ -16,12 +16,14 @@ export interface SubscribeOptions {
 const FINAL = new Set([400, 401, 403, 404, 405])
 
 /**
- * Reads SSE `data:` lines as events, reconnecting with backoff until `signal` aborts. A
- * final refusal (401, 404, …) ends the iteration with an ApiError instead of retrying.
+ * Reads SSE `data:` lines as events, reconnecting with backoff until `signal` aborts, and with
+ * the last `id:` seen, so the server replays what came in between. A final refusal (401,
+ * 404, …) ends the iteration with an ApiError instead of retrying.
  */
 export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): AsyncGenerator<T> {
   const outer = opts.signal
   let backoff = 100
+  const last: { id?: string } = {}
   while (!outer?.aborted) {
     const controller = new AbortController()
     let reader: ReadableStreamDefaultReader<Uint8Array> | undefined
@@ -33,14 +35,14 @@ export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): Asy
     }
     outer?.addEventListener("abort", onAbort, { once: true })
     try {
-      const res = await opts.open(controller.signal)
+      const res = await opts.open(controller.signal, last.id)
       if (FINAL.has(res.status)) throw Object.assign(await toApiError(res), { final: true })
       if (!res.ok || !res.body) throw new Error(`event stream answered HTTP ${res.status}`)
       reader = res.body.getReader()
       if (outer?.aborted) onAbort()
       opts.onConnect?.()
       backoff = 100
-      for await (const event of parse<T>(reader)) yield event
+      for await (const event of parse<T>(reader, last)) yield event
       opts.onDrop?.(new Error("event stream ended"))
     } catch (e) {
       if (outer?.aborted) return
@@ -57,7 +59,8 @@ export async function* subscribeEvents<T = unknown>(opts: SubscribeOptions): Asy
   }
 }
 
-async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>): AsyncGenerator<T> {
+/** Yields each event's parsed data; `last.id` follows the `id:` lines (set before the event is yielded). */
+async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>, last: { id?: string }): AsyncGenerator<T> {
   const decoder = new TextDecoder()
   let buffer = ""
   while (true) {
@@ -68,6 +71,16 @@ async function* parse<T>(reader: ReadableStreamDefaultReader<Uint8Array>): Async
     let from = 0
     let end: number
     while ((end = buffer.indexOf("\n\n", from)) !== -1) {
+      // `id: N` comes first when the event has one (server/sse.ts).
+      if (buffer.startsWith("id:", from)) {
+        const eol = buffer.indexOf("\n", from)
+        last.id = buffer.slice(from + (buffer[from + 3] === " " ? 4 : 3), Math.min(eol, end))
+        if (eol >= end) {
+          from = end + 2
+          continue
+        }
+        from = eol + 1
+      }
       const data = dataOf(buffer, from, end)
       from = end + 2
       if (!data) continue

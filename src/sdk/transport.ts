@@ -42,6 +42,8 @@ export interface RequestInit {
   body?: unknown
   query?: Query
   signal?: AbortSignal
+  /** Extra headers of this request (an event stream's Last-Event-ID). */
+  headers?: Record<string, string>
 }
 
 export type Transport = {
@@ -74,7 +76,7 @@ export function createTransport(opts: ClientOptions): Transport {
   function build(method: string, path: string, init: RequestInit = {}) {
     const url = new URL(base + path)
     for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v))
-    const headers: Record<string, string> = { ...fixed }
+    const headers: Record<string, string> = { ...fixed, ...init.headers }
     if (init.body !== undefined) headers["content-type"] = "application/json"
     return new Request(url, { method, headers, body: init.body === undefined ? undefined : JSON.stringify(init.body), signal: init.signal })
   }

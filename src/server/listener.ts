@@ -8,7 +8,7 @@
 //   3. A declared body past the largest limit is refused at once (routes count the rest).
 //   4. Basic auth when a password is set; with pairing on (`wright web`, `serve --web`) a paired
 //      browser's cookie too, and auth is required even without a password (pairing.ts). `?auth_token=<base64 user:pass>` (as OpenCode) only on
-//      the event streams (/event, /global/event): a browser's EventSource cannot send a header,
+//      the event streams (/event, /global/event, /session/:id/event): a browser's EventSource cannot send a header,
 //      and a token in a URL ends up in logs and history, so nowhere else.
 // Before all of these, a connection from a sandboxed command of this process is refused
 // (sandboxedPeer): the sandbox shares loopback when its network is on, and this API can trust
@@ -90,11 +90,12 @@ const same = (a: string, b: string) => timingSafeEqual(digest(a), digest(b))
 
 /** The routes a browser reaches with EventSource, which cannot send an Authorization header. */
 const TOKEN_ROUTES = new Set(["/event", "/global/event"])
+const isTokenRoute = (pathname: string) => TOKEN_ROUTES.has(pathname) || /^\/session\/[^/]+\/event$/.test(pathname)
 
 function credentials(request: Request): string | undefined {
   const header = request.headers.get("authorization")
   const url = new URL(request.url)
-  const query = TOKEN_ROUTES.has(url.pathname) && request.method === "GET" ? url.searchParams.get("auth_token") : null
+  const query = isTokenRoute(url.pathname) && request.method === "GET" ? url.searchParams.get("auth_token") : null
   const token = header?.match(/^Basic\s+(.+)$/i)?.[1] ?? query ?? undefined
   if (!token) return undefined
   return Buffer.from(token.trim(), "base64").toString("utf8")

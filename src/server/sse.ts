@@ -1,22 +1,11 @@
-import type { Logger } from "../util"
+import { jsonOnce, type Logger } from "../util"
 
 export const HEARTBEAT_MS = 10_000
 
 const encoder = new TextEncoder()
-/**
- * The bus hands one event object to every subscriber in turn, so each event is serialised
- * once however many clients stream it: the last event's JSON is kept for the next client.
- */
-let lastEvent: object | undefined
-let lastJson = ""
 
-export function eventJson(event: object): string {
-  if (event !== lastEvent) {
-    lastJson = JSON.stringify(event)
-    lastEvent = event
-  }
-  return lastJson
-}
+/** An event's JSON, serialised once however many clients stream it (see util/json-once). */
+export const eventJson = jsonOnce
 
 export interface SseOptions {
   heartbeatMs?: number
@@ -29,6 +18,21 @@ export interface SseOptions {
   format?: (event: object) => string
   /** Where a stream that fails to take a chunk is told (it is closed then). */
   log?: Logger
+  /**
+   * The event log's id of a live event (its seq), sent as the frame's `id:`; looked up when
+   * the chunk goes out, after `beforeFlush` (which writes the log, giving queued events theirs).
+   */
+  idOf?: (event: object) => number | undefined
+  beforeFlush?: () => void
+  /** The `id:` of the first frame (`server.connected`): where a fresh client stands in the log. */
+  connectedId?: () => number | undefined
+}
+
+/** What a stream's `subscribe` gets: `send` for live events, `frame` for JSON already made (a replay), `end`. */
+export interface SseSink {
+  send: (event: object) => void
+  frame: (json: string, id?: number) => void
+  end: () => void
 }
 
 /**
@@ -39,8 +43,9 @@ export interface SseOptions {
 type DeltaEvent = { type: "message.part.delta"; properties: { partID: string; field: string; delta: string } }
 const isDelta = (e: object): e is DeltaEvent => (e as { type?: string }).type === "message.part.delta"
 
-export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void) => () => void, opts: SseOptions = {}): Response {
+export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void, sink: SseSink) => () => void, opts: SseOptions = {}): Response {
   const format = opts.format ?? eventJson
+  const idOf = opts.idOf
   let cleanup = () => {}
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
@@ -48,22 +53,45 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       let heartbeat: ReturnType<typeof setInterval> | undefined
       let unsubscribe = () => {}
       // Events published in one turn of the event loop (a burst of streamed deltas) go out
-      // as one chunk: far fewer stream reads and wake-ups for every client.
+      // as one chunk: far fewer stream reads and wake-ups for every client. Each event's JSON
+      // is taken when it is sent (the event's objects may change later); its `id:` (the log's
+      // seq, given at the log's flush) is added when the chunk goes out: `ids[i]` is the event
+      // whose seq frame i carries, or a number already known.
       let pending: string[] = []
+      let ids: (object | number | undefined)[] = []
+      // Whether some pending frame may carry an id (else the chunk is a plain join).
+      let withIds = false
       // With coalesce: the delta still being merged (the last thing pending), sent at flush.
-      let merging: { event: DeltaEvent; parts: string[] } | undefined
+      let merging: { event: DeltaEvent; parts: string[]; last: object } | undefined
+      const push = (text: string, id: object | number | undefined) => {
+        pending.push(text)
+        ids.push(id)
+        if (id !== undefined) withIds = true
+      }
       const settle = () => {
         if (!merging) return
-        const { event, parts } = merging
+        const { event, parts, last } = merging
         merging = undefined
-        const joined = parts.length === 1 ? event : { ...event, properties: { ...event.properties, delta: parts.join("") } }
-        pending.push(`data: ${format(joined)}\n\n`)
+        const joined = parts.length === 1 ? event : { type: event.type, properties: { ...event.properties, delta: parts.join("") } }
+        // The merged frame stands at its last delta's place in the log.
+        push(format(joined), idOf && last)
       }
       const flush = () => {
         settle()
         if (closed || pending.length === 0) return
-        const text = pending.join("")
+        // One string per frame, as many as before ids existed: the frame is made here, not at send.
+        let text = ""
+        if (withIds) {
+          opts.beforeFlush?.()
+          for (let i = 0; i < pending.length; i++) {
+            const source = ids[i]
+            const id = typeof source === "object" ? idOf?.(source) : source
+            text += id === undefined ? `data: ${pending[i]}\n\n` : `id: ${id}\ndata: ${pending[i]}\n\n`
+          }
+        } else for (const json of pending) text += `data: ${json}\n\n`
         pending = []
+        ids = []
+        withIds = false
         try {
           controller.enqueue(encoder.encode(text))
         } catch (error) {
@@ -72,19 +100,32 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
           close()
         }
       }
+      const wake = () => {
+        if (pending.length === 0 && !merging) setImmediate(flush)
+      }
       const send = (event: object) => {
         if (closed) return
-        if (pending.length === 0 && !merging) setImmediate(flush)
+        wake()
         if (opts.coalesce && isDelta(event)) {
           const p = event.properties
           const m = merging?.event.properties
-          if (m && m.partID === p.partID && m.field === p.field) return void merging!.parts.push(p.delta)
+          if (m && m.partID === p.partID && m.field === p.field) {
+            merging!.parts.push(p.delta)
+            merging!.last = event
+            return
+          }
           settle()
-          merging = { event, parts: [p.delta] }
+          merging = { event, parts: [p.delta], last: event }
           return
         }
         settle()
-        pending.push(`data: ${format(event)}\n\n`)
+        push(format(event), idOf && event)
+      }
+      const frame = (json: string, id?: number) => {
+        if (closed) return
+        wake()
+        settle()
+        push(json, id)
       }
       const close = () => {
         if (closed) return
@@ -99,8 +140,13 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
           // already closed by the reader
         }
       }
+      const end = () => close()
       send({ type: "server.connected", properties: {} })
-      unsubscribe = subscribe(send, () => close())
+      if (opts.connectedId) {
+        ids[ids.length - 1] = opts.connectedId()
+        withIds = true
+      }
+      unsubscribe = subscribe(send, end, { send, frame, end })
       heartbeat = setInterval(() => send({ type: "server.heartbeat", properties: {} }), opts.heartbeatMs ?? HEARTBEAT_MS)
       heartbeat.unref?.()
       cleanup = close

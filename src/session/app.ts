@@ -112,6 +112,9 @@ export async function createApp(opts: AppOptions) {
   // `wright ps`: this App's sessions and their state, for other processes to read.
   const live = createLiveRegistry({ bus, dataDir: paths.data, directory })
   const store = opts.store
+  // Session events go to the replayable event log (storage/event-log.ts); an echo of another
+  // process's writes is skipped: that process logged it.
+  if (store.events.enabled) bus.subscribeAll((e) => void (bus.isEcho(e) || store.events.append(directory, e)))
   const credentials = userCredentials({ env, home, trusted: loaded.trust.trusted, userProviders: Object.keys(loaded.userConfig.provider ?? {}) })
   const providers = createProviders({
     config,
@@ -587,6 +590,7 @@ export async function createApp(opts: AppOptions) {
       await extensions?.dispose()
       await runner.shutdown()
       history.flush()
+      store.events.flush()
       leases.dispose()
       await Promise.all([mcp.close(), sessionMcp.close()])
       if (sandbox.state === "on" && !opts.sandbox) sandbox.dispose()

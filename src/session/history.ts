@@ -161,6 +161,10 @@ export function createHistory(deps: {
    * this process is writing: its in-memory text runs ahead of the disk.
    */
   function sync(sessionID: string) {
+    // What it publishes is another process's doing, logged by that process (bus echo).
+    bus.echo(() => syncNow(sessionID))
+  }
+  function syncNow(sessionID: string) {
     const entry = cache.get(sessionID)
     if (!entry) return void load(sessionID)
     // Re-reading a long session costs a full parse and compare: only when another process wrote.

@@ -34,7 +34,8 @@ export function createStatus(bus: Bus) {
       if (holder) elsewhere.set(sessionID, { type: "busy", holder })
       else elsewhere.delete(sessionID)
       // Clients hear of it unless this process's own status hides it entirely (retry, idle…).
-      if (!own || own.type === "busy") publish(sessionID, get(sessionID))
+      // An echo: the holder logged its own status (see bus echo).
+      if (!own || own.type === "busy") bus.echo(() => publish(sessionID, get(sessionID)))
     },
   }
 }

@@ -101,6 +101,32 @@ export const migrations: { version: number; name: string; sql: string }[] = [
       );
     `,
   },
+  {
+    version: 6,
+    name: "the replayable event log: every session event with a global sequence number",
+    // `seq` is the event's id on the SSE streams (AUTOINCREMENT: never reused after a trim).
+    // A row of `n` > 1 holds consecutive text deltas of one part: its seqs are seq-n+1..seq
+    // and `cuts` lists each delta's length in the joined text (see storage/event-log.ts).
+    // `event_trim` remembers the newest seq dropped per session, so a client asking for
+    // events before it is told to reload instead of silently missing them.
+    sql: `
+      CREATE TABLE event (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        session_id TEXT NOT NULL,
+        directory TEXT NOT NULL,
+        n INTEGER NOT NULL DEFAULT 1,
+        cuts TEXT,
+        data TEXT NOT NULL
+      );
+      CREATE INDEX event_session ON event(session_id, seq);
+      CREATE INDEX event_directory ON event(directory, seq);
+      CREATE TABLE event_trim (
+        session_id TEXT PRIMARY KEY,
+        directory TEXT NOT NULL,
+        seq INTEGER NOT NULL
+      );
+    `,
+  },
 ]
 
 export const LATEST_VERSION = migrations[migrations.length - 1]!.version

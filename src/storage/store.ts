@@ -1,5 +1,6 @@
 import type { Message, MessageWithParts, Part, Session, Todo } from "../protocol"
 import type { DB } from "./database"
+import { createEventLog, type EventLogOptions } from "./event-log"
 
 export interface SessionQuery {
   projectID?: string
@@ -38,7 +39,7 @@ export function outputOnDisk(part: Part): boolean {
   return part.type === "tool" && typeof Object.getOwnPropertyDescriptor(part.state, "output")?.get === "function"
 }
 
-export function createStore(db: DB) {
+export function createStore(db: DB, opts: { events?: EventLogOptions } = {}) {
   const q = {
     sessionUpsert: db.prepare(
       `INSERT INTO session (id, project_id, parent_id, directory, title, time_created, time_updated, time_archived, data)
@@ -220,7 +221,7 @@ export function createStore(db: DB) {
     },
   }
 
-  return { db, sessions, messages, parts, todos, transaction: <T>(fn: () => T): T => db.transaction(fn)() }
+  return { db, sessions, messages, parts, todos, events: createEventLog(db, opts.events), transaction: <T>(fn: () => T): T => db.transaction(fn)() }
 }
 
 export type Store = ReturnType<typeof createStore>

@@ -489,6 +489,15 @@ export function createController(opts: ControllerOptions) {
       lastTrust = JSON.stringify(status.ignored)
       if (needsTrust(status) && lastTrust !== before && !store.getState().trust) store.set({ trust: status })
     },
+    /**
+     * The event stream could not replay what it missed (`server.resync`: the log dropped it):
+     * the open session is read again when it is one of `sessions` (all when undefined).
+     */
+    async resync(sessions?: string[]) {
+      const id = store.getState().session?.id
+      if (!id || (sessions && !sessions.includes(id))) return
+      await openSession(id).catch(fail("Reload"))
+    },
     /** `/heap`: a V8 heap snapshot of the core, written on its machine; prints where. */
     async heapSnapshot() {
       store.notify("Writing a heap snapshot of the core…")

@@ -49,7 +49,11 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
   const unsubscribeApply = opts.events.subscribe(store.apply)
   // A reloaded project (config files changed, /trust, PATCH /config) may bring other agents, commands and a default model.
-  const unsubscribeReload = opts.events.subscribe((e) => void (e.type === "server.instance.disposed" && controller.reloaded()))
+  const unsubscribeReload = opts.events.subscribe((e) => {
+    if (e.type === "server.instance.disposed") void controller.reloaded()
+    // A stream that resumed after a drop but whose missed events are gone from the log.
+    if (e.type === "server.resync") void controller.resync(e.properties.sessions)
+  })
   const unsubscribeNotify = opts.events.subscribe(notifier(opts.client, store, stdout))
   const unsubscribe = () => (unsubscribeApply(), unsubscribeReload(), unsubscribeNotify())
   const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())

@@ -13,3 +13,4 @@ export { createLogger, fileSink, streamSink, parseLogLevel, silentLogger, LOG_LE
 export { writePrivateJson } from "./private-file"
 export { holdBaselineWasm } from "./wasm-tier"
 export { terminalSafe } from "./terminal-text"
+export { jsonOnce } from "./json-once"

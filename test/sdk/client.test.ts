@@ -41,7 +41,7 @@ test("sdk - one method per route: calling every method reaches every route of th
   const drain = async (it: AsyncIterable<unknown>) => {
     for await (const _ of it) break
   }
-  await Promise.all([drain(client.event.subscribe({ signal: stream.signal })), drain(client.global.event({ signal: stream.signal }))])
+  await Promise.all([drain(client.event.subscribe({ signal: stream.signal })), drain(client.global.event({ signal: stream.signal })), drain(client.session.events(s.id, { signal: stream.signal }))])
   stream.abort()
   await Promise.all(
     [

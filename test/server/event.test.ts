@@ -30,7 +30,8 @@ test("event - /event starts with server.connected, sends no-buffering headers, t
   expect(res.headers.get("cache-control")).toBe("no-cache, no-transform")
   const reader = res.body!.getReader()
   const first = new TextDecoder().decode((await reader.read()).value)
-  expect(first).toBe('data: {"type":"server.connected","properties":{}}\n\n')
+  // Its id is where the client stands in the event log (the seq to resume after); nothing was logged yet.
+  expect(first).toBe('id: 0\ndata: {"type":"server.connected","properties":{}}\n\n')
   await reader.cancel()
 
   const controller = new AbortController()

@@ -5,7 +5,7 @@
 import { createClient, type Client } from "../../src/sdk"
 import { createServer, guard, type GuardOptions } from "../../src/server"
 import { createApps, type App } from "../../src/session"
-import { openStore } from "../../src/storage"
+import { openStore, type EventLogOptions } from "../../src/storage"
 import { providerConfig, sandbox, writeConfig, type Sandbox } from "../lib/e2e"
 import type { LLMServer } from "../lib/llm-server"
 
@@ -28,12 +28,14 @@ export interface ServerSetup {
   guard?: Partial<GuardOptions>
   /** Directories requests may name besides the project (--allow-dir). */
   allowDirs?: string[]
+  /** The event log's bounds (small ones to test trimming). */
+  events?: EventLogOptions
 }
 
 export async function startServer(opts: ServerSetup = {}): Promise<Harness> {
   const box = sandbox()
   writeConfig(box.project, { ...(opts.llm ? providerConfig(opts.llm, "openai-chat") : {}), ...opts.config })
-  const store = openStore(box.dbPath)
+  const store = openStore(box.dbPath, { events: opts.events })
   const apps = createApps({ store, env: box.env, home: box.home, version: "9.9.9-test" })
   const getApp = apps.get
   const server = createServer({

@@ -53,7 +53,11 @@ test("auth - ?auth_token= is taken only on the event streams, where a browser's 
   expect((await get(`/session?auth_token=${token("s3cret")}`)).status).toBe(401)
   expect((await get(`/config?auth_token=${token("s3cret")}`)).status).toBe(401)
   expect((await get(`/global/health?auth_token=${token("s3cret")}`)).status).toBe(401)
-  for (const route of ["/event", "/global/event"]) {
+  const s = await createClient({ baseUrl: BASE, fetch: h.fetch, directory: h.box.project, auth: { password: "s3cret" } }).session.create()
+  expect((await get(`/session/${s.id}?auth_token=${token("s3cret")}`)).status).toBe(401)
+  expect((await get(`/session/${s.id}/message?auth_token=${token("s3cret")}`)).status).toBe(401)
+  expect((await get(`/session/${s.id}/event/x?auth_token=${token("s3cret")}`)).status).toBe(401)
+  for (const route of ["/event", "/global/event", `/session/${s.id}/event`]) {
     expect((await get(`${route}?auth_token=${token("nope")}`)).status).toBe(401)
     const abort = new AbortController()
     const ok = await h.fetch(new Request(`${BASE}${route}?auth_token=${token("s3cret")}`, { signal: abort.signal }))
