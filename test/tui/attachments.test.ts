@@ -5,6 +5,7 @@ import { tmpdir } from "node:os"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { createAttachments, pastedPath, readPastedImage } from "../../src/tui/attachments"
+import * as E from "../../src/tui/editor"
 
 const dir = "/work/project"
 const home = "/home/ada"
@@ -41,4 +42,10 @@ test("attachments - only an existing image file is read; a chip names it while i
   expect(images.add(image)).toBe("[Image 2]")
   expect(images.partsFor(`${chip} and ${chip} again`)).toEqual([{ type: "file", mime: "image/png", url: image.url, filename: "a.PNG" }])
   expect(images.partsFor("the chip was deleted")).toEqual([])
+})
+
+test("attachments - backspace after an image chip deletes the whole chip", () => {
+  const s = E.insert(E.emptyEditor(), "see [Image 3]")
+  expect(E.backspace(s).text).toBe("see ")
+  expect(E.backspace(E.insert(E.emptyEditor(), "see Image 3]")).text).toBe("see Image 3")
 })
