@@ -342,6 +342,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return void controller.cycleVariant()
           case "q":
             return submit("queue")
+          // The clipboard's image as an `[Image N]` chip at the cursor.
+          case "v":
+            return void controller.clipboardImage().then((chip) => chip && setUi({ editor: E.insert(uiRef.current.editor, `${chip} `) }))
           case "o": {
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
@@ -436,7 +439,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
       if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
       if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
-      setUi({ editor: E.paste(u.editor, text) })
+      // The path of an image file (a dragged file) attaches the image as an `[Image N]` chip.
+      const image = controller.pastedImage(text)
+      setUi({ editor: image ? E.insert(u.editor, `${image} `) : E.paste(u.editor, text) })
     },
   )
 

@@ -50,6 +50,7 @@ export const HELP = `## Keys
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent
+- images: \`@shot.png\`, a pasted path of an image file (a dragged file) or **ctrl+v** (the clipboard, through wl-paste or xclip) attach one as an \`[Image N]\` chip
 
 ## Commands
 ${COMMANDS.map((c) => `- **/${c.name}**${c.aliases ? ` (${c.aliases.map((a) => `/${a}`).join(", ")})` : ""}: ${c.description}`).join("\n")}`

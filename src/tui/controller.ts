@@ -6,6 +6,7 @@ import type { Delivery, FileDiff, MessageWithParts, ModelRef, PartInput, Permiss
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
 import { statusText } from "./status"
+import { createAttachments, imageMime, readPastedImage } from "./attachments"
 
 export interface ControllerOptions {
   client: Client
@@ -15,6 +16,8 @@ export interface ControllerOptions {
   remember?: (text: string) => void
   /** Writes an exported session; returns where it went. */
   writeExport?: (name: string, content: string) => Promise<string>
+  /** Ctrl+V: the clipboard's image (wl-paste or xclip, run by the cli); undefined when it holds none. Throws when no tool can read it. */
+  readClipboardImage?: () => Promise<{ mime: string; data: Buffer } | undefined>
 }
 
 const errText = (e: unknown) => (e instanceof Error ? e.message : String(e))
@@ -25,6 +28,7 @@ const SIGN_IN = "signin:"
 export function createController(opts: ControllerOptions) {
   const { store } = opts
   const api: Api = createApi(opts.client)
+  const images = createAttachments()
   // Cursor of the oldest page printed by /history.
   let older: string | undefined
   // protocol's NO_MODEL_ISSUE: the server found no model to send to. Repeated here, since this
@@ -154,9 +158,10 @@ export function createController(opts: ControllerOptions) {
         parts.push({ type: "file", mime: resource.mimeType ?? "text/plain", filename: resource.name, url: resource.uri, source: { type: "resource", clientName: resource.client, uri: resource.uri, text: source } })
       } else {
         const abs = ref.startsWith("/") ? ref : `${opts.directory.replace(/\/+$/, "")}/${ref.replace(/^\.\//, "")}`
-        parts.push({ type: "file", mime: ref.endsWith("/") ? "application/x-directory" : "text/plain", filename: ref, url: `file://${encodeURI(abs)}` })
+        parts.push({ type: "file", mime: ref.endsWith("/") ? "application/x-directory" : (imageMime(ref) ?? "text/plain"), filename: ref, url: `file://${encodeURI(abs)}` })
       }
     }
+    parts.push(...images.partsFor(text))
     return parts
   }
 
@@ -215,6 +220,31 @@ export function createController(opts: ControllerOptions) {
       opts.remember?.(raw)
       if (text.startsWith("!")) return shell(text.slice(1).trim())
       return prompt(raw, delivery).catch(fail("The prompt failed"))
+    },
+    /**
+     * A paste that is the path of an image file attaches the image: returns its chip (to insert
+     * instead of the text), or undefined for any other paste.
+     */
+    pastedImage(text: string): string | undefined {
+      try {
+        const image = readPastedImage(text, opts.directory)
+        return image && images.add(image)
+      } catch (e) {
+        store.notify(`Image not attached: ${errText(e)}`, "error")
+        return undefined
+      }
+    },
+    /** Ctrl+V: the clipboard's image as a chip; a notice when there is none or no tool to read it. */
+    async clipboardImage(): Promise<string | undefined> {
+      if (!opts.readClipboardImage) return void store.notify("Pasting images is not available here: paste the image file's path instead", "error")
+      let got: Awaited<ReturnType<typeof opts.readClipboardImage>>
+      try {
+        got = await opts.readClipboardImage()
+      } catch (e) {
+        return void store.notify(`Clipboard: ${errText(e)}`, "error")
+      }
+      if (!got) return void store.notify("No image on the clipboard", "error")
+      return images.add({ mime: got.mime, url: `data:${got.mime};base64,${got.data.toString("base64")}` })
     },
     /** Runs a server-side slash command (e.g. /init, /review, a config or Markdown command); to a busy session it waits in the inbox. */
     async command(name: string, args: string, delivery?: Delivery) {

@@ -36,6 +36,8 @@ export function expand(s: EditorState): string {
 
 function tokenEndingAt(s: EditorState, at: number): [number, number] | undefined {
   for (const m of s.text.matchAll(TOKEN)) if (m.index + m[0].length === at && s.pastes[m[0]]) return [m.index, at]
+  // An attached image's chip (attachments.ts) goes as a whole, and its image with it.
+  for (const m of s.text.matchAll(/\[Image \d+\]/g)) if (m.index + m[0].length === at) return [m.index, at]
   return undefined
 }
 

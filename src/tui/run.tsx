@@ -29,6 +29,8 @@ export interface TuiOptions {
   history?: string[]
   remember?: (text: string) => void
   writeExport?: (name: string, content: string) => Promise<string>
+  /** Ctrl+V: the clipboard's image; undefined when it holds none; throws when no tool can read it. */
+  readClipboardImage?: () => Promise<{ mime: string; data: Buffer } | undefined>
   /** Lines printed above the UI at start (e.g. the URL the server listens on). */
   notices?: string[]
   stdin?: NodeJS.ReadStream
@@ -46,7 +48,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   store.set({ ...(opts.agent ? { agent: opts.agent } : {}), ...(opts.model ? { model: opts.model } : {}), ...(opts.variant ? { variant: opts.variant } : {}) })
   // The home screen (and its recent sessions, which may arrive first) is not drawn for a session about to open.
   if (opts.sessionID) store.set({ route: "opening" })
-  const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport })
+  const controller = createController({ client: opts.client, store, directory: opts.directory, remember: opts.remember, writeExport: opts.writeExport, readClipboardImage: opts.readClipboardImage })
   const unsubscribeApply = opts.events.subscribe(store.apply)
   // A reloaded project (config files changed, /trust, PATCH /config) may bring other agents, commands and a default model.
   const unsubscribeReload = opts.events.subscribe((e) => {

@@ -81,6 +81,8 @@ export async function attach(args: AttachArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
+      // Loaded on the first Ctrl+V: the spawner stays out of the TUI's start.
+      readClipboardImage: async () => (await import("./clipboard")).clipboardReader()(),
       signal: quit.signal,
     })
   } finally {

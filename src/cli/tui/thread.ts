@@ -137,6 +137,8 @@ export async function tui(args: TuiArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
+      // Loaded on the first Ctrl+V: the spawner stays out of the TUI's start.
+      readClipboardImage: async () => (await import("./clipboard")).clipboardReader()(),
       notices,
       signal: quit.signal,
     })
