@@ -70,6 +70,11 @@ export interface LspManagerDeps {
   onStatus?(): void
   /** Runs npm for installs into the cache (wright's own action, with install scripts off); default `exec`. */
   installExec?: Exec
+  /**
+   * Holds an install until it may start (the App: once no tool call has run for a moment, see
+   * util/idle.ts), so npm's seconds of CPU do not compete with the steps of a busy loop. Default: at once.
+   */
+  installWhen?(start: () => void): void
   /** Servers run sandboxed (without network); GET /lsp says so. */
   sandboxed?: boolean
   /** Why no server may run here at all (untrusted, and no sandbox); undefined: they may. */
@@ -250,6 +255,7 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
   async function installed(slot: Slot): Promise<boolean> {
     const packages = slot.def.npm ?? []
     const label = `the ${slot.def.id} language server (${packages.join(", ")})`
+    if (deps.installWhen && !(await idle(deps.installWhen))) return false
     try {
       deps.progress?.(`Installing ${label} with npm into ${slot.install}…`)
       const ms = await npmInstall({
@@ -273,6 +279,19 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       deps.progress?.(slot.error)
       return false
     }
+  }
+
+  /** True once `when` lets an install start; false when the manager shut down first (nothing was started). */
+  function idle(when: (start: () => void) => void): Promise<boolean> {
+    if (closed) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const stop = () => resolve(false)
+      kill.signal.addEventListener("abort", stop, { once: true })
+      when(() => {
+        kill.signal.removeEventListener("abort", stop)
+        resolve(!closed)
+      })
+    })
   }
 
   function failed(slot: Slot, why: string) {
