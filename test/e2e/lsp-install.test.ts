@@ -39,14 +39,15 @@ function firstRun() {
   return { box, npmCalls }
 }
 
-test("lsp install - a run whose steps follow each other at once starts no npm; its edits say diagnostics are pending", async () => {
+test("lsp install - a run whose steps follow each other at once (one a long command) starts no npm; its edits say diagnostics are pending", async () => {
   const { box, npmCalls } = firstRun()
   server.script(
     toolCall("read", { filePath: "a.ts" }),
     toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }),
     toolCall("read", { filePath: "b.py" }),
     toolCall("edit", { filePath: "b.py", oldString: "= 1", newString: "= 2" }),
-    toolCall("bash", { command: "cat a.ts", description: "Show a.ts" }),
+    // A command that takes a while is busy too: no install starts while it runs.
+    toolCall("bash", { command: "sleep 1.5; cat a.ts", description: "Show a.ts" }),
     text("Done."),
   )
   const r = await wright(["run", "edit both"], { cwd: box.project, env: box.env })
