@@ -20,7 +20,7 @@ afterEach(() => {
 afterAll(() => server.close())
 
 /** A fresh HOME and a TypeScript + Python project, downloads allowed, npm a recorder. */
-function firstRun() {
+function firstRun(npm = `sleep 0.2\nexit 1`) {
   const box = sandbox()
   writeConfig(box.project, providerConfig(server, "openai-chat"))
   writeFileSync(path.join(box.project, "package.json"), JSON.stringify({ name: "lib", version: "1.0.0", type: "module" }))
@@ -30,7 +30,7 @@ function firstRun() {
   const bin = path.join(box.home, "fake-bin")
   mkdirSync(bin)
   const calls = path.join(box.home, "npm-calls")
-  writeFileSync(path.join(bin, "npm"), `#!/bin/sh\necho "$*" >> '${calls}'\nsleep 0.2\nexit 1\n`, { mode: 0o755 })
+  writeFileSync(path.join(bin, "npm"), `#!/bin/sh\necho "$*" >> '${calls}'\n${npm}\n`, { mode: 0o755 })
   // Not this repository's node_modules/.bin (npx puts it on PATH): it holds the servers.
   const system = (box.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules"))
   box.env = { ...box.env, PATH: [bin, ...system].join(path.delimiter) }
@@ -76,4 +76,20 @@ test("lsp install - once no tool has run for a second (the model thinking), the 
   const calls = npmCalls()
   expect(calls).toHaveLength(1)
   expect(calls[0]).toMatch(/^install .*--ignore-scripts typescript-language-server@5\.3\.0 typescript@5\.9\.3$/)
+}, 60_000)
+
+test("lsp install - an install cut short because the run ended is not remembered as a failure: the next session installs", async () => {
+  // An npm still downloading when the run's answer comes.
+  const { box, npmCalls } = firstRun(`sleep 30\nexit 1`)
+  server.script(
+    toolCall("read", { filePath: "a.ts" }),
+    toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }, { text: ["Let me", " think", " about", " it."], delayMs: 300 }),
+    text("Done."),
+  )
+  const r = await wright(["run", "edit a.ts"], { cwd: box.project, env: box.env })
+  expect(r.code, r.stderr).toBe(0)
+  expect(npmCalls()).toHaveLength(1)
+  const root = path.join(box.home, "cache", "wright", "lsp", "npm", "typescript-5.3.0-5.9.3")
+  expect(existsSync(`${root}.failed`)).toBe(false)
+  expect(existsSync(path.join(root, ".installed"))).toBe(false)
 }, 60_000)
