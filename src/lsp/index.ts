@@ -44,6 +44,8 @@ export interface CodeIntelDeps {
   cacheDir?: string
   /** Where install progress goes ("Installing the bash language server…"); must not throw. */
   progress?(line: string): void
+  /** Holds a server's npm install until the App is idle (manager.ts); default: it starts at once. */
+  installWhen?(start: () => void): void
 }
 
 /** WRIGHT_DISABLE_LSP_DOWNLOAD (or OpenCode's OPENCODE_DISABLE_LSP_DOWNLOAD) set to 1 or true. */
@@ -60,6 +62,7 @@ export function createCodeIntel(deps: CodeIntelDeps) {
     config: lspConfig,
     exec: isolation.lspExec,
     installExec: deps.exec,
+    installWhen: deps.installWhen,
     sandboxed: isolation.sandboxed,
     refuse: isolation.refuse,
     allowRead: isolation.allowRead,

@@ -96,7 +96,8 @@ export function installPlan(def: ServerDef, cacheDir: string, pathEnv: string | 
         } catch (e) {
           const error = `Could not install the ${def.id} language server (${what}) with ${via}: ${(e as Error).message}. Install ${name} yourself, or set WRIGHT_DISABLE_LSP_DOWNLOAD=1.`
           rmSync(where, { recursive: true, force: true })
-          writeFileSync(`${path.resolve(where)}.failed`, JSON.stringify({ time: new Date().toISOString(), error }))
+          // An install cut short by shutdown is no failure to remember (process/npm.ts does the same).
+          if (!abort.aborted) writeFileSync(`${path.resolve(where)}.failed`, JSON.stringify({ time: new Date().toISOString(), error }))
           throw new Error(error)
         }
         writeFileSync(path.join(where, ".installed"), `${new Date().toISOString()}\n`)

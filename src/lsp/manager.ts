@@ -71,6 +71,11 @@ export interface LspManagerDeps {
   onStatus?(): void
   /** Runs npm for installs into the cache (wright's own action, with install scripts off); default `exec`. */
   installExec?: Exec
+  /**
+   * Holds an install until it may start (the App: once no tool call has run for a moment, see
+   * util/idle.ts), so npm's seconds of CPU do not compete with the steps of a busy loop. Default: at once.
+   */
+  installWhen?(start: () => void): void
   /** Servers run sandboxed (without network); GET /lsp says so. */
   sandboxed?: boolean
   /** Why no server may run here at all (untrusted, and no sandbox); undefined: they may. */
@@ -244,10 +249,11 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
     return { ...init, tsserver: { ...ts, path: tsserver } }
   }
 
-  /** Installs the slot's npm packages (once per cache folder); false, with the slot disabled, when that fails. */
+  /** Installs the slot's server by its plan (once per cache folder), after `installWhen` lets it start; false, with the slot disabled, when that fails. */
   async function installed(slot: Slot): Promise<boolean> {
     const plan = slot.install!
     const label = `the ${slot.def.id} language server (${plan.what})`
+    if (deps.installWhen && !(await idle(deps.installWhen))) return false
     try {
       deps.progress?.(`Installing ${label} with ${plan.via} into ${plan.where}…`)
       const ms = await plan.run({ exec: deps.installExec ?? deps.exec, abort: kill.signal, remember: REMEMBER_FAILURE })
@@ -261,6 +267,19 @@ export function createLspManager(deps: LspManagerDeps): LspManager {
       deps.progress?.(slot.error)
       return false
     }
+  }
+
+  /** True once `when` lets an install start; false when the manager shut down first (nothing was started). */
+  function idle(when: (start: () => void) => void): Promise<boolean> {
+    if (closed) return Promise.resolve(false)
+    return new Promise((resolve) => {
+      const stop = () => resolve(false)
+      kill.signal.addEventListener("abort", stop, { once: true })
+      when(() => {
+        kill.signal.removeEventListener("abort", stop)
+        resolve(!closed)
+      })
+    })
   }
 
   function failed(slot: Slot, why: string) {

@@ -4,7 +4,7 @@
 // (offline, unknown package, npm missing) leaves nothing behind and rejects with an error
 // that names what was being installed and why; with `remember`, the failure is kept beside the
 // folder (`<root>.failed`) so that an offline machine does not run npm again on every edit or
-// every run until it is old enough.
+// every run until it is old enough; an install cut short by its abort is not.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import type { Exec } from "./exec"
@@ -27,7 +27,7 @@ export interface NpmInstall {
   abort?: AbortSignal
   /** npm's --ignore-scripts: no package's install script runs (language servers need none). */
   ignoreScripts?: boolean
-  /** How long a failure is remembered (ms): until then a call rejects with it and runs no npm. Undefined: not remembered. */
+  /** How long a failure is remembered (ms): until then a call rejects with it and runs no npm. Undefined: not remembered; nor is an abort. */
   remember?: number
 }
 
@@ -51,7 +51,8 @@ export function npmInstall(job: NpmInstall): Promise<number | undefined> {
   if (!p) {
     p = install(job)
       .catch((e: Error) => {
-        if (job.remember !== undefined) writeFileSync(failureFile(job.root), JSON.stringify({ time: new Date().toISOString(), error: e.message }))
+        // Cut short by its abort (the App shutting down mid-install) is no failure to remember.
+        if (job.remember !== undefined && !job.abort?.aborted) writeFileSync(failureFile(job.root), JSON.stringify({ time: new Date().toISOString(), error: e.message }))
         throw e
       })
       .finally(() => running.delete(key))

@@ -17,7 +17,7 @@ import { createInboxStore, createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
-import { silentLogger, xdg, type Logger } from "../util"
+import { createIdleGate, silentLogger, xdg, type Logger } from "../util"
 import { createHistory, versionOf } from "./history"
 import { wrightWorktreeOf } from "./worktree"
 import { createLiveRegistry } from "./live"
@@ -52,6 +52,9 @@ import { createBackground } from "./background"
 import { createDiscardGuard } from "./discard-guard"
 import { createPlanTools } from "./plan"
 import { titleOnFirstStep } from "./title"
+
+/** How long no tool call may have run before a language server's npm install starts (ms). */
+const INSTALL_QUIET_MS = 1000
 
 export interface AppOptions {
   directory: string
@@ -265,6 +268,9 @@ export async function createApp(opts: AppOptions) {
   })
   bus.subscribe("session.deleted", (e) => void sessionMcp.clear(e.properties.sessionID))
 
+  // A language server's npm install (seconds of CPU) waits until no tool call has run for a
+  // second: a model thinking, or the user reading. A run whose loop never pauses starts none.
+  const quiet = createIdleGate(INSTALL_QUIET_MS)
   // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
   // Its processes do not mark the worktree for snapshots: a formatter rewrites only the file just
   // written (which the writer announces after it), and language servers change no sources.
@@ -280,6 +286,7 @@ export async function createApp(opts: AppOptions) {
     // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
     cacheDir: paths.cache,
     progress: opts.progress ?? ((line) => log.child({ service: "lsp" }).info(line)),
+    installWhen: (start) => quiet.whenIdle(start),
   })
   // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
   const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
@@ -332,7 +339,7 @@ export async function createApp(opts: AppOptions) {
   // Last before execute: it reads the command as it will run, after plugins' rewrites.
   toolHooks.beforeExecute.push(discards.beforeExecute)
   toolHooks.afterFinalize.push(discards.afterFinalize)
-  const toolCalls = createToolPipeline({
+  const pipeline = createToolPipeline({
     history,
     permissions,
     services,
@@ -346,6 +353,7 @@ export async function createApp(opts: AppOptions) {
     hooks: toolHooks,
     ceilings: (sessionID) => callerCeilings({ history, store, agents }, sessionID),
   })
+  const toolCalls = { ...pipeline, run: (call: Parameters<typeof pipeline.run>[0]) => quiet.busy(() => pipeline.run(call)) }
   const processor: ProcessorDeps = {
     history,
     toolCalls,

@@ -157,13 +157,9 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
   async function init(): Promise<boolean> {
     if (off) return false
     if (looksLikeHome(worktree, deps.home)) return disable(`snapshots are off: ${worktree} looks like a home or system directory`)
-    // A store made before had git then: its first real call says so if git is gone (track's catch).
-    if (!existsSync(path.join(gitDir, "HEAD")))
-      try {
-        await git(["--version"], { noWorkTree: true })
-      } catch (e) {
-        return disable(offBecause(e))
-      }
+    // A store made before had git then: its first real call says so if git is gone (track's
+    // catch). A new one learns it from `git init` (no `git --version` first: one process less
+    // on the first step in a new project).
     const projectGit = gitDirOf(worktree)
     const count = projectGit ? await indexEntryCount(projectGit.gitDir) : await countFiles(worktree, settings.maxFiles + 1)
     if (count > settings.maxFiles) {
@@ -173,7 +169,11 @@ export function createSnapshotStore(deps: SnapshotStoreDeps): SnapshotStore {
       const fresh = !existsSync(path.join(gitDir, "HEAD"))
       if (fresh) {
         await fs.mkdir(gitDir, { recursive: true })
-        await git(["init", "-q", "--bare"], { noWorkTree: true })
+        try {
+          await git(["init", "-q", "--bare"], { noWorkTree: true })
+        } catch (e) {
+          return disable(offBecause(e))
+        }
         await fs.appendFile(
           path.join(gitDir, "config"),
           "[core]\n\tautocrlf = false\n\tsymlinks = true\n\tfilemode = true\n\tfsmonitor = false\n\tuntrackedCache = true\n\tlongpaths = true\n[gc]\n\tauto = 0\n[repack]\n\twriteBitmaps = false\n[index]\n\tversion = 4\n",

@@ -83,7 +83,8 @@ test("run - a progress line of the core (a language server installing) starts on
   const system = (box.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules"))
   box.env = { ...box.env, PATH: [bin, ...system].join(path.delimiter) }
   delete box.env.WRIGHT_DISABLE_LSP_DOWNLOAD
-  server.script(toolCall("write", { filePath: "a.js", content: "export const a = 1\n" }, { text: "Writing the file now." }), text("Done."))
+  // The model takes a moment over its answer: the install starts once no tool has run for a second.
+  server.script(toolCall("write", { filePath: "a.js", content: "export const a = 1\n" }, { text: "Writing the file now." }), { text: ["Let me", " look", " again.", " Done."], delayMs: 400 })
   const out = await merged(box, ["run", "hi"])
   expect(out).toMatch(/^Installing /m)
   expect(out).not.toMatch(/[^\n]Installing /)

@@ -37,6 +37,15 @@ function setup(files: Record<string, string>) {
   return { project, gitCalls, store: () => make(counting), fullScan: async () => (await make(real).track("check"))!.tree, file: (f: string) => path.join(project, f) }
 }
 
+test("command walk - the first snapshot in a new project runs four git processes: init, list, add, write the tree (no git --version first)", async () => {
+  const t = setup({ "notes.txt": "notes\n", "src/a.ts": "export const a = 1\n" })
+  const s = t.store()
+  const tree = (await s.track("s"))!.tree
+  expect(tree).toBe(await t.fullScan())
+  const subcommands = t.gitCalls.map((argv) => argv.find((a) => ["--version", "init", "ls-files", "update-index", "write-tree"].includes(a)))
+  expect(subcommands).toEqual(["init", "ls-files", "update-index", "write-tree"])
+}, 60_000)
+
 test("command walk - a command that changed nothing runs no git, and the tree stays the same", async () => {
   const t = setup({ "notes.txt": "notes\n", "src/a.ts": "export const a = 1\n" })
   const s = t.store()
