@@ -499,7 +499,10 @@ export async function createApp(opts: AppOptions) {
     command: (target) => createCommandRunner({ commands, ready: () => mcp.ready(), unavailable: (name) => mcpUnavailable(mcp.status(), name), mcpPrompt: (server, name, args) => mcp.getPrompt(server, name, args), sessions: target, agents, bus, directory, worktree, shell: config.shell, exec, sandbox, beforeCommand: extensions?.beforeCommand }),
   })
   // Sessions whose process died while they worked are carried on by whoever opens them next.
-  const resumer = (resume = createResume({ history, leases, runner, bus, run: (id) => sessions.run(id), session: (id) => store.sessions.get(id), log: log.child({ service: "resume" }),
+  // A resumed run takes the oldest prompt left waiting in the inbox first: the interrupted turn
+  // and that prompt are answered together, as a prompt that had waited for the lease was.
+  const resumeRun = (id: string) => (inbox.pending(id) && inbox.deliverFirst(id), sessions.run(id))
+  const resumer = (resume = createResume({ history, leases, runner, bus, run: resumeRun, session: (id) => store.sessions.get(id), log: log.child({ service: "resume" }),
     // As sessions.list scopes them: outside git, a project is its directory.
     mine: (s) => s.projectID === projectID && (projectID !== "global" || s.directory === directory),
   }))
