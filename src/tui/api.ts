@@ -14,6 +14,10 @@ export function createApi(client: Client) {
     session: (id: string) => client.session.get(id),
     createSession: () => client.session.create({}),
     deleteSession: (id: string) => client.session.delete(id),
+    /** /rename: the session's title. */
+    updateSession: (id: string, body: { title?: string }) => client.session.update(id, body),
+    /** /fork: a new session with the messages before `messageID`. */
+    forkSession: (id: string, messageID?: string) => client.session.fork(id, messageID ? { messageID } : {}),
     messages: (id: string, query: { limit?: number; before?: string } = {}) => client.session.messages(id, query),
     statuses: () => client.session.status(),
     /** Starts the loop and returns at once; the answer arrives as events. */

@@ -13,6 +13,7 @@ import { decodeKeys, type Key } from "./keys"
 import type { Store } from "./store"
 import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
+import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import { BlockView, type BlockOptions } from "./view/block"
 import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
 import { Home } from "./view/home"
@@ -24,6 +25,8 @@ export interface AppProps {
   onExit: () => void
   history?: string[]
   placeholder?: string
+  /** Where the /models picker's recents and favourites are kept. */
+  modelPrefs?: ModelPrefsStore
 }
 
 interface Ui {
@@ -56,9 +59,10 @@ function completing(editor: E.EditorState): { kind: "command" | "mention"; word:
   return undefined
 }
 
-export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)" }: AppProps) {
+export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const { stdout } = useStdout()
+  const tools = useMemo(() => createSessionTools({ api: controller.api, store, write: (s) => void stdout.write(s), env: process.env, prefs: modelPrefs }), [])
   const [size, setSize] = useState({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
   useEffect(() => {
     const onResize = () => setSize({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
@@ -174,6 +178,20 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.redo()
       case "diff":
         return void controller.diff()
+      case "rename":
+        return void tools.rename(args)
+      case "copy":
+        return tools.copy()
+      case "auto":
+        return tools.toggleAuto()
+      case "fork":
+      case "timeline": {
+        if (!s.session) return store.notify(`No session to ${name === "fork" ? "fork" : "go back in"}`)
+        const items = tools.prompts()
+        if (!items.length) return store.notify("No prompts in this session yet")
+        const title = name === "fork" ? "Fork from a prompt (the new session has the messages before it)" : "Timeline: undo from a prompt on"
+        return setUi({ select: { kind: name, title, items, filter: args, selected: 0 } })
+      }
       case "undo":
         return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
       case "agents":
@@ -193,7 +211,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         )
       case "models":
         return void controller.models().then(
-          (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
+          (items) => setUi({ select: { kind: "models", title: "Models", items: orderModels(items, tools.modelPrefs()), filter: args, selected: 0 } }),
           () => store.notify("Models: not supported by this server yet", "error"),
         )
       case "sessions":
@@ -362,7 +380,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (action.type === "reject") controller.answerQuestion(question.id, undefined)
       return
     }
-    const perm = s.permissions[0]
+    const perm = s.autoApprove ? s.permissions.find((p) => !autoApprovable(p)) : s.permissions[0]
     if (perm) {
       const [next, action] = permissionKey(u.perm, key)
       setUi({ perm: next })
@@ -394,7 +412,16 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (next.kind === "sessions") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
         if (next.kind === "variants") return controller.chooseVariant(action.value)
+        if (next.kind === "fork") return void tools.fork(action.value, controller.openSession).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        if (next.kind === "timeline") return void tools.revertTo(action.value).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        tools.usedModel(action.value)
         return controller.chooseModel(action.value)
+      }
+      if (action.type === "favorite") {
+        const starred = tools.favorite(action.value)
+        const items = orderModels(next.items.map((i) => ({ label: i.value, value: i.value })), tools.modelPrefs())
+        store.notify(starred ? `★ ${action.value}` : `Unstarred ${action.value}`)
+        return setUi({ select: { ...next, items, selected: Math.max(0, filtered({ ...next, items }).findIndex((i) => i.value === action.value)) } })
       }
       if (action.type === "delete") {
         void controller.deleteSession(action.value)
@@ -423,12 +450,21 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     },
   )
 
+  // Auto-approve: each ask it may answer is allowed once as it arrives, and says so in the transcript.
+  useEffect(() => {
+    if (!state.autoApprove) return
+    for (const p of state.permissions.filter(autoApprovable)) {
+      controller.replyPermission(p.id, "once")
+      store.print({ kind: "notice", key: `auto:${p.id}`, text: `⏵⏵ auto-approved ${p.permission}${p.patterns.length ? `: ${p.patterns.slice(0, 3).join(", ")}` : ""}`, tone: "dim" })
+    }
+  }, [state.permissions, state.autoApprove])
+
   // Heights: the dynamic region must stay shorter than the screen.
   const rows = size.rows
   const promptLines = Math.min(ui.editor.text.split("\n").length, Math.max(3, Math.floor(rows / 4)))
   const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
   const question = state.questions[0]
-  const perm = state.permissions[0]
+  const perm = state.autoApprove ? state.permissions.find((p) => !autoApprovable(p)) : state.permissions[0]
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const homeOpen = ui.home !== undefined && state.route === "home"
   const fixed = promptLines + 2 + 1 + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
@@ -495,6 +531,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         ready={state.ready}
         notice={state.notice}
         changes={state.changes}
+        auto={state.autoApprove}
       />
     </Box>
   )

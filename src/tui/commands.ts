@@ -17,6 +17,11 @@ export const COMMANDS: SlashCommand[] = [
   { name: "undo", description: "revert the last message and the files it changed (its text returns to the prompt)" },
   { name: "redo", description: "restore what /undo reverted, files too" },
   { name: "diff", description: "show the files this session changed, with their diffs" },
+  { name: "rename", description: "give this session a new title" },
+  { name: "fork", description: "a new session from a chosen prompt: the messages before it, its text in the prompt" },
+  { name: "timeline", description: "the session's prompts: choose one to undo from there (files too; its text returns)" },
+  { name: "copy", description: "copy the last answer to the clipboard (OSC 52)" },
+  { name: "auto", description: "auto-approve permission asks on/off (not sandbox escapes or plan hand-offs)" },
   { name: "history", description: "print earlier messages of this session" },
   { name: "export", description: "write the session as Markdown" },
   { name: "thinking", description: "show or hide reasoning" },
@@ -44,6 +49,7 @@ export const HELP = `## Keys
 - **↑/↓** prompt history (on the first/last line), **ctrl+p/ctrl+n** too · **tab** / **shift+tab** cycle agents (build/plan)
 - home screen: **↑** from the empty prompt moves into the session list: **↑/↓** move, type to search, **enter** open, **ctrl+d** delete (asks first), **esc** back
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
+- **/models**: **ctrl+f** stars a model (favourites, then recents, lead the list)
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent

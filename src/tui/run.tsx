@@ -9,6 +9,7 @@ import { createController } from "./controller"
 import type { EventSource } from "./rpc"
 import { watchMcpAuth } from "./mcp-auth"
 import { createStore } from "./store"
+import type { ModelPrefsStore } from "./session-tools"
 
 export interface TuiOptions {
   client: Client
@@ -28,6 +29,8 @@ export interface TuiOptions {
   history?: string[]
   remember?: (text: string) => void
   writeExport?: (name: string, content: string) => Promise<string>
+  /** The /models picker's recents and favourites, kept across launches. */
+  modelPrefs?: ModelPrefsStore
   /** Lines printed above the UI at start (e.g. the URL the server listens on). */
   notices?: string[]
   stdin?: NodeJS.ReadStream
@@ -57,7 +60,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const quitting = new Promise<void>((resolve) => (quit = resolve))
   let fatal: unknown
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
-  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} />, {
+  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} />, {
     stdout,
     // An explicit `stdin: undefined` would replace Ink's default.
     ...(opts.stdin ? { stdin: opts.stdin } : {}),

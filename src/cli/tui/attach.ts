@@ -5,7 +5,7 @@ import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
-import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
+import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
 
 export interface AttachArgs {
@@ -81,6 +81,7 @@ export async function attach(args: AttachArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
+      modelPrefs: modelPrefs(),
       signal: quit.signal,
     })
   } finally {

@@ -12,7 +12,7 @@ import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
 import { UserError } from "../ui"
-import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
+import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
 import type { ListenRequest, WorkerInit } from "./worker"
 
 export interface TuiArgs extends ListenerArgs, LogArgs {
@@ -131,6 +131,7 @@ export async function tui(args: TuiArgs) {
       history: history.load(),
       remember: history.save,
       writeExport,
+      modelPrefs: modelPrefs(),
       notices,
       signal: quit.signal,
     })
