@@ -10,9 +10,11 @@ import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectK
 import * as E from "./editor"
 import { homeKey, homeMatches, type HomeUi } from "./home"
 import { decodeKeys, type Key } from "./keys"
-import type { Store } from "./store"
+import type { Printed, Store } from "./store"
 import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
+import { openPager, pagerKey, type PagerUi } from "./pager"
+import { Pager } from "./view/pager"
 import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import { BlockView, type BlockOptions } from "./view/block"
 import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
@@ -46,6 +48,10 @@ interface Ui {
   home?: HomeUi
   /** The server's answer to the list's search (older sessions than those loaded). */
   homeFound: { query: string; items: Session[] }
+  /** The pager (/diff of a large change, ctrl+o on a large tool output): it takes the keys and the live region. */
+  pager?: PagerUi
+  /** The printed blocks while the pager holds the alternate screen: new ones wait, so they reach the scrollback, not the pager's screen. */
+  frozen?: Printed[]
 }
 
 const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] }, homeFound: { query: "", items: [] } })
@@ -177,7 +183,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       case "redo":
         return void controller.redo()
       case "diff":
-        return void controller.diff()
+        return void controller.diff((text) => pageIfLarge("diff: this session's changes", text))
       case "rename":
         return void tools.rename(args)
       case "copy":
@@ -229,6 +235,43 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           () => store.notify("Sessions: could not list them", "error"),
         )
     }
+  }
+
+  /** Opens the pager on text taller than the screen leaves for output; false when it fits (printed as before). */
+  const pageIfLarge = (title: string, text: string) => {
+    const lines = text.split("\n").length
+    if (lines <= Math.max(8, size.rows - 8)) return false
+    // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
+    if (stdout.isTTY && !uiRef.current.frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
+    setUi({ pager: openPager(title, text, size.columns), frozen: uiRef.current.frozen ?? store.getState().printed })
+    return true
+  }
+  const closePager = () => {
+    setUi({ pager: undefined })
+    // Ink draws the prompt again on the alternate screen first, so its idea of what is on screen
+    // (the prompt's height) holds on the main one; then the main screen comes back and the
+    // blocks printed meanwhile go to the scrollback.
+    setTimeout(() => {
+      if (uiRef.current.pager) return
+      if (stdout.isTTY) stdout.write("\x1b[?1049l")
+      setUi({ frozen: undefined })
+    }, 80)
+  }
+  useEffect(() => () => void (uiRef.current.frozen && stdout.isTTY && stdout.write("\x1b[?1049l")), [])
+
+  /** The last finished tool call's output, for ctrl+o. */
+  const lastToolOutput = (): { title: string; text: string } | undefined => {
+    const messages = store.messages()
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const parts = messages[i]!.parts
+      for (let j = parts.length - 1; j >= 0; j--) {
+        const p = parts[j]!
+        if (p.type !== "tool") continue
+        if (p.state.status === "completed") return { title: `${p.tool}: ${p.state.title || ""}`.trim(), text: p.state.output }
+        if (p.state.status === "error") return { title: `${p.tool}: error`, text: p.state.error }
+      }
+    }
+    return undefined
   }
 
   const submit = () => {
@@ -348,6 +391,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           case "t":
             return void controller.cycleVariant()
           case "o": {
+            // A large last output opens in the pager instead of flooding the scrollback.
+            const out = lastToolOutput()
+            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(out.title, out.text)) return
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
             store.set({ showDetails: on })
@@ -362,6 +408,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const s = store.getState()
     const u = uiRef.current
     const inHome = u.home !== undefined && s.route === "home" && !s.questions[0] && !s.permissions[0] && !s.trust && !u.secret && !u.select
+    if (u.pager) {
+      const [next, action] = pagerKey(u.pager, key, size.rows)
+      return action === "close" ? closePager() : setUi({ pager: next })
+    }
     if (inHome) return onHomeKey(u, key)
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
@@ -444,6 +494,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (s.permissions[0] && u.perm.message !== undefined) return setUi({ perm: { ...u.perm, message: u.perm.message + oneLine } })
       // A pasted key joins the hidden field; it never reaches the editor.
       if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
+      if (u.pager) return u.pager.typing !== undefined ? setUi({ pager: { ...u.pager, typing: u.pager.typing + oneLine } }) : undefined
       if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
       if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
       setUi({ editor: E.paste(u.editor, text) })
@@ -479,14 +530,17 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
 
   return (
     <Box flexDirection="column">
-      <Static items={state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
-      {state.route === "home" && !dialogShown ? (
+      <Static items={ui.frozen ?? state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
+      {ui.pager ? <Pager pager={ui.pager} rows={rows} waiting={question || perm ? "an ask is waiting: q to answer it" : undefined} /> : null}
+      {!ui.pager && state.route === "home" && !dialogShown ? (
         homeOpen ? (
           <Home sessions={homeItems} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={!!homeFilter && ui.homeFound.query !== homeFilter} />
         ) : (
           <Home sessions={state.sessions} rows={Math.max(0, Math.min(5, rows - fixed - 3))} />
         )
       ) : null}
+      {ui.pager ? null : (
+        <>
       {state.live.map((b) => (
         <BlockView key={b.key} block={b} opts={liveOpts} />
       ))}
@@ -533,6 +587,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         changes={state.changes}
         auto={state.autoApprove}
       />
+        </>
+      )}
     </Box>
   )
 }
