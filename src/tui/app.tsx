@@ -29,6 +29,8 @@ export interface AppProps {
   placeholder?: string
   /** Where the /models picker's recents and favourites are kept. */
   modelPrefs?: ModelPrefsStore
+  /** The user's $VISUAL/$EDITOR on a text (see TuiOptions.editText). */
+  editText?: (text: string, name: string) => Promise<string>
 }
 
 interface Ui {
@@ -50,6 +52,8 @@ interface Ui {
   homeFound: { query: string; items: Session[] }
   /** The pager (/diff of a large change, ctrl+o on a large tool output): it takes the keys and the live region. */
   pager?: PagerUi
+  /** The user's editor has the terminal: the prompt (sent when saved) or the transcript (/export). */
+  editing?: { kind: "prompt" | "export"; text: string; name: string }
   /** The printed blocks while the pager holds the alternate screen: new ones wait, so they reach the scrollback, not the pager's screen. */
   frozen?: Printed[]
 }
@@ -65,7 +69,7 @@ function completing(editor: E.EditorState): { kind: "command" | "mention"; word:
   return undefined
 }
 
-export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs }: AppProps) {
+export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const { stdout } = useStdout()
   const tools = useMemo(() => createSessionTools({ api: controller.api, store, write: (s) => void stdout.write(s), env: process.env, prefs: modelPrefs }), [])
@@ -179,7 +183,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       case "compact":
         return void controller.compact()
       case "export":
-        return void controller.exportSession()
+        if (!editText) return void controller.exportSession()
+        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name } }))
+      case "editor":
+        return openEditor()
       case "redo":
         return void controller.redo()
       case "diff":
@@ -273,6 +280,36 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     }
     return undefined
   }
+
+  /** /editor, ctrl+g: the prompt as typed goes to the user's editor; what they save is sent. */
+  const openEditor = () => {
+    if (!editText) return store.notify("/editor: not available here", "error")
+    const u = uiRef.current
+    const text = E.expand(u.editor)
+    // A file ends in a newline, as editors write it back.
+    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" } })
+  }
+  // The raw input let go of the terminal in this commit (its effect cleanup ran first): the editor may have it.
+  useEffect(() => {
+    const job = ui.editing
+    if (!job || !editText) return
+    editText(job.text, job.name).then(
+      (saved) => {
+        setUi({ editing: undefined })
+        if (job.kind === "export") return
+        const text = saved.replace(/\n+$/, "")
+        if (!text.trim()) return void (setUi({ editor: E.emptyEditor() }), store.notify("The editor's text was empty: nothing sent"))
+        setUi({ editor: E.setText(text) })
+        submit()
+      },
+      (e) => {
+        setUi({ editing: undefined })
+        // No editor set: /export writes the file as before.
+        if (job.kind === "export" && /no editor/.test(String(e))) return void controller.exportSession()
+        store.notify(`Editor: ${e instanceof Error ? e.message : String(e)}`, "error")
+      },
+    )
+  }, [ui.editing])
 
   const submit = () => {
     const u = uiRef.current
@@ -390,6 +427,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
             return historyStep(-1)
           case "t":
             return void controller.cycleVariant()
+          case "g":
+            return openEditor()
           case "o": {
             // A large last output opens in the pager instead of flooding the scrollback.
             const out = lastToolOutput()
@@ -499,6 +538,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
       setUi({ editor: E.paste(u.editor, text) })
     },
+    !ui.editing,
   )
 
   // Auto-approve: each ask it may answer is allowed once as it arrives, and says so in the transcript.

@@ -23,7 +23,8 @@ export const COMMANDS: SlashCommand[] = [
   { name: "copy", description: "copy the last answer to the clipboard (OSC 52)" },
   { name: "auto", description: "auto-approve permission asks on/off (not sandbox escapes or plan hand-offs)" },
   { name: "history", description: "print earlier messages of this session" },
-  { name: "export", description: "write the session as Markdown" },
+  { name: "export", description: "open the session as Markdown in $VISUAL/$EDITOR (written to a file when neither is set)" },
+  { name: "editor", description: "write the prompt in $VISUAL/$EDITOR (ctrl+g); what you save is sent" },
   { name: "thinking", description: "show or hide reasoning" },
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
@@ -50,6 +51,7 @@ export const HELP = `## Keys
 - home screen: **↑** from the empty prompt moves into the session list: **↑/↓** move, type to search, **enter** open, **ctrl+d** delete (asks first), **esc** back
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
 - **/models**: **ctrl+f** stars a model (favourites, then recents, lead the list)
+- **ctrl+g** write the prompt in \`$VISUAL\`/\`$EDITOR\` (sent when saved) · **/diff** and **ctrl+o** on a large output open the pager: **↑↓ pgup/pgdn g G**, **/** search, **n/N**, **q** back
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent

@@ -353,6 +353,13 @@ export function createController(opts: ControllerOptions) {
       if (page?.(diffText(diffs))) return
       store.print({ kind: "notice", key: `diff:${Date.now()}`, text: diffMarkdown(diffs), tone: "markdown" })
     },
+    /** The open session as Markdown, for /export in the editor; undefined (with a notice) when there is none. */
+    async transcript(): Promise<{ name: string; content: string } | undefined> {
+      const s = store.getState().session
+      if (!s) return void store.notify("No session to export")
+      const all = await api.messages(s.id).catch((e) => (fail("Export")(e), undefined))
+      return all ? { name: `${s.slug || s.id}.md`, content: toMarkdown(s, all) } : undefined
+    },
     async exportSession() {
       const s = store.getState().session
       if (!s) return store.notify("No session to export")

@@ -31,6 +31,11 @@ export interface TuiOptions {
   writeExport?: (name: string, content: string) => Promise<string>
   /** The /models picker's recents and favourites, kept across launches. */
   modelPrefs?: ModelPrefsStore
+  /**
+   * Opens `text` (as a file called `name`) in the user's $VISUAL/$EDITOR and resolves with what
+   * they saved; the UI has released the terminal while it runs. Undefined: /editor says it is not available.
+   */
+  editText?: (text: string, name: string) => Promise<string>
   /** Lines printed above the UI at start (e.g. the URL the server listens on). */
   notices?: string[]
   stdin?: NodeJS.ReadStream
@@ -60,7 +65,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const quitting = new Promise<void>((resolve) => (quit = resolve))
   let fatal: unknown
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
-  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} />, {
+  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} editText={opts.editText} />, {
     stdout,
     // An explicit `stdin: undefined` would replace Ink's default.
     ...(opts.stdin ? { stdin: opts.stdin } : {}),

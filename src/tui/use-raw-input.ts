@@ -13,11 +13,18 @@ interface InkStdin {
 export const PASTE_START = "\x1b[200~"
 export const PASTE_END = "\x1b[201~"
 
-export function useRawInput(onInput: (raw: string) => void, onPaste: (text: string) => void) {
+/**
+ * `enabled` false lets go of the terminal (raw mode off, nothing read) while another program
+ * has it (the user's editor), and takes it back when true again.
+ */
+export function useRawInput(onInput: (raw: string) => void, onPaste: (text: string) => void, enabled = true) {
   const stdin = useStdin() as unknown as InkStdin
   const handlers = useRef({ onInput, onPaste })
   handlers.current = { onInput, onPaste }
   useEffect(() => {
+    // Disabled: raw mode off, no listener; Ink then detaches from stdin, so the keys reach the
+    // editor (test/e2e/tui-editor.test.ts has the editor read a line from the terminal).
+    if (!enabled) return
     if (stdin.isRawModeSupported) stdin.setRawMode(true)
     let pasting: string | undefined
     const listener = (raw: string): void => {
@@ -43,5 +50,5 @@ export function useRawInput(onInput: (raw: string) => void, onPaste: (text: stri
       stdin.internal_eventEmitter?.removeListener("input", listener)
       if (stdin.isRawModeSupported) stdin.setRawMode(false)
     }
-  }, [stdin])
+  }, [stdin, enabled])
 }

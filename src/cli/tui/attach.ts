@@ -5,6 +5,7 @@ import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
+import { editText } from "./editor"
 import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
 
@@ -82,6 +83,7 @@ export async function attach(args: AttachArgs) {
       remember: history.save,
       writeExport,
       modelPrefs: modelPrefs(),
+      editText: (text: string, name: string) => editText(text, name, process.cwd()),
       signal: quit.signal,
     })
   } finally {

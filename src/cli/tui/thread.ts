@@ -12,6 +12,7 @@ import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
 import { UserError } from "../ui"
+import { editText } from "./editor"
 import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
 import type { ListenRequest, WorkerInit } from "./worker"
 
@@ -132,6 +133,7 @@ export async function tui(args: TuiArgs) {
       remember: history.save,
       writeExport,
       modelPrefs: modelPrefs(),
+      editText: (text: string, name: string) => editText(text, name, process.cwd()),
       notices,
       signal: quit.signal,
     })
