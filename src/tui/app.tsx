@@ -197,6 +197,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return tools.copy()
       case "auto":
         return tools.toggleAuto()
+      case "mcps":
+        return void tools.mcpItems().then(
+          (items) => (items.length ? setUi({ select: { kind: "mcps", title: "MCP servers (enter switches one for this session)", items, filter: args, selected: 0 } }) : store.notify("No MCP servers are configured")),
+          () => store.notify("MCP: could not list the servers", "error"),
+        )
       case "fork":
       case "timeline": {
         if (!s.session) return store.notify(`No session to ${name === "fork" ? "fork" : "go back in"}`)
@@ -502,6 +507,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (next.kind === "agents") return store.set({ agent: action.value })
         if (next.kind === "variants") return controller.chooseVariant(action.value)
         if (next.kind === "fork") return void tools.fork(action.value, controller.openSession).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        if (next.kind === "mcps") return void tools.toggleMcp(action.value)
         if (next.kind === "timeline") return void tools.revertTo(action.value).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
         tools.usedModel(action.value)
         return controller.chooseModel(action.value)

@@ -21,6 +21,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "fork", description: "a new session from a chosen prompt: the messages before it, its text in the prompt" },
   { name: "timeline", description: "the session's prompts: choose one to undo from there (files too; its text returns)" },
   { name: "copy", description: "copy the last answer to the clipboard (OSC 52)" },
+  { name: "mcps", description: "MCP servers: switch one off (or on) for this session" },
   { name: "auto", description: "auto-approve permission asks on/off (not sandbox escapes or plan hand-offs)" },
   { name: "history", description: "print earlier messages of this session" },
   { name: "export", description: "open the session as Markdown in $VISUAL/$EDITOR (written to a file when neither is set)" },

@@ -5,7 +5,7 @@ import type { Key } from "./keys"
 import type { QuestionUi, SelectItem } from "./view/dialogs"
 
 export interface SelectUi {
-  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "fork" | "timeline"
+  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "fork" | "timeline" | "mcps"
   title: string
   items: SelectItem[]
   filter: string

@@ -2,7 +2,7 @@
 // through OSC 52, /timeline (undo from a chosen message), the auto-approve toggle, and model
 // recents and favourites for the /models picker. Everything goes through the sdk; nothing
 // here runs at startup.
-import type { MessageWithParts, PermissionRequest } from "../protocol"
+import type { McpStatus, MessageWithParts, PermissionRequest, PermissionRule, Session } from "../protocol"
 import type { Api } from "./api"
 import type { Store } from "./store"
 
@@ -54,6 +54,15 @@ export function osc52(text: string, env: Record<string, string | undefined> = {}
  */
 const NEVER_AUTO = new Set(["sandbox_escape", "plan_exit", "plan_enter"])
 export const autoApprovable = (p: PermissionRequest) => !NEVER_AUTO.has(p.permission)
+
+/**
+ * A server switched off for a session is a rule of the session's own: every tool of that server
+ * (`<server>_<tool>`, the MCP tool ids) denied, which takes the tools out of what the model is
+ * offered (permission's disabledTools) and refuses a call anyway. Switching it on drops the rule.
+ */
+export const mcpOffRule = (server: string): PermissionRule => ({ permission: `${server.replace(/[^a-zA-Z0-9_-]/g, "_")}_*`, pattern: "*", action: "deny" })
+const sameRule = (a: PermissionRule, b: PermissionRule) => a.permission === b.permission && a.pattern === b.pattern && a.action === b.action
+export const mcpOff = (session: Pick<Session, "permission"> | undefined, server: string) => (session?.permission ?? []).some((r) => sameRule(r, mcpOffRule(server)))
 
 /** The model picker's persisted choices: most recent first, and the starred ones. */
 export interface ModelPrefs {
@@ -155,6 +164,27 @@ export function createSessionTools(opts: { api: Api; store: Store; write: (s: st
       const on = !store.getState().autoApprove
       store.set({ autoApprove: on })
       store.notify(on ? "Auto-approve on: permission asks are allowed once, without asking (not sandbox escapes or plan hand-offs); /auto again turns it off" : "Auto-approve off")
+    },
+    /** /mcps: each configured server, its status, and whether this session has it off. */
+    async mcpItems(): Promise<{ label: string; value: string; detail?: string }[]> {
+      const status: Record<string, McpStatus> = await api.mcp()
+      const s = store.getState().session
+      return Object.entries(status).map(([name, st]) => ({
+        label: `${mcpOff(s, name) ? "○" : "●"} ${name}`,
+        value: name,
+        detail: `${mcpOff(s, name) ? "off for this session" : "on"} · ${st.status}${st.status === "failed" ? `: ${st.error.slice(0, 60)}` : ""}`,
+      }))
+    },
+    /** Switches a server's tools off (or on again) for the open session; the next step sees it. */
+    async toggleMcp(server: string) {
+      const s = store.getState().session
+      if (!s) return store.notify("Open or start a session first: servers are switched per session")
+      const off = mcpOff(s, server)
+      const rules = (s.permission ?? []).filter((r) => !sameRule(r, mcpOffRule(server)))
+      const updated = await api.updateSession(s.id, { permission: off ? rules : [...rules, mcpOffRule(server)] }).catch((e) => void fail("MCP")(e))
+      if (!updated) return
+      store.set({ session: updated })
+      store.notify(off ? `MCP server ${server} is on again for this session` : `MCP server ${server} is off for this session: its tools are not offered`)
     },
     modelPrefs: () => loadPrefs(),
     /** A model was chosen: it leads the recents. */
