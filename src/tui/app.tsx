@@ -252,7 +252,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   /** Opens the pager on text taller than the screen leaves for output; false when it fits (printed as before). */
   const pageIfLarge = (title: string, text: string) => {
     const lines = text.split("\n").length
-    if (lines <= Math.max(8, size.rows - 8)) return false
+    if (lines <= Math.max(8, size.rows - 4)) return false
     // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
     if (stdout.isTTY && !uiRef.current.frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
     setUi({ pager: openPager(title, text, size.columns), frozen: uiRef.current.frozen ?? store.getState().printed })
