@@ -184,7 +184,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.compact()
       case "export":
         if (!editText) return void controller.exportSession()
-        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name } }))
+        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name }, frozen: uiRef.current.frozen ?? store.getState().printed }))
       case "editor":
         return openEditor()
       case "redo":
@@ -292,15 +292,17 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const u = uiRef.current
     const text = E.expand(u.editor)
     // A file ends in a newline, as editors write it back.
-    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" } })
+    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" }, frozen: u.frozen ?? store.getState().printed })
   }
   // The raw input let go of the terminal in this commit (its effect cleanup ran first): the editor may have it.
   useEffect(() => {
     const job = ui.editing
     if (!job || !editText) return
+    // Blocks finished while the editor had the screen are printed once it is back, so they reach the scrollback.
+    const done = () => setUi({ editing: undefined, ...(uiRef.current.pager ? {} : { frozen: undefined }) })
     editText(job.text, job.name).then(
       (saved) => {
-        setUi({ editing: undefined })
+        done()
         if (job.kind === "export") return
         const text = saved.replace(/\n+$/, "")
         if (!text.trim()) return void (setUi({ editor: E.emptyEditor() }), store.notify("The editor's text was empty: nothing sent"))
@@ -308,7 +310,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         submit()
       },
       (e) => {
-        setUi({ editing: undefined })
+        done()
         // No editor set: /export writes the file as before.
         if (job.kind === "export" && /no editor/.test(String(e))) return void controller.exportSession()
         store.notify(`Editor: ${e instanceof Error ? e.message : String(e)}`, "error")
