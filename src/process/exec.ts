@@ -4,7 +4,7 @@
 // It never reads process.env: the environment is the one the service was created with.
 import { spawn } from "node:child_process"
 import path from "node:path"
-import type { Readable, Writable } from "node:stream"
+import { PassThrough, type Readable, type Writable } from "node:stream"
 import { bwrapArgs, type Sandbox } from "./sandbox"
 
 export const KILL_GRACE_MS = 3000
@@ -37,6 +37,13 @@ export interface ExecOptions {
    * snapshots) may skip it. The spawner itself ignores it.
    */
   readsOnly?: boolean
+  /**
+   * The child gets the terminal (stdin, stdout and stderr inherited) and stays in wright's
+   * process group, so it is in the terminal's foreground and may read it: the user's $EDITOR.
+   * Its stdout and stderr on the Child are then empty, already-ended streams; kill() signals
+   * the process alone. Never with a sandbox.
+   */
+  tty?: boolean
 }
 
 export interface ExitInfo {
@@ -100,6 +107,7 @@ export function createExec(deps: ExecDeps): Exec {
     const box = opts.sandbox
     let extra = opts.env
     let scrub = opts.scrub === true
+    if (opts.tty && box && box !== "off") throw new Error("exec: a tty child (the user's editor) never runs in the sandbox")
     if (box && box !== "off" && box.state === "unavailable" && box.required) throw new Error(`Nothing was run. ${box.notice}`)
     if (box && box !== "off" && box.state === "on") {
       scrub = true
@@ -110,8 +118,8 @@ export function createExec(deps: ExecDeps): Exec {
     const proc = spawn(command, args, {
       cwd: opts.cwd,
       env: environment(scrub ? scrubbed() : deps.env, extra),
-      stdio: [opts.stdin ?? "ignore", "pipe", "pipe"],
-      detached: true,
+      stdio: opts.tty ? "inherit" : [opts.stdin ?? "ignore", "pipe", "pipe"],
+      detached: !opts.tty,
     })
     await new Promise<void>((resolve, reject) => {
       proc.once("spawn", resolve)
@@ -121,8 +129,9 @@ export function createExec(deps: ExecDeps): Exec {
     proc.on("error", () => {})
     proc.stdin?.on("error", () => {})
     const pid = proc.pid!
-    const stdout = proc.stdout!
-    const stderr = proc.stderr!
+    const ended = () => new PassThrough().end()
+    const stdout = proc.stdout ?? ended()
+    const stderr = proc.stderr ?? ended()
 
     let timedOut = false
     let aborted = false
@@ -131,6 +140,8 @@ export function createExec(deps: ExecDeps): Exec {
 
     function kill() {
       if (killTimer) return
+      // A tty child shares wright's group: signalling the group would end wright too.
+      if (opts.tty) return void proc.kill("SIGTERM")
       signalGroup(pid, "SIGTERM")
       killTimer = setTimeout(() => {
         if (signalGroup(pid, 0)) signalGroup(pid, "SIGKILL")

@@ -1,7 +1,7 @@
 // The calls the TUI makes, over the sdk's typed methods, in one place so the components and
 // the controller never build paths themselves.
 import type { Client } from "../sdk"
-import type { Delivery, ModelRef, PartInput, PermissionReply } from "../protocol"
+import type { Delivery, ModelRef, PartInput, PermissionReply, Ruleset } from "../protocol"
 
 export type { AgentInfo } from "../protocol"
 
@@ -16,6 +16,10 @@ export function createApi(client: Client) {
     children: (id: string) => client.session.children(id),
     createSession: () => client.session.create({}),
     deleteSession: (id: string) => client.session.delete(id),
+    /** /rename: the session's title. */
+    updateSession: (id: string, body: { title?: string; permission?: Ruleset }) => client.session.update(id, body),
+    /** /fork: a new session with the messages before `messageID`. */
+    forkSession: (id: string, messageID?: string) => client.session.fork(id, messageID ? { messageID } : {}),
     messages: (id: string, query: { limit?: number; before?: string } = {}) => client.session.messages(id, query),
     statuses: () => client.session.status(),
     /** Starts the loop and returns at once; the answer arrives as events. */

@@ -10,9 +10,12 @@ import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectK
 import * as E from "./editor"
 import { homeKey, homeMatches, type HomeUi } from "./home"
 import { decodeKeys, type Key } from "./keys"
-import type { Store } from "./store"
+import type { Printed, Store } from "./store"
 import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
+import { openPager, pagerKey, type PagerUi } from "./pager"
+import { Pager } from "./view/pager"
+import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import { BlockView, type BlockOptions } from "./view/block"
 import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
 import { Home } from "./view/home"
@@ -24,6 +27,10 @@ export interface AppProps {
   onExit: () => void
   history?: string[]
   placeholder?: string
+  /** Where the /models picker's recents and favourites are kept. */
+  modelPrefs?: ModelPrefsStore
+  /** The user's $VISUAL/$EDITOR on a text (see TuiOptions.editText). */
+  editText?: (text: string, name: string) => Promise<string>
 }
 
 interface Ui {
@@ -43,6 +50,12 @@ interface Ui {
   home?: HomeUi
   /** The server's answer to the list's search (older sessions than those loaded). */
   homeFound: { query: string; items: Session[] }
+  /** The pager (/diff of a large change, ctrl+o on a large tool output): it takes the keys and the live region. */
+  pager?: PagerUi
+  /** The user's editor has the terminal: the prompt (sent when saved) or the transcript (/export). */
+  editing?: { kind: "prompt" | "export"; text: string; name: string }
+  /** The printed blocks while the pager holds the alternate screen: new ones wait, so they reach the scrollback, not the pager's screen. */
+  frozen?: Printed[]
 }
 
 const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] }, homeFound: { query: "", items: [] } })
@@ -56,9 +69,10 @@ function completing(editor: E.EditorState): { kind: "command" | "mention"; word:
   return undefined
 }
 
-export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)" }: AppProps) {
+export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const { stdout } = useStdout()
+  const tools = useMemo(() => createSessionTools({ api: controller.api, store, write: (s) => void stdout.write(s), env: process.env, prefs: modelPrefs }), [])
   const [size, setSize] = useState({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
   useEffect(() => {
     const onResize = () => setSize({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
@@ -169,11 +183,33 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       case "compact":
         return void controller.compact()
       case "export":
-        return void controller.exportSession()
+        if (!editText) return void controller.exportSession()
+        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name }, frozen: uiRef.current.frozen ?? store.getState().printed }))
+      case "editor":
+        return openEditor()
       case "redo":
         return void controller.redo()
       case "diff":
-        return void controller.diff()
+        return void controller.diff((text) => pageIfLarge("diff: this session's changes", text))
+      case "rename":
+        return void tools.rename(args)
+      case "copy":
+        return tools.copy()
+      case "auto":
+        return tools.toggleAuto()
+      case "mcps":
+        return void tools.mcpItems().then(
+          (items) => (items.length ? setUi({ select: { kind: "mcps", title: "MCP servers (enter switches one for this session)", items, filter: args, selected: 0 } }) : store.notify("No MCP servers are configured")),
+          () => store.notify("MCP: could not list the servers", "error"),
+        )
+      case "fork":
+      case "timeline": {
+        if (!s.session) return store.notify(`No session to ${name === "fork" ? "fork" : "go back in"}`)
+        const items = tools.prompts()
+        if (!items.length) return store.notify("No prompts in this session yet")
+        const title = name === "fork" ? "Fork from a prompt (the new session has the messages before it)" : "Timeline: undo from a prompt on"
+        return setUi({ select: { kind: name, title, items, filter: args, selected: 0 } })
+      }
       case "undo":
         return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
       case "agents":
@@ -193,7 +229,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         )
       case "models":
         return void controller.models().then(
-          (items) => setUi({ select: { kind: "models", title: "Models", items, filter: args, selected: 0 } }),
+          (items) => setUi({ select: { kind: "models", title: "Models", items: orderModels(items, tools.modelPrefs()), filter: args, selected: 0 } }),
           () => store.notify("Models: not supported by this server yet", "error"),
         )
       case "children":
@@ -216,6 +252,75 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         )
     }
   }
+
+  /** Opens the pager on text taller than the screen leaves for output; false when it fits (printed as before). */
+  const pageIfLarge = (title: string, text: string) => {
+    const lines = text.split("\n").length
+    if (lines <= Math.max(8, size.rows - 4)) return false
+    // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
+    if (stdout.isTTY && !uiRef.current.frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
+    setUi({ pager: openPager(title, text, size.columns), frozen: uiRef.current.frozen ?? store.getState().printed })
+    return true
+  }
+  const closePager = () => {
+    setUi({ pager: undefined })
+    // Ink draws the prompt again on the alternate screen first, so its idea of what is on screen
+    // (the prompt's height) holds on the main one; then the main screen comes back and the
+    // blocks printed meanwhile go to the scrollback.
+    setTimeout(() => {
+      if (uiRef.current.pager) return
+      if (stdout.isTTY) stdout.write("\x1b[?1049l")
+      setUi({ frozen: undefined })
+    }, 80)
+  }
+  useEffect(() => () => void (uiRef.current.frozen && stdout.isTTY && stdout.write("\x1b[?1049l")), [])
+
+  /** The last finished tool call's output, for ctrl+o. */
+  const lastToolOutput = (): { title: string; text: string } | undefined => {
+    const messages = store.messages()
+    for (let i = messages.length - 1; i >= 0; i--) {
+      const parts = messages[i]!.parts
+      for (let j = parts.length - 1; j >= 0; j--) {
+        const p = parts[j]!
+        if (p.type !== "tool") continue
+        if (p.state.status === "completed") return { title: `${p.tool}: ${p.state.title || ""}`.trim(), text: p.state.output }
+        if (p.state.status === "error") return { title: `${p.tool}: error`, text: p.state.error }
+      }
+    }
+    return undefined
+  }
+
+  /** /editor, ctrl+g: the prompt as typed goes to the user's editor; what they save is sent. */
+  const openEditor = () => {
+    if (!editText) return store.notify("/editor: not available here", "error")
+    const u = uiRef.current
+    const text = E.expand(u.editor)
+    // A file ends in a newline, as editors write it back.
+    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" }, frozen: u.frozen ?? store.getState().printed })
+  }
+  // The raw input let go of the terminal in this commit (its effect cleanup ran first): the editor may have it.
+  useEffect(() => {
+    const job = ui.editing
+    if (!job || !editText) return
+    // Blocks finished while the editor had the screen are printed once it is back, so they reach the scrollback.
+    const done = () => setUi({ editing: undefined, ...(uiRef.current.pager ? {} : { frozen: undefined }) })
+    editText(job.text, job.name).then(
+      (saved) => {
+        done()
+        if (job.kind === "export") return
+        const text = saved.replace(/\n+$/, "")
+        if (!text.trim()) return void (setUi({ editor: E.emptyEditor() }), store.notify("The editor's text was empty: nothing sent"))
+        setUi({ editor: E.setText(text) })
+        submit()
+      },
+      (e) => {
+        done()
+        // No editor set: /export writes the file as before.
+        if (job.kind === "export" && /no editor/.test(String(e))) return void controller.exportSession()
+        store.notify(`Editor: ${e instanceof Error ? e.message : String(e)}`, "error")
+      },
+    )
+  }, [ui.editing])
 
   /** `delivery`: ctrl+q queues; Enter steers while the agent works (both wait in the session's inbox), and sends when idle. */
   const submit = (delivery?: "steer" | "queue") => {
@@ -345,7 +450,12 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           // The clipboard's image as an `[Image N]` chip at the cursor.
           case "v":
             return void controller.clipboardImage().then((chip) => chip && setUi({ editor: E.insert(uiRef.current.editor, `${chip} `) }))
+          case "g":
+            return openEditor()
           case "o": {
+            // A large last output opens in the pager instead of flooding the scrollback.
+            const out = lastToolOutput()
+            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(out.title, out.text)) return
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
             store.set({ showDetails: on })
@@ -360,6 +470,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const s = store.getState()
     const u = uiRef.current
     const inHome = u.home !== undefined && s.route === "home" && !s.questions[0] && !s.permissions[0] && !s.trust && !u.secret && !u.select
+    if (u.pager) {
+      const [next, action] = pagerKey(u.pager, key, size.rows)
+      return action === "close" ? closePager() : setUi({ pager: next })
+    }
     if (inHome) return onHomeKey(u, key)
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
@@ -378,7 +492,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (action.type === "reject") controller.answerQuestion(question.id, undefined)
       return
     }
-    const perm = s.permissions[0]
+    const perm = s.autoApprove ? s.permissions.find((p) => !autoApprovable(p)) : s.permissions[0]
     if (perm) {
       const [next, action] = permissionKey(u.perm, key)
       setUi({ perm: next })
@@ -414,7 +528,17 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (next.kind === "sessions" || next.kind === "children") return void controller.openSession(action.value)
         if (next.kind === "agents") return store.set({ agent: action.value })
         if (next.kind === "variants") return controller.chooseVariant(action.value)
+        if (next.kind === "fork") return void tools.fork(action.value, controller.openSession).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        if (next.kind === "mcps") return void tools.toggleMcp(action.value)
+        if (next.kind === "timeline") return void tools.revertTo(action.value).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
+        tools.usedModel(action.value)
         return controller.chooseModel(action.value)
+      }
+      if (action.type === "favorite") {
+        const starred = tools.favorite(action.value)
+        const items = orderModels(next.items.map((i) => ({ label: i.value, value: i.value })), tools.modelPrefs())
+        store.notify(starred ? `★ ${action.value}` : `Unstarred ${action.value}`)
+        return setUi({ select: { ...next, items, selected: Math.max(0, filtered({ ...next, items }).findIndex((i) => i.value === action.value)) } })
       }
       if (action.type === "delete") {
         void controller.deleteSession(action.value)
@@ -437,20 +561,31 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       if (s.permissions[0] && u.perm.message !== undefined) return setUi({ perm: { ...u.perm, message: u.perm.message + oneLine } })
       // A pasted key joins the hidden field; it never reaches the editor.
       if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
+      if (u.pager) return u.pager.typing !== undefined ? setUi({ pager: { ...u.pager, typing: u.pager.typing + oneLine } }) : undefined
       if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
       if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
       // The path of an image file (a dragged file) attaches the image as an `[Image N]` chip.
       const image = controller.pastedImage(text)
       setUi({ editor: image ? E.insert(u.editor, `${image} `) : E.paste(u.editor, text) })
     },
+    !ui.editing,
   )
+
+  // Auto-approve: each ask it may answer is allowed once as it arrives, and says so in the transcript.
+  useEffect(() => {
+    if (!state.autoApprove) return
+    for (const p of state.permissions.filter(autoApprovable)) {
+      controller.replyPermission(p.id, "once")
+      store.print({ kind: "notice", key: `auto:${p.id}`, text: `⏵⏵ auto-approved ${p.permission}${p.patterns.length ? `: ${p.patterns.slice(0, 3).join(", ")}` : ""}`, tone: "dim" })
+    }
+  }, [state.permissions, state.autoApprove])
 
   // Heights: the dynamic region must stay shorter than the screen.
   const rows = size.rows
   const promptLines = Math.min(ui.editor.text.split("\n").length, Math.max(3, Math.floor(rows / 4)))
   const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
   const question = state.questions[0]
-  const perm = state.permissions[0]
+  const perm = state.autoApprove ? state.permissions.find((p) => !autoApprovable(p)) : state.permissions[0]
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const homeOpen = ui.home !== undefined && state.route === "home"
   const inboxRows = state.inbox.length ? Math.min(state.inbox.length, 5) + 1 : 0
@@ -466,14 +601,17 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
 
   return (
     <Box flexDirection="column">
-      <Static items={state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
-      {state.route === "home" && !dialogShown ? (
+      <Static items={ui.frozen ?? state.printed}>{(item) => <BlockView key={item.id} block={item.block} opts={printedOpts} />}</Static>
+      {ui.pager ? <Pager pager={ui.pager} rows={rows} waiting={question || perm ? "an ask is waiting: q to answer it" : undefined} /> : null}
+      {!ui.pager && state.route === "home" && !dialogShown ? (
         homeOpen ? (
           <Home sessions={homeItems} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={!!homeFilter && ui.homeFound.query !== homeFilter} />
         ) : (
           <Home sessions={state.sessions} rows={Math.max(0, Math.min(5, rows - fixed - 3))} />
         )
       ) : null}
+      {ui.pager ? null : (
+        <>
       {state.live.map((b) => (
         <BlockView key={b.key} block={b} opts={liveOpts} />
       ))}
@@ -519,7 +657,10 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         ready={state.ready}
         notice={state.notice}
         changes={state.changes}
+        auto={state.autoApprove}
       />
+        </>
+      )}
     </Box>
   )
 }

@@ -19,8 +19,15 @@ export const COMMANDS: SlashCommand[] = [
   { name: "undo", description: "revert the last message and the files it changed (its text returns to the prompt)" },
   { name: "redo", description: "restore what /undo reverted, files too" },
   { name: "diff", description: "show the files this session changed, with their diffs" },
+  { name: "rename", description: "give this session a new title" },
+  { name: "fork", description: "a new session from a chosen prompt: the messages before it, its text in the prompt" },
+  { name: "timeline", description: "the session's prompts: choose one to undo from there (files too; its text returns)" },
+  { name: "copy", description: "copy the last answer to the clipboard (OSC 52)" },
+  { name: "mcps", description: "MCP servers: switch one off (or on) for this session" },
+  { name: "auto", description: "auto-approve permission asks on/off (not sandbox escapes or plan hand-offs)" },
   { name: "history", description: "print earlier messages of this session" },
-  { name: "export", description: "write the session as Markdown" },
+  { name: "export", description: "open the session as Markdown in $VISUAL/$EDITOR (written to a file when neither is set)" },
+  { name: "editor", description: "write the prompt in $VISUAL/$EDITOR (ctrl+g); what you save is sent" },
   { name: "thinking", description: "show or hide reasoning" },
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
@@ -47,6 +54,8 @@ export const HELP = `## Keys
 - home screen: **↑** from the empty prompt moves into the session list: **↑/↓** move, type to search, **enter** open, **ctrl+d** delete (asks first), **esc** back
 - **esc** interrupt the running step · **ctrl+c** clear the prompt, quit when empty · **ctrl+d** quit
 - while the agent works: **enter** steers (the model reads it before its next step), **ctrl+q** queues (a new turn when it is done); waiting prompts show above the prompt, **↑** on the empty prompt takes the newest back to edit or drop
+- **/models**: **ctrl+f** stars a model (favourites, then recents, lead the list)
+- **ctrl+g** write the prompt in \`$VISUAL\`/\`$EDITOR\` (sent when saved) · **/diff** and **ctrl+o** on a large output open the pager: **↑↓ pgup/pgdn g G**, **/** search, **n/N**, **q** back
 - **ctrl+o** full tool output · **ctrl+t** cycle the model's variants · **ctrl+w** delete word · **ctrl+u** delete to line start
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent

@@ -427,15 +427,23 @@ export function createController(opts: ControllerOptions) {
       const files = before.restored?.length ? `\n  back: ${before.restored.map((f) => relative(f, root())).join(", ")}` : ""
       store.print({ kind: "notice", key: `redo:${Date.now()}`, text: `↷ redone${files}`, tone: "dim" })
     },
-    /** Prints the session's changed files with their counts and the unified diff. */
-    async diff() {
+    /** Prints the session's changed files with their counts and the unified diff; `page` may take a large one instead (the pager), answering true. */
+    async diff(page?: (text: string) => boolean) {
       const id = store.getState().session?.id
       if (!id) return store.notify("No session")
       const diffs = await api.diff(id).catch((e) => void fail("Diff")(e))
       if (!diffs) return
       if (!diffs.length) return store.print({ kind: "notice", key: `diff:${Date.now()}`, text: "No file changes in this session", tone: "dim" })
       store.set({ changes: diffs.map(({ file, additions, deletions }) => ({ file, additions, deletions })) })
+      if (page?.(diffText(diffs))) return
       store.print({ kind: "notice", key: `diff:${Date.now()}`, text: diffMarkdown(diffs), tone: "markdown" })
+    },
+    /** The open session as Markdown, for /export in the editor; undefined (with a notice) when there is none. */
+    async transcript(): Promise<{ name: string; content: string } | undefined> {
+      const s = store.getState().session
+      if (!s) return void store.notify("No session to export")
+      const all = await api.messages(s.id).catch((e) => (fail("Export")(e), undefined))
+      return all ? { name: `${s.slug || s.id}.md`, content: toMarkdown(s, all) } : undefined
     },
     async exportSession() {
       const s = store.getState().session
@@ -599,6 +607,12 @@ export function diffMarkdown(diffs: FileDiff[]): string {
   const list = diffs.map((d) => `- \`${d.file}\` +${d.additions} -${d.deletions}${d.status && d.status !== "modified" ? ` (${d.status})` : ""}`)
   const bodies = diffs.map((d) => "```diff\n" + unified(d).trimEnd() + "\n```")
   return [`**${diffs.length} file${diffs.length === 1 ? "" : "s"} changed**`, ...list, "", ...bodies].join("\n")
+}
+
+/** /diff as plain text for the pager: the counts per file, then each unified diff. */
+export function diffText(diffs: FileDiff[]): string {
+  const list = diffs.map((d) => `  ${d.file} +${d.additions} -${d.deletions}${d.status && d.status !== "modified" ? ` (${d.status})` : ""}`)
+  return [`${diffs.length} file${diffs.length === 1 ? "" : "s"} changed`, ...list, "", ...diffs.map((d) => unified(d).trimEnd() + "\n")].join("\n")
 }
 
 function unified(d: FileDiff): string {

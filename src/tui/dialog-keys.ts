@@ -5,7 +5,7 @@ import type { Key } from "./keys"
 import type { QuestionUi, SelectItem } from "./view/dialogs"
 
 export interface SelectUi {
-  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children"
+  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children" | "fork" | "timeline" | "mcps"
   title: string
   items: SelectItem[]
   filter: string
@@ -17,7 +17,7 @@ export const filtered = (s: SelectUi) => {
   return f ? s.items.filter((i) => i.label.toLowerCase().includes(f) || i.value.toLowerCase().includes(f)) : s.items
 }
 
-export type SelectAction = { type: "none" } | { type: "close" } | { type: "choose"; value: string } | { type: "delete"; value: string }
+export type SelectAction = { type: "none" } | { type: "close" } | { type: "choose"; value: string } | { type: "delete"; value: string } | { type: "favorite"; value: string }
 
 export function selectKey(s: SelectUi, key: Key): [SelectUi, SelectAction] {
   const items = filtered(s)
@@ -44,6 +44,11 @@ export function selectKey(s: SelectUi, key: Key): [SelectUi, SelectAction] {
     }
     case "backspace":
       return [{ ...s, filter: s.filter.slice(0, -1), selected: 0 }, none]
+    case "ctrl": {
+      // ctrl+f stars a model in the /models picker.
+      const item = items[s.selected]
+      return [s, item && s.kind === "models" && key.text === "f" ? { type: "favorite", value: item.value } : none]
+    }
     case "text":
       return [{ ...s, filter: s.filter + key.text, selected: 0 }, none]
     default:

@@ -9,6 +9,7 @@ import { createController } from "./controller"
 import type { EventSource } from "./rpc"
 import { watchMcpAuth } from "./mcp-auth"
 import { createStore, type Store } from "./store"
+import type { ModelPrefsStore } from "./session-tools"
 import { chooseRing, createNotifier, type NotifySetting } from "./notify"
 
 export interface TuiOptions {
@@ -31,6 +32,13 @@ export interface TuiOptions {
   writeExport?: (name: string, content: string) => Promise<string>
   /** Ctrl+V: the clipboard's image; undefined when it holds none; throws when no tool can read it. */
   readClipboardImage?: () => Promise<{ mime: string; data: Buffer } | undefined>
+  /** The /models picker's recents and favourites, kept across launches. */
+  modelPrefs?: ModelPrefsStore
+  /**
+   * Opens `text` (as a file called `name`) in the user's $VISUAL/$EDITOR and resolves with what
+   * they saved; the UI has released the terminal while it runs. Undefined: /editor says it is not available.
+   */
+  editText?: (text: string, name: string) => Promise<string>
   /** Lines printed above the UI at start (e.g. the URL the server listens on). */
   notices?: string[]
   stdin?: NodeJS.ReadStream
@@ -65,7 +73,7 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const quitting = new Promise<void>((resolve) => (quit = resolve))
   let fatal: unknown
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
-  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} />, {
+  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} editText={opts.editText} />, {
     stdout,
     // An explicit `stdin: undefined` would replace Ink's default.
     ...(opts.stdin ? { stdin: opts.stdin } : {}),

@@ -56,6 +56,8 @@ export interface StoreState {
   hasOlder: boolean
   showThinking: boolean
   showDetails: boolean
+  /** /auto: permission asks are answered "once" without a dialog (the status line shows it). */
+  autoApprove?: boolean
   contextLimit?: number
   /** Errors per file from the last `lsp.diagnostics` of each file the tools wrote (files with none left out). */
   lspErrors: Record<string, number>

@@ -6,6 +6,7 @@ import { useEffect, useRef } from "react"
 
 interface InkStdin {
   isRawModeSupported: boolean
+  stdin?: NodeJS.ReadStream
   setRawMode(on: boolean): void
   internal_eventEmitter?: { on(e: "input", fn: (s: string) => void): void; removeListener(e: "input", fn: (s: string) => void): void }
 }
@@ -13,12 +14,36 @@ interface InkStdin {
 export const PASTE_START = "\x1b[200~"
 export const PASTE_END = "\x1b[201~"
 
-export function useRawInput(onInput: (raw: string) => void, onPaste: (text: string) => void) {
+/**
+ * `enabled` false lets go of the terminal (raw mode off, nothing read) while another program
+ * has it (the user's editor), and takes it back when true again.
+ */
+export function useRawInput(onInput: (raw: string) => void, onPaste: (text: string) => void, enabled = true) {
   const stdin = useStdin() as unknown as InkStdin
   const handlers = useRef({ onInput, onPaste })
   handlers.current = { onInput, onPaste }
+  const stopped = useRef(false)
   useEffect(() => {
+    // Ink stops listening once raw mode is off, but a read Node already started on the terminal
+    // goes on and takes the editor's keys into stdin's buffer (seen as an editor that never got
+    // its line, now and then): the read is stopped, and started again after (the stream still
+    // counts its read as pending, so a new listener alone would not). Node's tty handle has no
+    // public way to do this.
+    const handle = (stdin.stdin as unknown as { _handle?: { reading?: boolean; readStop?(): void; readStart?(): void } } | undefined)?._handle
+    if (!enabled) {
+      if (handle?.reading && handle.readStop) {
+        handle.readStop()
+        handle.reading = false
+        stopped.current = true
+      }
+      return
+    }
     if (stdin.isRawModeSupported) stdin.setRawMode(true)
+    if (stopped.current && handle?.readStart && !handle.reading) {
+      handle.reading = true
+      handle.readStart()
+    }
+    stopped.current = false
     let pasting: string | undefined
     const listener = (raw: string): void => {
       if (pasting !== undefined) {
@@ -43,5 +68,5 @@ export function useRawInput(onInput: (raw: string) => void, onPaste: (text: stri
       stdin.internal_eventEmitter?.removeListener("input", listener)
       if (stdin.isRawModeSupported) stdin.setRawMode(false)
     }
-  }, [stdin])
+  }, [stdin, enabled])
 }

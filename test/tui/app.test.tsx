@@ -295,14 +295,15 @@ test("tui view - todowrite shows the list with each item's state", async () => {
 test("tui view - ctrl+o prints the last tool call again with its whole output", async () => {
   const stub = stubServer()
   const ui = await openSession(stub)
-  const output = Array.from({ length: 30 }, (_, i) => `out ${i}`).join("\n")
+  // Fits the 24-row screen (taller output opens the pager: test/e2e/tui-pager.test.ts).
+  const output = Array.from({ length: 20 }, (_, i) => `out ${i}`).join("\n")
   stub.emit(part({ id: "prt_5", type: "tool", callID: "c5", tool: "bash", state: { status: "completed", input: { command: "seq" }, output, title: "seq", metadata: {}, time: { start: 1, end: 2 } } }))
   await tick()
   expect(ui.lastFrame()).toContain("out 5")
-  expect(ui.lastFrame()).not.toContain("out 29")
+  expect(ui.lastFrame()).not.toContain("out 19")
   ui.stdin.write("\x0f")
   await tick()
-  expect(ui.lastFrame()).toContain("out 29")
+  expect(ui.lastFrame()).toContain("out 19")
 })
 
 test("tui view - /sessions lists sessions, filters by typing, opens one with Enter and deletes with Del", async () => {

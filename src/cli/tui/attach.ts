@@ -5,7 +5,8 @@ import type { BusEvent } from "../../protocol"
 import { runTui, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
-import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
+import { editText } from "./editor"
+import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, writeExport } from "./terminal"
 import { pickSession } from "./thread"
 
 export interface AttachArgs {
@@ -83,6 +84,8 @@ export async function attach(args: AttachArgs) {
       writeExport,
       // Loaded on the first Ctrl+V: the spawner stays out of the TUI's start.
       readClipboardImage: async () => (await import("./clipboard")).clipboardReader()(),
+      modelPrefs: modelPrefs(),
+      editText: (text: string, name: string) => editText(text, name, process.cwd()),
       signal: quit.signal,
     })
   } finally {

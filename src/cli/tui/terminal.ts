@@ -33,6 +33,30 @@ export function promptHistory(env: NodeJS.ProcessEnv = process.env) {
   }
 }
 
+/** The /models picker's recents and favourites (`model-prefs.json` in the state dir); read when the picker first opens. */
+export function modelPrefs(env: NodeJS.ProcessEnv = process.env) {
+  const file = path.join(xdg(env).state, "model-prefs.json")
+  const list = (v: unknown) => (Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [])
+  return {
+    load(): { recent: string[]; favorite: string[] } {
+      try {
+        const raw = JSON.parse(readFileSync(file, "utf8")) as { recent?: unknown; favorite?: unknown }
+        return { recent: list(raw.recent), favorite: list(raw.favorite) }
+      } catch {
+        return { recent: [], favorite: [] }
+      }
+    },
+    save(prefs: { recent: string[]; favorite: string[] }) {
+      try {
+        mkdirSync(path.dirname(file), { recursive: true })
+        writeFileSync(file, JSON.stringify(prefs) + "\n")
+      } catch {
+        // A convenience, like the prompt history: a read-only home must not break the picker.
+      }
+    },
+  }
+}
+
 /** Writes an exported session next to where wright was started, never over a file. */
 export async function writeExport(name: string, content: string): Promise<string> {
   let file = path.resolve(process.cwd(), name)

@@ -12,7 +12,8 @@ import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
 import { UserError } from "../ui"
-import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
+import { editText } from "./editor"
+import { holdTypeAhead, parseModelFlag, modelPrefs, promptHistory, requireTerminal, restoreTerminal, writeExport } from "./terminal"
 import type { ListenRequest, WorkerInit } from "./worker"
 
 export interface TuiArgs extends ListenerArgs, LogArgs {
@@ -139,6 +140,8 @@ export async function tui(args: TuiArgs) {
       writeExport,
       // Loaded on the first Ctrl+V: the spawner stays out of the TUI's start.
       readClipboardImage: async () => (await import("./clipboard")).clipboardReader()(),
+      modelPrefs: modelPrefs(),
+      editText: (text: string, name: string) => editText(text, name, process.cwd()),
       notices,
       signal: quit.signal,
     })

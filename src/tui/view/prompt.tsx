@@ -107,6 +107,8 @@ export const StatusLine = memo(function StatusLine(props: {
   notice?: { text: string; tone: "info" | "error" }
   /** The session's changed files: shown as a count with the lines added and removed. */
   changes?: { file: string; additions: number; deletions: number }[]
+  /** Auto-approve is on (/auto): shown in the status line while it lasts. */
+  auto?: boolean
 }) {
   const now = useNow(props.busy || !props.ready)
   const t = props.last?.tokens
@@ -120,6 +122,7 @@ export const StatusLine = memo(function StatusLine(props: {
           <Text color={agentColor(props.agent)} bold>
             {props.agent}
           </Text>
+          {props.auto ? <Text color="red" bold>{" ⏵⏵ auto-approve"}</Text> : null}
           <Text dimColor>{` · ${model}`}</Text>
           {props.variant ? <Text color="magenta">{` ${props.variant}`}</Text> : null}
           {used ? <Text dimColor>{` · ${fmt(used)} tokens`}</Text> : null}
