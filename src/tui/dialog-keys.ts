@@ -5,7 +5,7 @@ import type { Key } from "./keys"
 import type { QuestionUi, SelectItem } from "./view/dialogs"
 
 export interface SelectUi {
-  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children"
+  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children" | "palette" | "themes"
   title: string
   items: SelectItem[]
   filter: string

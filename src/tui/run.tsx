@@ -10,6 +10,9 @@ import type { EventSource } from "./rpc"
 import { watchMcpAuth } from "./mcp-auth"
 import { createStore, type Store } from "./store"
 import { chooseRing, createNotifier, type NotifySetting } from "./notify"
+import { ThemeRoot } from "./view/theme-root"
+import type { TuiConfigPaths } from "./tui-config"
+import { loadUiSettings } from "./ui-settings"
 
 export interface TuiOptions {
   client: Client
@@ -35,6 +38,8 @@ export interface TuiOptions {
   stdout?: NodeJS.WriteStream
   /** Quits the UI as if the user did (e.g. on SIGTERM/SIGHUP). */
   signal?: AbortSignal
+  /** Where tui.json (theme, keys) and custom themes are; none: defaults only. */
+  tuiConfig?: TuiConfigPaths
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h"
@@ -54,12 +59,15 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const unsubscribe = () => (unsubscribeApply(), unsubscribeReload(), unsubscribeNotify())
   const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
+  const settings = opts.tuiConfig ? loadUiSettings(opts.tuiConfig) : undefined
+  for (const [i, text] of (settings?.problems ?? []).entries()) store.print({ kind: "notice", key: `tui-json:${i}`, text, tone: "error" })
 
   let quit!: () => void
   const quitting = new Promise<void>((resolve) => (quit = resolve))
   let fatal: unknown
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
-  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} />, {
+  const app = <App store={store} controller={controller} onExit={() => quit()} history={opts.history} keymap={settings?.keymap} themes={settings?.themes} />
+  const ink = render(settings ? <ThemeRoot themes={settings.themes}>{app}</ThemeRoot> : app, {
     stdout,
     // An explicit `stdin: undefined` would replace Ink's default.
     ...(opts.stdin ? { stdin: opts.stdin } : {}),

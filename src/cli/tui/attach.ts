@@ -2,7 +2,7 @@
 import path from "node:path"
 import { createClient } from "../../sdk"
 import type { BusEvent } from "../../protocol"
-import { runTui, type EventSource } from "../../tui"
+import { runTui, tuiConfigPaths, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
 import { holdTypeAhead, parseModelFlag, promptHistory, requireTerminal, writeExport } from "./terminal"
@@ -82,6 +82,7 @@ export async function attach(args: AttachArgs) {
       remember: history.save,
       writeExport,
       signal: quit.signal,
+      tuiConfig: tuiConfigPaths(),
     })
   } finally {
     stream.abort()
