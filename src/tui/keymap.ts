@@ -59,7 +59,8 @@ function canonical(spec: string): string {
   let k = keyName.length === 1 ? keyName : keyName.toLowerCase()
   k = NAMES[k] ?? k
   if (k.length === 1 && k !== k.toLowerCase()) {
-    mods.add("shift")
+    // "K" is shift+k, but a terminal sends ctrl+K and ctrl+k alike: a case slip in "ctrl+K".
+    if (!mods.has("ctrl")) mods.add("shift")
     k = k.toLowerCase()
   }
   return [...["ctrl", "alt", "shift"].filter((m) => mods.has(m)), k].join("+")
