@@ -106,5 +106,11 @@ export function loadTheme(name: string, dirs: string[]): Theme {
   throw new Error(`theme "${name}" not found: not built in (${Object.keys(BUILTIN_THEMES).join(", ")}) and no ${name}.json in ${dirs.join(" or ")}`)
 }
 
+// The 16-colour names pure code (markdown.ts) writes, as the theme's roles.
+const BY_NAME: Record<string, ThemeRole> = { cyan: "primary", magenta: "accent", blue: "info", green: "success", yellow: "warning", red: "error" }
+
+/** A colour named by code that knows no theme ("cyan" for a heading), in the theme's colours. */
+export const themed = (t: Theme, color: string | undefined) => (color && BY_NAME[color] ? t[BY_NAME[color]!] : color)
+
 export const ThemeContext = createContext<Theme>(BUILTIN_THEMES.system!)
 export const useTheme = () => useContext(ThemeContext)

@@ -7,7 +7,7 @@ import { decodeKeys } from "../../src/tui/keys"
 import { createKeymap, keyForCommand, matchKey, parseBinding } from "../../src/tui/keymap"
 import { paletteItems } from "../../src/tui/palette"
 import { COMMANDS } from "../../src/tui/commands"
-import { loadTheme, parseTheme } from "../../src/tui/theme"
+import { BUILTIN_THEMES, loadTheme, parseTheme, themed } from "../../src/tui/theme"
 import { loadTuiConfig, saveTheme, tuiConfigPaths } from "../../src/tui/tui-config"
 import { loadUiSettings } from "../../src/tui/ui-settings"
 import { tempDir } from "../lib/tool-context"
@@ -92,6 +92,9 @@ test("theme - a custom theme in OpenCode's shape resolves defs and dark/light; a
   expect(t).toMatchObject({ name: "mine", primary: "#ff0000", error: "#aa0000", info: "#00ff00", success: "green" })
   expect(() => parseTheme("x", JSON.stringify({ theme: { primary: "nope" } }), "/t/x.json")).toThrow('/t/x.json: theme.primary: "nope" is not a colour')
   expect(() => loadTheme("missing", h.paths.themeDirs)).toThrow(/theme "missing" not found/)
+  // Markdown's headings ("cyan" in markdown.ts) follow the theme's primary.
+  expect(themed(BUILTIN_THEMES.light!, "cyan")).toBe(BUILTIN_THEMES.light!.primary)
+  expect(themed(BUILTIN_THEMES.system!, "cyan")).toBe("cyan")
 })
 
 test("/themes - choosing saves the theme into wright's tui.json and keeps its other settings; a broken file is not overwritten", () => {

@@ -1,14 +1,15 @@
 // Text rendering: Markdown lines, unified diffs, and the small timer hook behind spinners.
-import { useTheme } from "../theme"
+import { themed, useTheme } from "../theme"
 import { Box, Text } from "./ink"
 import { memo, useEffect, useMemo, useState } from "react"
 import { markdownLines, tail, type Line } from "../markdown"
 
 export function LineView({ line }: { line: Line }) {
+  const th = useTheme()
   if (line.length === 1) {
     const s = line[0]!
     return (
-      <Text bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={s.color}>
+      <Text bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={themed(th, s.color)}>
         {s.text || " "}
       </Text>
     )
@@ -16,7 +17,7 @@ export function LineView({ line }: { line: Line }) {
   return (
     <Text>
       {line.map((s, i) => (
-        <Text key={i} bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={s.color}>
+        <Text key={i} bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={themed(th, s.color)}>
           {s.text}
         </Text>
       ))}
