@@ -89,8 +89,17 @@ export function listThemes(dirs: string[]): string[] {
   return [...names]
 }
 
+/**
+ * Whether the terminal is light or dark, from COLORFGBG ("fg;bg", set by rxvt, Konsole, iTerm2…):
+ * a custom theme's `{dark, light}` values pick the matching half. Unknown: dark.
+ */
+export function terminalMode(env: NodeJS.ProcessEnv = process.env): "dark" | "light" {
+  const bg = Number(env.COLORFGBG?.split(";").pop())
+  return bg === 7 || bg === 15 ? "light" : "dark"
+}
+
 /** The theme called `name`: a built-in, else `<dir>/<name>.json` from the last folder that has it. */
-export function loadTheme(name: string, dirs: string[]): Theme {
+export function loadTheme(name: string, dirs: string[], mode = terminalMode()): Theme {
   const builtin = BUILTIN_THEMES[name]
   if (builtin) return builtin
   for (const dir of [...dirs].reverse()) {
@@ -101,7 +110,7 @@ export function loadTheme(name: string, dirs: string[]): Theme {
     } catch {
       continue
     }
-    return parseTheme(name, text, file)
+    return parseTheme(name, text, file, mode)
   }
   throw new Error(`theme "${name}" not found: not built in (${Object.keys(BUILTIN_THEMES).join(", ")}) and no ${name}.json in ${dirs.join(" or ")}`)
 }

@@ -7,7 +7,7 @@ import { decodeKeys } from "../../src/tui/keys"
 import { createKeymap, keyForCommand, matchKey, parseBinding } from "../../src/tui/keymap"
 import { paletteItems } from "../../src/tui/palette"
 import { COMMANDS } from "../../src/tui/commands"
-import { BUILTIN_THEMES, loadTheme, parseTheme, themed } from "../../src/tui/theme"
+import { BUILTIN_THEMES, loadTheme, parseTheme, terminalMode, themed } from "../../src/tui/theme"
 import { loadTuiConfig, saveTheme, tuiConfigPaths } from "../../src/tui/tui-config"
 import { loadUiSettings } from "../../src/tui/ui-settings"
 import { tempDir } from "../lib/tool-context"
@@ -88,8 +88,11 @@ test("theme - a custom theme in OpenCode's shape resolves defs and dark/light; a
   const h = home()
   const file = path.join(h.paths.themeDirs[1]!, "mine.json")
   h.put(file, { defs: { red1: "#ff0000" }, theme: { primary: "red1", error: { dark: "#aa0000", light: "#cc0000" }, background: "#000000", secondary: "#00ff00" } })
-  const t = loadTheme("mine", h.paths.themeDirs)
+  const t = loadTheme("mine", h.paths.themeDirs, "dark")
   expect(t).toMatchObject({ name: "mine", primary: "#ff0000", error: "#aa0000", info: "#00ff00", success: "green" })
+  // A light terminal (COLORFGBG's background 15) gets the light half.
+  expect(loadTheme("mine", h.paths.themeDirs, terminalMode({ COLORFGBG: "0;15" })).error).toBe("#cc0000")
+  expect(terminalMode({})).toBe("dark")
   expect(() => parseTheme("x", JSON.stringify({ theme: { primary: "nope" } }), "/t/x.json")).toThrow('/t/x.json: theme.primary: "nope" is not a colour')
   expect(() => loadTheme("missing", h.paths.themeDirs)).toThrow(/theme "missing" not found/)
   // Markdown's headings ("cyan" in markdown.ts) follow the theme's primary.
