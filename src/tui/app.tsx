@@ -232,6 +232,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const own = findCommand(name)
     if (own) return run(own.name, "")
     if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, "", store.getState().busy ? "steer" : undefined)
+    store.notify(`/${name}: no such command (a key in tui.json runs it)`, "error")
   }
   const onMappedKey = (key: Key): boolean => {
     if (!keymap) return false

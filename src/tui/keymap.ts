@@ -32,6 +32,14 @@ export const ACTIONS: Action[] = [
   { id: "theme_list", command: "themes", default: "<leader>t" },
   { id: "status_view", command: "status", default: "<leader>s" },
   { id: "display_thinking", command: "thinking", default: "none" },
+  { id: "tool_details", command: "details", default: "none" },
+  // The session tools (/editor, /timeline, /copy, /rename, /fork) of the same issue: a binding to
+  // a command this build lacks does nothing, and the palette lists only commands that exist.
+  { id: "editor_open", command: "editor", default: "<leader>e" },
+  { id: "session_timeline", command: "timeline", default: "<leader>g" },
+  { id: "messages_copy", command: "copy", default: "<leader>y" },
+  { id: "session_rename", command: "rename", default: "none" },
+  { id: "session_fork", command: "fork", default: "none" },
 ]
 
 /** One key press, written canonically ("ctrl+x", "alt+p", "up", "p"), optionally after the leader. */
