@@ -6,10 +6,13 @@ import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
 import type { Controller } from "./controller"
-import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectUi, type TrustUi } from "./dialog-keys"
+import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectAction, type SelectUi, type TrustUi } from "./dialog-keys"
 import * as E from "./editor"
 import { homeKey, homeMatches, type HomeUi } from "./home"
 import { decodeKeys, type Key } from "./keys"
+import { matchKey, type Keymap } from "./keymap"
+import { paletteItems, paletteKey } from "./palette"
+import type { ThemeControl } from "./ui-settings"
 import type { Printed, Store } from "./store"
 import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
@@ -31,6 +34,10 @@ export interface AppProps {
   modelPrefs?: ModelPrefsStore
   /** The user's $VISUAL/$EDITOR on a text (see TuiOptions.editText). */
   editText?: (text: string, name: string) => Promise<string>
+  /** Keys from tui.json (leader, palette, commands); none: only the built-in keys. */
+  keymap?: Keymap
+  /** The theme in use, for /themes. */
+  themes?: ThemeControl
 }
 
 interface Ui {
@@ -69,7 +76,7 @@ function completing(editor: E.EditorState): { kind: "command" | "mention"; word:
   return undefined
 }
 
-export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText }: AppProps) {
+export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText, keymap, themes }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const { stdout } = useStdout()
   const tools = useMemo(() => createSessionTools({ api: controller.api, store, write: (s) => void stdout.write(s), env: process.env, prefs: modelPrefs }), [])
@@ -180,6 +187,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         return void controller.status()
       case "heap":
         return void controller.heapSnapshot()
+      case "themes":
+        return openThemes()
       case "compact":
         return void controller.compact()
       case "export":
@@ -322,6 +331,61 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     )
   }, [ui.editing])
 
+  // tui.json's keys: the leader (then one key within leader_timeout), the palette and command bindings.
+  const leaderAt = useRef(0)
+  const runNamed = (name: string) => {
+    const own = findCommand(name)
+    if (own) return run(own.name, "")
+    if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, "", store.getState().busy ? "steer" : undefined)
+    store.notify(`/${name}: no such command (a key in tui.json runs it)`, "error")
+  }
+  const onMappedKey = (key: Key): boolean => {
+    if (!keymap) return false
+    const after = leaderAt.current > 0 && Date.now() - leaderAt.current < keymap.leaderTimeout
+    leaderAt.current = 0
+    const r = matchKey(keymap, key, after)
+    if (r.type === "leader") leaderAt.current = Date.now()
+    if (r.type === "action") {
+      if (r.id === "command_list") setUi({ select: { kind: "palette", title: `Commands ${paletteKey(keymap)}`.trim(), items: paletteItems(keymap, COMMANDS, store.getState().commands), filter: "", selected: 0 } })
+      else if (r.command) runNamed(r.command)
+    }
+    return r.type !== "none"
+  }
+  const openThemes = () => {
+    if (!themes) return store.notify("Themes: no tui.json location (a remote UI?)", "error")
+    const names = themes.list()
+    const current = themes.get().name
+    setUi({ select: { kind: "themes", title: "Themes (↑↓ previews, enter keeps it in tui.json)", items: names.map((n) => ({ label: n, detail: n === current ? "current" : undefined, value: n })), filter: "", selected: Math.max(0, names.indexOf(current)) } })
+  }
+  /** The palette and /themes: choosing runs the command, or keeps the theme; moving previews a theme. */
+  const onOwnSelect = (next: SelectUi, action: SelectAction) => {
+    const err = (e: unknown) => store.notify((e as Error).message, "error")
+    if (action.type === "close") {
+      if (next.kind === "themes") themes?.revert()
+      return setUi({ select: undefined })
+    }
+    if (action.type === "choose") {
+      setUi({ select: undefined })
+      if (next.kind === "palette") return runNamed(action.value)
+      try {
+        store.notify(`Theme “${action.value}” saved to ${themes!.choose(action.value)}`)
+      } catch (e) {
+        themes?.revert()
+        err(e)
+      }
+      return
+    }
+    setUi({ select: next })
+    const item = filtered(next)[next.selected]
+    if (next.kind === "themes" && item) {
+      try {
+        themes?.preview(item.value)
+      } catch (e) {
+        err(e)
+      }
+    }
+  }
+
   /** `delivery`: ctrl+q queues; Enter steers while the agent works (both wait in the session's inbox), and sends when idle. */
   const submit = (delivery?: "steer" | "queue") => {
     const u = uiRef.current
@@ -362,6 +426,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   }
 
   const onPromptKey = (key: Key) => {
+    if (onMappedKey(key)) return
     const u = uiRef.current
     const ed = u.editor
     if (suggestions.length) {
@@ -478,7 +543,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
       if (u.secret) return setUi({ secret: undefined })
-      if (u.select) return setUi({ select: undefined })
+      if (u.select) return (u.select.kind === "themes" && themes?.revert(), setUi({ select: undefined }))
       if (u.perm.message !== undefined) return setUi({ perm: { selected: 0 } })
       if (s.trust) return controller.keepHeldBack()
       if (u.editor.text) return setUi({ editor: E.emptyEditor(), histIndex: 0 })
@@ -517,6 +582,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     }
     if (u.select) {
       const [next, action] = selectKey(u.select, key)
+      if (next.kind === "palette" || next.kind === "themes") return onOwnSelect(next, action)
       if (action.type === "close") return setUi({ select: undefined })
       if (action.type === "choose") {
         setUi({ select: undefined })

@@ -32,6 +32,7 @@ export const COMMANDS: SlashCommand[] = [
   { name: "details", description: "show or hide full tool output (ctrl+o)" },
   { name: "trust", description: "trust this folder's config (its MCP servers, rules, …)" },
   { name: "status", description: "plugins, custom tools, command hooks and MCP servers: what loaded and what failed" },
+  { name: "themes", description: "preview and pick the colour theme (kept in ~/.config/wright/tui.json)" },
   { name: "help", description: "keys and commands" },
   { name: "heap", description: "write a V8 heap snapshot of the core (the worker) and print its path" },
   { name: "exit", aliases: ["quit", "q"], description: "quit wright" },
@@ -60,6 +61,8 @@ export const HELP = `## Keys
 - \`@path\` attach a file · \`@agent\` mention an agent · \`!command\` run a shell command
 - a paste of more than 10 lines becomes one \`[Pasted N lines]\` block, expanded when sent
 - images: \`@shot.png\`, a pasted path of an image file (a dragged file) or **ctrl+v** (the clipboard, through wl-paste or xclip) attach one as an \`[Image N]\` chip
+- **ctrl+x p** the command palette (every command with its key, type to filter) · **ctrl+x** then **n** new, **l** sessions, **m** models, **a** agents, **t** themes, **u** undo, **r** redo, **c** compact, **x** export, **q** quit
+- keys and theme are set in \`~/.config/wright/tui.json\` (OpenCode's \`keybinds\` names, e.g. \`"command_list": "ctrl+k"\`, \`"/diff": "<leader>d"\`); custom themes in \`~/.config/wright/themes/*.json\`
 
 ## Commands
 ${COMMANDS.map((c) => `- **/${c.name}**${c.aliases ? ` (${c.aliases.map((a) => `/${a}`).join(", ")})` : ""}: ${c.description}`).join("\n")}`

@@ -5,7 +5,7 @@ import type { Key } from "./keys"
 import type { QuestionUi, SelectItem } from "./view/dialogs"
 
 export interface SelectUi {
-  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children" | "fork" | "timeline" | "mcps"
+  kind: "sessions" | "models" | "agents" | "connect" | "variants" | "children" | "fork" | "timeline" | "mcps" | "palette" | "themes"
   title: string
   items: SelectItem[]
   filter: string

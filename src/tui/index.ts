@@ -6,6 +6,7 @@
 import type { TuiOptions } from "./run"
 
 export type { TuiOptions } from "./run"
+export { tuiConfigPaths } from "./tui-config"
 export { createRpcClient, serveRpc, type EventSource, type Port, type RpcClient, type RpcHandlers, type MainToWorker, type WorkerToMain } from "./rpc"
 
 let loading: ReturnType<typeof loadInk> | undefined

@@ -11,6 +11,9 @@ import { watchMcpAuth } from "./mcp-auth"
 import { createStore, type Store } from "./store"
 import type { ModelPrefsStore } from "./session-tools"
 import { chooseRing, createNotifier, type NotifySetting } from "./notify"
+import { ThemeRoot } from "./view/theme-root"
+import type { TuiConfigPaths } from "./tui-config"
+import { loadUiSettings } from "./ui-settings"
 
 export interface TuiOptions {
   client: Client
@@ -45,6 +48,8 @@ export interface TuiOptions {
   stdout?: NodeJS.WriteStream
   /** Quits the UI as if the user did (e.g. on SIGTERM/SIGHUP). */
   signal?: AbortSignal
+  /** Where tui.json (theme, keys) and custom themes are; none: defaults only. */
+  tuiConfig?: TuiConfigPaths
 }
 
 const BRACKETED_PASTE_ON = "\x1b[?2004h"
@@ -68,12 +73,15 @@ export async function runTui(opts: TuiOptions): Promise<void> {
   const unsubscribe = () => (unsubscribeApply(), unsubscribeReload(), unsubscribeNotify())
   const unwatchMcp = watchMcpAuth(opts.client, store, opts.events, opts.ready ?? Promise.resolve())
   for (const [i, text] of (opts.notices ?? []).entries()) store.print({ kind: "notice", key: `start:${i}`, text, tone: "info" })
+  const settings = opts.tuiConfig ? loadUiSettings(opts.tuiConfig) : undefined
+  for (const [i, text] of (settings?.problems ?? []).entries()) store.print({ kind: "notice", key: `tui-json:${i}`, text, tone: "error" })
 
   let quit!: () => void
   const quitting = new Promise<void>((resolve) => (quit = resolve))
   let fatal: unknown
   if (stdout.isTTY) stdout.write(BRACKETED_PASTE_ON)
-  const ink = render(<App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} editText={opts.editText} />, {
+  const app = <App store={store} controller={controller} onExit={() => quit()} history={opts.history} modelPrefs={opts.modelPrefs} editText={opts.editText} keymap={settings?.keymap} themes={settings?.themes} />
+  const ink = render(settings ? <ThemeRoot themes={settings.themes}>{app}</ThemeRoot> : app, {
     stdout,
     // An explicit `stdin: undefined` would replace Ink's default.
     ...(opts.stdin ? { stdin: opts.stdin } : {}),

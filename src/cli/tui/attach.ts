@@ -2,7 +2,7 @@
 import path from "node:path"
 import { createClient } from "../../sdk"
 import type { BusEvent } from "../../protocol"
-import { runTui, type EventSource } from "../../tui"
+import { runTui, tuiConfigPaths, type EventSource } from "../../tui"
 import { clientAuth } from "../password"
 import { UserError } from "../ui"
 import { editText } from "./editor"
@@ -87,6 +87,7 @@ export async function attach(args: AttachArgs) {
       modelPrefs: modelPrefs(),
       editText: (text: string, name: string) => editText(text, name, process.cwd()),
       signal: quit.signal,
+      tuiConfig: tuiConfigPaths(),
     })
   } finally {
     stream.abort()

@@ -7,7 +7,7 @@ import path from "node:path"
 import { fileURLToPath } from "node:url"
 import { Worker } from "node:worker_threads"
 import { createClient, type Client } from "../../sdk"
-import { createRpcClient, preloadTui, runTui } from "../../tui"
+import { createRpcClient, preloadTui, runTui, tuiConfigPaths } from "../../tui"
 import type { ListenerArgs } from "../args"
 import type { LogArgs } from "../log"
 import { listenerAuth } from "../password"
@@ -144,6 +144,7 @@ export async function tui(args: TuiArgs) {
       editText: (text: string, name: string) => editText(text, name, process.cwd()),
       notices,
       signal: quit.signal,
+      tuiConfig: tuiConfigPaths(),
     })
   } finally {
     await stop()

@@ -1,5 +1,6 @@
 // One block of the conversation: the user's prompt, a text or reasoning part, a tool call as a
 // compact line with its state, a turn footer, a notice or a session header.
+import { useTheme } from "../theme"
 import { Box, Text } from "./ink"
 import { memo } from "react"
 import type { ToolPart } from "../../protocol"
@@ -15,18 +16,19 @@ export interface BlockOptions {
 }
 
 export const BlockView = memo(function BlockView({ block, opts }: { block: Block; opts: BlockOptions }) {
+  const th = useTheme()
   switch (block.kind) {
     case "header":
       return (
         <Box marginTop={1} marginBottom={1}>
-          <Text bold color="cyan">{`── ${block.title} `}</Text>
+          <Text bold color={th.primary}>{`── ${block.title} `}</Text>
           {block.detail ? <Text dimColor>{`(${block.detail})`}</Text> : null}
         </Box>
       )
     case "notice":
       if (block.tone === "markdown") return <Markdown text={block.text} columns={opts.columns} />
       return (
-        <Text color={block.tone === "error" ? "red" : undefined} dimColor={block.tone === "dim"}>
+        <Text color={block.tone === "error" ? th.error : undefined} dimColor={block.tone === "dim"}>
           {block.text}
         </Text>
       )
@@ -40,7 +42,7 @@ export const BlockView = memo(function BlockView({ block, opts }: { block: Block
       return (
         <Box flexDirection="column" marginTop={1}>
           <Box>
-            <Text color="blue" bold>
+            <Text color={th.info} bold>
               {"❯ "}
             </Text>
             <Box flexDirection="column" flexShrink={1}>
@@ -67,11 +69,11 @@ export const BlockView = memo(function BlockView({ block, opts }: { block: Block
       if (m.error && m.error.name === "MessageAbortedError") {
         // A session that crashed too often in a row says so on the step the last crash cut off (session/resume.ts).
         const why = typeof m.error.data?.message === "string" && m.error.data.message.startsWith("Not resumed:") ? m.error.data.message : undefined
-        return why ? <Text color="yellow">{`  ▣ interrupted. ${why}`}</Text> : <Text dimColor>{"  ▣ interrupted"}</Text>
+        return why ? <Text color={th.warning}>{`  ▣ interrupted. ${why}`}</Text> : <Text dimColor>{"  ▣ interrupted"}</Text>
       }
       if (m.error) {
         const msg = typeof m.error.data?.message === "string" ? m.error.data.message : m.error.name
-        return <Text color="red">{`  ✗ ${m.error.name}: ${msg}`}</Text>
+        return <Text color={th.error}>{`  ✗ ${m.error.name}: ${msg}`}</Text>
       }
       return <Text dimColor>{`  ▣ ${m.agent} · ${m.modelID}${took}`}</Text>
     }
@@ -122,6 +124,7 @@ export function ToolTitle({ part }: { part: ToolPart }) {
 }
 
 export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions }) {
+  const th = useTheme()
   const s = part.state
   const running = s.status === "running" || s.status === "pending"
   const now = useNow(running)
@@ -131,7 +134,7 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
   // A call that completed without succeeding (a command's non-zero exit), as its tool says.
   const failed = s.status === "completed" ? str((meta.summary as { failed?: unknown } | undefined)?.failed) : undefined
   const icon = failed || s.status === "error" ? "✗" : s.status === "completed" ? "✓" : s.status === "running" ? spinnerFrame(now) : "○"
-  const color = failed || s.status === "error" ? "red" : s.status === "completed" ? "green" : "yellow"
+  const color = failed || s.status === "error" ? th.error : s.status === "completed" ? th.success : th.warning
   const diff = str(meta.diff)
   const output = s.status === "completed" ? s.output : s.status === "running" ? str(meta.output) : undefined
   const detailLines = opts.showDetails ? 200 : 6
@@ -142,10 +145,10 @@ export function ToolView({ part, opts }: { part: ToolPart; opts: BlockOptions })
         <Text color={color}>{`${icon} `}</Text>
         <ToolTitle part={part} />
         {s.status === "pending" ? <Text dimColor>{" pending"}</Text> : null}
-        {failed ? <Text color="red">{` ${failed.split("\n")[0]!.slice(0, 80)}`}</Text> : null}
+        {failed ? <Text color={th.error}>{` ${failed.split("\n")[0]!.slice(0, 80)}`}</Text> : null}
         {start && elapsed >= 500 ? <Text dimColor>{` ${seconds(elapsed)}`}</Text> : null}
       </Text>
-      {s.status === "error" ? <Text color="red">{`  ${s.error.split("\n").slice(0, opts.showDetails ? 50 : 3).join("\n  ")}`}</Text> : null}
+      {s.status === "error" ? <Text color={th.error}>{`  ${s.error.split("\n").slice(0, opts.showDetails ? 50 : 3).join("\n  ")}`}</Text> : null}
  {todos ? (
         <Box paddingLeft={2} flexDirection="column">
           {todos.slice(0, opts.maxRows ?? todos.length).map((t, i) => (

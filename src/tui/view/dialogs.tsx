@@ -1,6 +1,7 @@
 // Dialogs drawn above the prompt: a filterable list (sessions, models, agents, providers), the
 // permission ask, the question tool's questions, whether to trust the folder's config, and
 // the hidden API key prompt of /connect.
+import { useTheme } from "../theme"
 import { Box, Text } from "./ink"
 import type { PermissionRequest, QuestionRequest, TrustStatus } from "../../protocol"
 import { Diff } from "./text"
@@ -12,11 +13,12 @@ export interface SelectItem {
 }
 
 export function SelectDialog(props: { title: string; items: SelectItem[]; selected: number; filter: string; maxRows: number; hint?: string }) {
+  const th = useTheme()
   const rows = Math.max(3, props.maxRows)
   const start = Math.max(0, Math.min(props.selected - Math.floor(rows / 2), props.items.length - rows))
   const shown = props.items.slice(start, start + rows)
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.primary} paddingX={1}>
       <Text>
         <Text bold>{props.title}</Text>
         <Text dimColor>{props.filter ? `  search: ${props.filter}` : "  type to search"}</Text>
@@ -36,15 +38,16 @@ export function SelectDialog(props: { title: string; items: SelectItem[]; select
 export const PERMISSION_OPTIONS = ["Allow once", "Allow always", "Reject", "Reject with message"] as const
 
 export function PermissionDialog(props: { request: PermissionRequest; selected: number; message?: string; other?: string; maxRows: number }) {
+  const th = useTheme()
   const r = props.request
   const meta = r.metadata as Record<string, unknown>
   const diff = typeof meta.diff === "string" ? meta.diff : undefined
   const command = typeof meta.command === "string" ? meta.command : undefined
   if (r.permission === "plan_exit" && typeof meta.plan === "string") return <PlanDialog {...props} plan={meta.plan} />
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.warning} paddingX={1}>
       <Text>
-        <Text color="yellow" bold>
+        <Text color={th.warning} bold>
           {"Permission required: "}
         </Text>
         <Text bold>{r.permission}</Text>
@@ -62,7 +65,7 @@ export function PermissionDialog(props: { request: PermissionRequest; selected: 
       ) : (
         <Box gap={2}>
           {PERMISSION_OPTIONS.map((o, i) => (
-            <Text key={o} inverse={i === props.selected} color={i >= 2 ? "red" : "green"}>
+            <Text key={o} inverse={i === props.selected} color={i >= 2 ? th.error : th.success}>
               {` ${i + 1} ${o} `}
             </Text>
           ))}
@@ -76,13 +79,14 @@ export function PermissionDialog(props: { request: PermissionRequest; selected: 
 
 /** plan_exit: the plan itself, and whether to hand it to build (the same replies as any ask). */
 function PlanDialog(props: { request: PermissionRequest; selected: number; message?: string; other?: string; maxRows: number; plan: string }) {
+  const th = useTheme()
   const lines = props.plan.trimEnd().split("\n")
   const room = Math.max(3, props.maxRows - 7)
   const shown = lines.length > room ? [...lines.slice(0, room), `… ${lines.length - room} more lines in ${props.request.patterns[0] ?? "the plan file"}`] : lines
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.accent} paddingX={1}>
       <Text>
-        <Text color="magenta" bold>
+        <Text color={th.accent} bold>
           {"Approve the plan and switch to build? "}
         </Text>
         <Text dimColor>{props.request.patterns[0] ?? ""}</Text>
@@ -98,7 +102,7 @@ function PlanDialog(props: { request: PermissionRequest; selected: number; messa
       ) : (
         <Box gap={2}>
           {PLAN_OPTIONS.map((o, i) => (
-            <Text key={o} inverse={i === props.selected} color={i >= 2 ? "red" : "green"}>
+            <Text key={o} inverse={i === props.selected} color={i >= 2 ? th.error : th.success}>
               {` ${i + 1} ${o} `}
             </Text>
           ))}
@@ -120,14 +124,15 @@ export interface QuestionUi {
 }
 
 export function QuestionDialog(props: { request: QuestionRequest; ui: QuestionUi }) {
+  const th = useTheme()
   const q = props.request.questions[props.ui.step]
   if (!q) return null
   const allowCustom = q.custom !== false
   const options = [...q.options.map((o) => o.label), ...(allowCustom ? ["Type your own answer"] : [])]
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="magenta" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.accent} paddingX={1}>
       <Text>
-        <Text color="magenta" bold>
+        <Text color={th.accent} bold>
           {q.header || "Question"}
         </Text>
         {props.request.questions.length > 1 ? <Text dimColor>{`  ${props.ui.step + 1}/${props.request.questions.length}`}</Text> : null}
@@ -166,13 +171,14 @@ export function fitLines(lines: string[], rows: number): { shown: string[]; more
 }
 
 export function TrustDialog(props: { status: Pick<TrustStatus, "directory" | "changed" | "ignored">; selected: number; maxRows: number }) {
+  const th = useTheme()
   const s = props.status
   // Title, "once trusted" line, options and hint take four rows; each held-back thing gets one.
   const { shown, more } = fitLines(s.ignored, props.maxRows - 4)
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="yellow" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.warning} paddingX={1}>
       <Text wrap="truncate-end">
-        <Text color="yellow" bold>
+        <Text color={th.warning} bold>
           {s.changed ? "This folder's config changed since you trusted it" : "This folder's config is not trusted"}
         </Text>
         <Text dimColor>{`  ${s.directory}`}</Text>
@@ -184,7 +190,7 @@ export function TrustDialog(props: { status: Pick<TrustStatus, "directory" | "ch
       {more ? <Text dimColor>{shown.length ? `  … and ${more} more` : `  ${more} things`}</Text> : null}
       <Box gap={2}>
         {TRUST_OPTIONS.map((o, i) => (
-          <Text key={o} inverse={i === props.selected} color={i === 0 ? "red" : "green"}>
+          <Text key={o} inverse={i === props.selected} color={i === 0 ? th.error : th.success}>
             {` ${i + 1} ${o} `}
           </Text>
         ))}
@@ -196,8 +202,9 @@ export function TrustDialog(props: { status: Pick<TrustStatus, "directory" | "ch
 
 /** The key is never drawn: only how many characters were typed, so a paste visibly arrived. */
 export function SecretDialog(props: { providerID: string; length: number }) {
+  const th = useTheme()
   return (
-    <Box flexDirection="column" borderStyle="round" borderColor="cyan" paddingX={1}>
+    <Box flexDirection="column" borderStyle="round" borderColor={th.primary} paddingX={1}>
       <Text>
         <Text bold>{`API key for ${props.providerID}`}</Text>
         <Text dimColor>{"  hidden; stored in your auth.json (mode 0600)"}</Text>

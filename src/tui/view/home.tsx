@@ -1,11 +1,13 @@
 // The home screen above the prompt: the name, and the recent sessions. With the keys in the
 // list (home.ts) it draws the selection, the search, the delete question and the keys.
+import { useTheme } from "../theme"
 import { Box, Text } from "./ink"
 import { homeWindow, type HomeSession, type HomeUi } from "../home"
 
 export const HOME_KEYS = "↑↓ move · enter open · type to search · ctrl+d delete · esc back"
 
 export function Home(props: { sessions: HomeSession[]; ui?: HomeUi; rows: number; searching?: boolean }) {
+  const th = useTheme()
   const { sessions, ui } = props
   const selected = ui ? Math.min(ui.selected, Math.max(0, sessions.length - 1)) : -1
   const { start, shown } = homeWindow(sessions, Math.max(0, selected), props.rows)
@@ -14,7 +16,7 @@ export function Home(props: { sessions: HomeSession[]; ui?: HomeUi; rows: number
   return (
     <Box flexDirection="column" marginBottom={1}>
       <Text>
-        <Text bold color="cyan">
+        <Text bold color={th.primary}>
           wright
         </Text>
         <Text dimColor>{"  a terminal coding agent"}</Text>
@@ -33,13 +35,13 @@ export function Home(props: { sessions: HomeSession[]; ui?: HomeUi; rows: number
         return (
           <Text key={s.id} wrap="truncate-end" inverse={on}>
             {`${on ? "›" : " "} ${s.title}`}
-            {s.worktree ? <Text color="magenta">{`  [${s.worktree.branch}]`}</Text> : null}
+            {s.worktree ? <Text color={th.accent}>{`  [${s.worktree.branch}]`}</Text> : null}
             <Text dimColor>{`  ${new Date(s.time.updated).toLocaleString()}`}</Text>
           </Text>
         )
       })}
       {confirming ? (
-        <Text color="red" wrap="truncate-end">{`Delete “${confirming.title}”? ctrl+d or y deletes it, any other key keeps it`}</Text>
+        <Text color={th.error} wrap="truncate-end">{`Delete “${confirming.title}”? ctrl+d or y deletes it, any other key keeps it`}</Text>
       ) : ui ? (
         <Text dimColor>{HOME_KEYS}</Text>
       ) : null}

@@ -1,5 +1,6 @@
 // The prompt box (multi-line, with a drawn cursor), the completion list under it, and the
 // status line.
+import { useTheme, type Theme } from "../theme"
 import { Box, Text } from "./ink"
 import { memo } from "react"
 import type { AssistantMessage, InboxItem } from "../../protocol"
@@ -13,7 +14,7 @@ export interface Suggestion {
   insert: string
 }
 
-export const agentColor = (name: string) => (name === "plan" ? "magenta" : name === "build" ? "blue" : "green")
+export const agentColor = (name: string, th: Theme) => (name === "plan" ? th.accent : name === "build" ? th.info : th.success)
 
 export const PromptView = memo(function PromptView(props: {
   editor: EditorState
@@ -24,6 +25,7 @@ export const PromptView = memo(function PromptView(props: {
   selected: number
   focused: boolean
 }) {
+  const th = useTheme()
   const { lines, row, col } = cursorPosition(props.editor)
   const empty = props.editor.text === ""
   // Keep the cursor's line in view when the text is taller than the box may be.
@@ -31,7 +33,7 @@ export const PromptView = memo(function PromptView(props: {
   const shown = lines.slice(first, first + props.maxLines)
   return (
     <Box flexDirection="column">
-      <Box borderStyle="round" borderColor={agentColor(props.agent)} paddingX={1} flexDirection="column">
+      <Box borderStyle="round" borderColor={agentColor(props.agent, th)} paddingX={1} flexDirection="column">
         {empty ? (
           <Text>
             {props.focused ? <Text inverse>{props.placeholder[0] ?? " "}</Text> : null}
@@ -68,6 +70,7 @@ export const PromptView = memo(function PromptView(props: {
 
 /** Prompts sent while the agent works, in the order they are delivered within their kind (at most 5 shown). */
 export const InboxView = memo(function InboxView(props: { items: InboxItem[]; columns: number }) {
+  const th = useTheme()
   const shown = props.items.slice(-5)
   return (
     <Box flexDirection="column" paddingX={1}>
@@ -76,7 +79,7 @@ export const InboxView = memo(function InboxView(props: { items: InboxItem[]; co
         const label = item.delivery === "steer" ? "steering" : "queued"
         return (
           <Text key={item.id} wrap="truncate-end">
-            <Text color={item.delivery === "steer" ? "cyan" : "yellow"}>{`${label} `}</Text>
+            <Text color={item.delivery === "steer" ? th.primary : th.warning}>{`${label} `}</Text>
             {text.slice(0, Math.max(10, props.columns - 12))}
           </Text>
         )
@@ -110,21 +113,22 @@ export const StatusLine = memo(function StatusLine(props: {
   /** Auto-approve is on (/auto): shown in the status line while it lasts. */
   auto?: boolean
 }) {
+  const th = useTheme()
   const now = useNow(props.busy || !props.ready)
   const t = props.last?.tokens
   const used = t ? t.input + t.output + t.reasoning + t.cache.read + t.cache.write : 0
   const model = props.model ?? (props.last ? `${props.last.providerID}/${props.last.modelID}` : "…")
   return (
     <Box flexDirection="column">
-      {props.notice ? <Text color={props.notice.tone === "error" ? "red" : "yellow"}>{props.notice.text}</Text> : null}
+      {props.notice ? <Text color={props.notice.tone === "error" ? th.error : th.warning}>{props.notice.text}</Text> : null}
       <Box justifyContent="space-between">
         <Text>
-          <Text color={agentColor(props.agent)} bold>
+          <Text color={agentColor(props.agent, th)} bold>
             {props.agent}
           </Text>
           {props.auto ? <Text color="red" bold>{" ⏵⏵ auto-approve"}</Text> : null}
           <Text dimColor>{` · ${model}`}</Text>
-          {props.variant ? <Text color="magenta">{` ${props.variant}`}</Text> : null}
+          {props.variant ? <Text color={th.accent}>{` ${props.variant}`}</Text> : null}
           {used ? <Text dimColor>{` · ${fmt(used)} tokens`}</Text> : null}
           {used && props.contextLimit ? <Text dimColor>{` · ${Math.round((used / props.contextLimit) * 100)}% context`}</Text> : null}
           {t && (t.cache.read || t.cache.write) ? <Text dimColor>{` · cache ${fmt(t.cache.read)} read ${fmt(t.cache.write)} write`}</Text> : null}
@@ -132,26 +136,26 @@ export const StatusLine = memo(function StatusLine(props: {
             <Text dimColor>{` (session ${fmt(props.cache.read)} read ${fmt(props.cache.write)} write)`}</Text>
           ) : null}
           {props.cost > 0 ? <Text dimColor>{` · $${props.cost.toFixed(props.cost < 1 ? 4 : 2)}`}</Text> : null}
-          {props.lspErrors ? <Text color="red">{` · ${props.lspErrors} LSP error${props.lspErrors === 1 ? "" : "s"}`}</Text> : null}
+          {props.lspErrors ? <Text color={th.error}>{` · ${props.lspErrors} LSP error${props.lspErrors === 1 ? "" : "s"}`}</Text> : null}
           {props.changes?.length ? (
             <Text dimColor>
               {` · ${props.changes.length} file${props.changes.length === 1 ? "" : "s"} `}
-              <Text color="green">{`+${props.changes.reduce((n, c) => n + c.additions, 0)}`}</Text>
-              <Text color="red">{` -${props.changes.reduce((n, c) => n + c.deletions, 0)}`}</Text>
+              <Text color={th.success}>{`+${props.changes.reduce((n, c) => n + c.additions, 0)}`}</Text>
+              <Text color={th.error}>{` -${props.changes.reduce((n, c) => n + c.deletions, 0)}`}</Text>
               {" (/diff)"}
             </Text>
           ) : null}
         </Text>
         <Text>
           {!props.ready ? <Text dimColor>{`${spinnerFrame(now)} starting`}</Text> : null}
-          {props.retry ? <Text color="yellow">{`retry ${props.retry.attempt}: ${props.retry.message.slice(0, 40)} `}</Text> : null}
+          {props.retry ? <Text color={th.warning}>{`retry ${props.retry.attempt}: ${props.retry.message.slice(0, 40)} `}</Text> : null}
           {props.busyElsewhere ? (
-            <Text color="yellow">
+            <Text color={th.warning}>
               {`${spinnerFrame(now)} read-only `}
               <Text dimColor>{`running in pid ${props.busyElsewhere.pid}`}</Text>
             </Text>
           ) : props.busy ? (
-            <Text color="yellow">
+            <Text color={th.warning}>
               {`${spinnerFrame(now)} working `}
               <Text dimColor>esc to interrupt · enter steers · ctrl+q queues</Text>
             </Text>

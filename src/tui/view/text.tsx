@@ -1,13 +1,15 @@
 // Text rendering: Markdown lines, unified diffs, and the small timer hook behind spinners.
+import { themed, useTheme } from "../theme"
 import { Box, Text } from "./ink"
 import { memo, useEffect, useMemo, useState } from "react"
 import { markdownLines, tail, type Line } from "../markdown"
 
 export function LineView({ line }: { line: Line }) {
+  const th = useTheme()
   if (line.length === 1) {
     const s = line[0]!
     return (
-      <Text bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={s.color}>
+      <Text bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={themed(th, s.color)}>
         {s.text || " "}
       </Text>
     )
@@ -15,7 +17,7 @@ export function LineView({ line }: { line: Line }) {
   return (
     <Text>
       {line.map((s, i) => (
-        <Text key={i} bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={s.color}>
+        <Text key={i} bold={s.bold} italic={s.italic} strikethrough={s.strike} underline={s.underline} dimColor={s.dim} color={themed(th, s.color)}>
           {s.text}
         </Text>
       ))}
@@ -39,6 +41,7 @@ export const Markdown = memo(function Markdown({ text, maxRows, columns }: { tex
 
 /** A unified diff, coloured; file headers dropped; at most `maxLines` lines. */
 export const Diff = memo(function Diff({ diff, maxLines }: { diff: string; maxLines?: number }) {
+  const th = useTheme()
   const lines = diff.split("\n").filter((l) => !/^(Index: |={5,}|--- |\+\+\+ |diff --git )/.test(l) && l !== "\\ No newline at end of file")
   while (lines.length && lines[lines.length - 1] === "") lines.pop()
   const limit = maxLines ?? lines.length
@@ -46,7 +49,7 @@ export const Diff = memo(function Diff({ diff, maxLines }: { diff: string; maxLi
   return (
     <Box flexDirection="column">
       {shown.map((l, i) => (
-        <Text key={i} color={l.startsWith("+") ? "green" : l.startsWith("-") ? "red" : l.startsWith("@@") ? "cyan" : undefined} dimColor={!/^[-+@]/.test(l)}>
+        <Text key={i} color={l.startsWith("+") ? th.diffAdded : l.startsWith("-") ? th.diffRemoved : l.startsWith("@@") ? th.diffHunk : undefined} dimColor={!/^[-+@]/.test(l)}>
           {l || " "}
         </Text>
       ))}
