@@ -5,32 +5,20 @@
 import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
+import { describe as base, expect, test, vi } from "vitest"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { text, toolCall } from "../lib/llm-server"
 import { requires } from "../lib/requires"
-import { Tmux } from "../tui/tmux"
+import { tuiHarness } from "../lib/tui-harness"
 
 const describe = base.skipIf(requires("tmux"))
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer({ strict: false })
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness({ strict: false })
 
 function open(config: Record<string, unknown>, env: Record<string, string> = {}) {
   const box = sandbox()
-  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), ...config })
+  writeConfig(box.project, { ...providerConfig(h.server, "openai-chat"), ...config })
   const raw = path.join(box.home, "terminal.raw")
-  const pane = new Tmux()
-  panes.push(pane)
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env: { ...box.env, ...env } })
   pane.record(raw)
   return { pane, raw: () => (existsSync(raw) ? readFileSync(raw, "latin1") : "") }
@@ -41,7 +29,7 @@ const bells = (raw: string) => (raw.replace(/\x1b\][^\x07\x1b]*(\x07|\x1b\\)/g, 
 
 describe("tui agents - in a terminal", () => {
   test("tui agents - /children opens the subagent's session and /parent comes back; finishing rings OSC 9 in iTerm", async () => {
-    server.script(
+    h.server.script(
       toolCall("task", { description: "read the notes", prompt: "read them", subagent_type: "general" }),
       text("CHILD-ANSWER from the subagent"),
       text("PARENT-DONE after the subagent"),
@@ -71,7 +59,7 @@ describe("tui agents - in a terminal", () => {
   })
 
   test("tui agents - a permission ask rings the bell outside a known terminal; tui.notifications: false keeps quiet", async () => {
-    server.script(toolCall("bash", { command: "echo hi", description: "say hi" }))
+    h.server.script(toolCall("bash", { command: "echo hi", description: "say hi" }))
     const { pane, raw } = open({ permission: { bash: "ask" } })
     await pane.waitFor("tab agents")
     pane.type("run it")
@@ -80,7 +68,7 @@ describe("tui agents - in a terminal", () => {
     await vi.waitFor(() => expect(bells(raw())).toBeGreaterThan(0), { timeout: 10_000 })
     expect(raw()).not.toMatch(/\x1b\](9|777);/)
 
-    server.script(toolCall("bash", { command: "echo hi", description: "say hi" }))
+    h.server.script(toolCall("bash", { command: "echo hi", description: "say hi" }))
     const quiet = open({ permission: { bash: "ask" }, tui: { notifications: false } }, { TERM_PROGRAM: "iTerm.app" })
     await quiet.pane.waitFor("tab agents")
     quiet.pane.type("run it")
@@ -95,15 +83,14 @@ describe("tui agents - in a terminal", () => {
     const box = sandbox()
     const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
     mkdirSync(global, { recursive: true })
-    writeConfig(global, providerConfig(server, "openai-chat"))
+    writeConfig(global, providerConfig(h.server, "openai-chat"))
     const git = (...args: string[]) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: box.project, env: { PATH: process.env.PATH, HOME: box.home } }).toString()
     git("init", "-q", "-b", "main")
     writeFileSync(path.join(box.project, "app.py"), "print('v1')\n")
     git("add", "-A")
     git("commit", "-qm", "first")
-    server.script(toolCall("edit", { filePath: "app.py", oldString: "v1", newString: "v2" }), text("WT-ANSWER edited"))
-    const pane = new Tmux()
-    panes.push(pane)
+    h.server.script(toolCall("edit", { filePath: "app.py", oldString: "v1", newString: "v2" }), text("WT-ANSWER edited"))
+    const pane = h.pane()
     pane.start([process.execPath, BIN, "-w", "tuiwt"], { cwd: box.project, env: box.env })
     await pane.waitFor("tab agents")
     pane.type("edit it")
@@ -117,8 +104,7 @@ describe("tui agents - in a terminal", () => {
     pane.keys("C-d")
     await pane.waitFor("[exited 0]")
 
-    const ask = new Tmux()
-    panes.push(ask)
+    const ask = h.pane()
     ask.start([process.execPath, BIN, "worktree", "discard", "tuiwt"], { cwd: box.project, env: box.env })
     await ask.waitFor("Worktree tuiwt has 1 uncommitted file(s). Discard them? [y/N]")
     ask.type("n")
@@ -126,8 +112,7 @@ describe("tui agents - in a terminal", () => {
     await ask.waitFor("Kept.")
     expect(git("branch", "--list", "wright/tuiwt")).toMatch(/wright\/tuiwt/)
 
-    const yes = new Tmux()
-    panes.push(yes)
+    const yes = h.pane()
     yes.start([process.execPath, BIN, "worktree", "discard", "tuiwt"], { cwd: box.project, env: box.env })
     await yes.waitFor("Discard them? [y/N]")
     yes.type("y")

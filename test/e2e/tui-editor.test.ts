@@ -4,29 +4,18 @@
 // saved is sent; /export opens the Markdown transcript in the editor instead of writing a file.
 import { chmodSync, existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { expect, test as base, vi } from "vitest"
 import { requires } from "../lib/requires"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { text } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
-import { Tmux } from "../tui/tmux"
+import { tuiHarness } from "../lib/tui-harness"
 
 const test = base.skipIf(requires("tmux"))
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness()
 
 function open() {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  writeConfig(box.project, providerConfig(h.server, "openai-chat"))
   const editor = path.join(box.home, "editor.sh")
   writeFileSync(
     editor,
@@ -38,8 +27,7 @@ esac
 `,
   )
   chmodSync(editor, 0o755)
-  const pane = new Tmux()
-  panes.push(pane)
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env: { ...box.env, EDITOR: editor } })
   return { box, pane }
 }
@@ -51,23 +39,23 @@ test("tui editor - ctrl+g opens $EDITOR on the prompt; the keys reach the editor
   pane.keys("C-g")
   await pane.waitFor("editor is up")
   pane.type("typed in the editor")
-  server.script(text("Got the edited prompt."))
+  h.server.script(text("Got the edited prompt."))
   pane.keys("Enter")
   await pane.waitFor("Got the edited prompt.")
-  const sent = JSON.stringify(server.requests.at(-1)!.body)
+  const sent = JSON.stringify(h.server.requests.at(-1)!.body)
   expect(sent).toContain("draft from the prompt\\ntyped in the editor")
   // wright has the keys again.
-  server.script(text("Second answer."))
+  h.server.script(text("Second answer."))
   pane.type("after the editor")
   pane.keys("Enter")
   await pane.waitFor("Second answer.")
-  expect(JSON.stringify(server.requests.at(-1)!.body)).toContain("after the editor")
+  expect(JSON.stringify(h.server.requests.at(-1)!.body)).toContain("after the editor")
 })
 
 test("tui editor - /export opens the Markdown transcript in the editor, and writes no file into the project", async () => {
   const { box, pane } = open()
   await pane.waitFor("tab agents")
-  server.script(text("An answer to export."))
+  h.server.script(text("An answer to export."))
   pane.type("a question to export")
   pane.keys("Enter")
   await pane.waitFor("An answer to export.")

@@ -6,33 +6,23 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import sharp from "sharp"
-import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
+import { describe as base, expect, test } from "vitest"
 import { requires } from "../lib/requires"
-import { startLLMServer, text, type LLMServer, type RecordedRequest } from "../lib/llm-server"
+import { text, type RecordedRequest } from "../lib/llm-server"
 import { BIN, sandbox, writeConfig } from "../lib/e2e"
+import { tuiHarness } from "../lib/tui-harness"
 import { Tmux } from "../tui/tmux"
 
 const describe = base.skipIf(requires("tmux"))
 
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer({ strict: false })
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness({ strict: false })
 
 /** A model that takes images (`attachment: true`), as the catalogue or config says. */
 function config() {
   const limit = { context: 200_000, output: 8_000 }
   return {
     model: "fake/vision-model",
-    provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${server.url}/v1`, apiKey: "test-key" }, models: { "vision-model": { limit, attachment: true } } } },
+    provider: { fake: { npm: "@ai-sdk/openai-compatible", options: { baseURL: `${h.server.url}/v1`, apiKey: "test-key" }, models: { "vision-model": { limit, attachment: true } } } },
   }
 }
 
@@ -58,8 +48,7 @@ async function imagesIn(r: RecordedRequest): Promise<string[]> {
 
 function start(box: ReturnType<typeof sandbox>, env: NodeJS.ProcessEnv = box.env) {
   writeConfig(box.project, config())
-  const pane = new Tmux()
-  panes.push(pane)
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env })
   return pane
 }
@@ -79,7 +68,7 @@ describe("tui images - in a terminal", () => {
     writeFileSync(path.join(shots, "failing ui.png"), await png(32, 24))
     writeFileSync(path.join(shots, "other.png"), await png(40, 30))
     writeFileSync(path.join(box.project, "shot.png"), await png(16, 12))
-    server.script(text("Pasted one seen."), text("Two more seen."), text("Mentioned one seen."), text("Plain text seen."))
+    h.server.script(text("Pasted one seen."), text("Two more seen."), text("Mentioned one seen."), text("Plain text seen."))
     const pane = start(box)
     await pane.waitFor("tab agents")
 
@@ -88,8 +77,8 @@ describe("tui images - in a terminal", () => {
     await pane.waitFor("[Image 1]")
     expect(pane.screen()).not.toContain("failing")
     await send(pane, "what is wrong here?", "Pasted one seen.")
-    expect(await imagesIn(server.requests[0]!)).toEqual(["32x24"])
-    expect(userParts(server.requests[0]!).find((p) => p.type === "text")?.text).toContain("[Image 1] what is wrong here?")
+    expect(await imagesIn(h.server.requests[0]!)).toEqual(["32x24"])
+    expect(userParts(h.server.requests[0]!).find((p) => p.type === "text")?.text).toContain("[Image 1] what is wrong here?")
 
     // Quoted, and a file:// URL, in one prompt: two chips, two images.
     pane.paste(`'${shots}/failing ui.png'`)
@@ -97,10 +86,10 @@ describe("tui images - in a terminal", () => {
     pane.paste(`file://${encodeURI(`${shots}/other.png`)}`)
     await pane.waitFor("[Image 3]")
     await send(pane, "and these?", "Two more seen.")
-    expect(await imagesIn(server.requests[1]!)).toEqual(["32x24", "40x30"])
+    expect(await imagesIn(h.server.requests[1]!)).toEqual(["32x24", "40x30"])
 
     await send(pane, "look at @shot.png please", "Mentioned one seen.")
-    expect(await imagesIn(server.requests[2]!)).toEqual(["16x12"])
+    expect(await imagesIn(h.server.requests[2]!)).toEqual(["16x12"])
 
     // A pasted path of a file that does not exist, or of a text file, stays text.
     writeFileSync(path.join(box.project, "notes.txt"), "hello")
@@ -110,8 +99,8 @@ describe("tui images - in a terminal", () => {
     await pane.waitFor((s) => !s.includes("missing.png"))
     pane.paste("notes.txt")
     await send(pane, " is plain", "Plain text seen.")
-    expect(await imagesIn(server.requests[3]!)).toEqual([])
-    expect(userParts(server.requests[3]!).map((p) => p.text ?? "").join("")).toContain("notes.txt is plain")
+    expect(await imagesIn(h.server.requests[3]!)).toEqual([])
+    expect(userParts(h.server.requests[3]!).map((p) => p.text ?? "").join("")).toContain("notes.txt is plain")
   })
 
   test("tui images - Ctrl+V pastes the clipboard's image through xclip; no image or no tool gives a notice", async () => {
@@ -135,7 +124,7 @@ esac
     )
     chmodSync(xclip, 0o755)
     writeFileSync(path.join(box.home, "clip-mode"), "text")
-    server.script(text("Clipboard image seen."))
+    h.server.script(text("Clipboard image seen."))
     const pane = start(box, { ...box.env, PATH: `${bin}:${process.env.PATH}` })
     await pane.waitFor("tab agents")
 
@@ -146,8 +135,8 @@ esac
     pane.keys("C-v")
     await pane.waitFor("[Image 1]")
     await send(pane, "what does this show?", "Clipboard image seen.")
-    expect(server.requests).toHaveLength(1)
-    expect(await imagesIn(server.requests[0]!)).toEqual(["24x18"])
+    expect(h.server.requests).toHaveLength(1)
+    expect(await imagesIn(h.server.requests[0]!)).toEqual(["24x18"])
 
     // No xclip at all (nor wl-paste): the notice names what to install.
     const bare = sandbox()

@@ -1,26 +1,15 @@
 // The TUI while the agent works: Enter steers, ctrl+q queues; waiting prompts show above the
 // prompt, and ↑ on the empty prompt takes the newest back (here dropped: withdrawn). The real
 // `wright` binary in tmux, the scripted LLM behind it. Needs a build (`node scripts/build.mjs`).
-import { afterAll, afterEach, beforeAll, describe as base, expect, test, vi } from "vitest"
+import { describe as base, expect, test } from "vitest"
 import { requires } from "../lib/requires"
-import { startLLMServer, text, toolCall, type LLMServer, type RecordedRequest } from "../lib/llm-server"
+import { text, toolCall, type RecordedRequest } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
-import { Tmux } from "../tui/tmux"
+import { tuiHarness } from "../lib/tui-harness"
 
 const describe = base.skipIf(requires("tmux"))
 
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer({ strict: false })
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness({ strict: false })
 
 function userTexts(r: RecordedRequest): string[] {
   return (r.body.messages as { role: string; content: unknown }[])
@@ -31,11 +20,10 @@ function userTexts(r: RecordedRequest): string[] {
 describe("tui inbox - in a terminal", () => {
   test("tui inbox - Enter steers and ctrl+q queues while the agent works; waiting prompts show, and one taken back is never sent", async () => {
     const box = sandbox()
-    writeConfig(box.project, providerConfig(server, "openai-chat"))
+    writeConfig(box.project, providerConfig(h.server, "openai-chat"))
     const slow = Array.from({ length: 40 }, (_, i) => `w${i} `)
-    server.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 200 }), text("Steered answer."), text("Queued answer."))
-    const pane = new Tmux()
-    panes.push(pane)
+    h.server.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 200 }), text("Steered answer."), text("Queued answer."))
+    const pane = h.pane()
     pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
     await pane.waitFor("tab agents")
     pane.type("start the work")
@@ -57,11 +45,11 @@ describe("tui inbox - in a terminal", () => {
     pane.keys("C-c")
     await pane.waitFor((s) => !s.includes("drop this one"))
     // Nothing was delivered while the first step streamed.
-    expect(server.requests).toHaveLength(1)
+    expect(h.server.requests).toHaveLength(1)
 
     await pane.waitFor("Queued answer.", { timeoutMs: 60_000 })
     await pane.waitFor((s) => s.includes("tab agents") && !s.includes("steering ") && !s.includes("queued then"))
-    const sent = server.requests.map(userTexts)
+    const sent = h.server.requests.map(userTexts)
     expect(sent).toEqual([
       ["start the work"],
       // The steer in the same turn, right after the tool result; the queued prompt a new turn after the answer.
@@ -72,13 +60,12 @@ describe("tui inbox - in a terminal", () => {
 
   test("tui inbox - on a session another process runs, ctrl+q queues for that process, which answers it as a new turn", async () => {
     const box = sandbox()
-    writeConfig(box.project, providerConfig(server, "openai-chat"))
+    writeConfig(box.project, providerConfig(h.server, "openai-chat"))
     const story = Array.from({ length: 40 }, (_, i) => `s${i} `)
-    server.script({ text: story, delayMs: 150 }, text("Queued from the TUI."))
+    h.server.script({ text: story, delayMs: 150 }, text("Queued from the TUI."))
     const running = wright(["run", "tell a story"], { cwd: box.project, env: box.env })
-    await waitUntil(() => server.inFlight() === 1, "run's request at the model")
-    const pane = new Tmux()
-    panes.push(pane)
+    await waitUntil(() => h.server.inFlight() === 1, "run's request at the model")
+    const pane = h.pane()
     pane.start([process.execPath, BIN, "-c"], { cwd: box.project, env: box.env })
     await pane.waitFor("read-only")
     pane.type("and a title please")
@@ -87,7 +74,7 @@ describe("tui inbox - in a terminal", () => {
     const ran = await running
     expect(ran.code).toBe(0)
     // run's process delivered it after its own answer, as a new turn.
-    expect(server.requests.map(userTexts)).toEqual([["tell a story"], ["tell a story", "and a title please"]])
+    expect(h.server.requests.map(userTexts)).toEqual([["tell a story"], ["tell a story", "and a title please"]])
     await pane.waitFor((s) => s.includes("Queued from the TUI.") && !s.includes("queued and a title"), { timeoutMs: 30_000 })
   })
 })

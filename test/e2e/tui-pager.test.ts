@@ -2,31 +2,19 @@
 // of a change taller than the screen opens a scrollable view instead of flooding the
 // scrollback; keys page through it, `/` finds text, `q` leaves it and the prompt is back as
 // it was. ctrl+o opens a large tool output there too; a small /diff is still printed.
-import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { expect, test as base } from "vitest"
 import { requires } from "../lib/requires"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { text, toolCall } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
-import { Tmux } from "../tui/tmux"
+import { tuiHarness } from "../lib/tui-harness"
 
 const test = base.skipIf(requires("tmux"))
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness()
 
 function open() {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(server, "openai-chat"))
-  const pane = new Tmux()
-  panes.push(pane)
+  writeConfig(box.project, providerConfig(h.server, "openai-chat"))
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env, rows: 30 })
   return { box, pane }
 }
@@ -36,7 +24,7 @@ const big = Array.from({ length: 150 }, (_, i) => `line number ${i + 1} of the b
 test("tui pager - /diff of a large change pages: keys scroll, / finds, q comes back to the prompt", async () => {
   const { box, pane } = open()
   await pane.waitFor("tab agents")
-  server.script(toolCall("write", { filePath: `${box.project}/big.txt`, content: big }), text("Wrote the big file."))
+  h.server.script(toolCall("write", { filePath: `${box.project}/big.txt`, content: big }), text("Wrote the big file."))
   pane.type("write a big file")
   pane.keys("Enter")
   await pane.waitFor("Wrote the big file.")
@@ -76,7 +64,7 @@ test("tui pager - /diff of a large change pages: keys scroll, / finds, q comes b
 test("tui pager - ctrl+o opens a large tool output in the pager; a small /diff is printed as before", async () => {
   const { box, pane } = open()
   await pane.waitFor("tab agents")
-  server.script(toolCall("bash", { command: "seq 1 120 | sed 's/^/out /'", description: "Count" }), text("Counted."))
+  h.server.script(toolCall("bash", { command: "seq 1 120 | sed 's/^/out /'", description: "Count" }), text("Counted."))
   pane.type("count")
   pane.keys("Enter")
   await pane.waitFor("Counted.")
@@ -89,7 +77,7 @@ test("tui pager - ctrl+o opens a large tool output in the pager; a small /diff i
   pane.keys("Escape")
   await pane.waitFor("tab agents")
 
-  server.script(toolCall("write", { filePath: `${box.project}/small.txt`, content: "just one line\n" }), text("Small one."))
+  h.server.script(toolCall("write", { filePath: `${box.project}/small.txt`, content: "just one line\n" }), text("Small one."))
   pane.type("write a small file")
   pane.keys("Enter")
   await pane.waitFor("Small one.")

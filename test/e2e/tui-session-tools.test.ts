@@ -7,31 +7,20 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdtempSync, readFileSync } from "node:fs"
 import { tmpdir } from "node:os"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { expect, test as base, vi } from "vitest"
 import { requires } from "../lib/requires"
-import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
+import { text, toolCall } from "../lib/llm-server"
 import { BIN, providerConfig, sandbox, wright, writeConfig } from "../lib/e2e"
+import { tuiHarness } from "../lib/tui-harness"
 import { Tmux } from "../tui/tmux"
 
 const test = base.skipIf(requires("tmux"))
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer()
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness()
 
 function open(config: Record<string, unknown> = {}) {
   const box = sandbox()
-  writeConfig(box.project, { ...providerConfig(server, "openai-chat"), ...config })
-  const pane = new Tmux()
-  panes.push(pane)
+  writeConfig(box.project, { ...providerConfig(h.server, "openai-chat"), ...config })
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
   return { box, pane }
 }
@@ -43,10 +32,10 @@ function rawOutput(pane: Tmux): () => string {
   return () => (existsSync(file) ? readFileSync(file, "latin1") : "")
 }
 
-const sent = () => JSON.stringify(server.requests.at(-1)!.body)
+const sent = () => JSON.stringify(h.server.requests.at(-1)!.body)
 
 async function ask(pane: Tmux, prompt: string, answer: string) {
-  server.script(text(answer))
+  h.server.script(text(answer))
   pane.type(prompt)
   pane.keys("Enter")
   await pane.waitFor(answer)
@@ -81,7 +70,7 @@ test("tui session tools - /copy sends the last answer as OSC 52, /rename retitle
   pane.keys("Enter")
   const forked = await pane.waitFor("Forked into “Release checklist (fork #1)”")
   expect(forked).toMatch(/❯ second question|second question█|second question/)
-  server.script(text("Forked answer."))
+  h.server.script(text("Forked answer."))
   pane.keys("End", " again")
   pane.keys("Enter")
   await pane.waitFor("Forked answer.")
@@ -106,7 +95,7 @@ test("tui session tools - /timeline undoes from the chosen prompt on and gives i
   pane.keys("Down")
   pane.keys("Enter")
   await pane.waitFor("↶ back to: beta prompt")
-  server.script(text("Fresh answer."))
+  h.server.script(text("Fresh answer."))
   pane.keys("Enter")
   await pane.waitFor("Fresh answer.")
   const body = sent()
@@ -122,7 +111,7 @@ test("tui session tools - /auto shows its marker and allows a permission ask wit
   pane.keys("Enter")
   // The status line's marker (the transcript's lines say "auto-approved").
   await pane.waitFor(/build ⏵⏵ auto-approve ·/)
-  server.script(toolCall("bash", { command: "echo auto > ran.txt", description: "Write a file" }), text("Written while auto."))
+  h.server.script(toolCall("bash", { command: "echo auto > ran.txt", description: "Write a file" }), text("Written while auto."))
   pane.type("write the file")
   pane.keys("Enter")
   const done = await pane.waitFor("Written while auto.")
@@ -134,7 +123,7 @@ test("tui session tools - /auto shows its marker and allows a permission ask wit
   pane.keys("Enter")
   await pane.waitFor("Auto-approve off")
   expect(pane.screen()).not.toMatch(/⏵⏵ auto-approve(?!d)/)
-  server.script(toolCall("bash", { command: "echo again > ran2.txt", description: "Write another" }), text("Asked this time."))
+  h.server.script(toolCall("bash", { command: "echo again > ran2.txt", description: "Write another" }), text("Asked this time."))
   pane.type("write another")
   pane.keys("Enter")
   await pane.waitFor("Permission required")
@@ -143,7 +132,7 @@ test("tui session tools - /auto shows its marker and allows a permission ask wit
 })
 
 test("tui session tools - /models lists favourites (ctrl+f) then recents first, kept for the next launch", async () => {
-  const config = providerConfig(server, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
+  const config = providerConfig(h.server, "openai-chat") as { provider: { fake: { models: Record<string, unknown> } } }
   const limit = { context: 200_000, output: 8_000 }
   const models = { "alpha-model": { limit }, "chat-model": { limit }, "zeta-model": { limit } }
   const { box, pane } = open({ provider: { fake: { ...config.provider.fake, models } } })
@@ -166,8 +155,7 @@ test("tui session tools - /models lists favourites (ctrl+f) then recents first, 
   pane.keys("C-d")
   await pane.waitFor("[exited")
 
-  const again = new Tmux()
-  panes.push(again)
+  const again = h.pane()
   again.start([process.execPath, BIN], { cwd: box.project, env: box.env })
   await again.waitFor("tab agents")
   again.type("/models")

@@ -5,31 +5,20 @@
 import { execFileSync } from "node:child_process"
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import path from "node:path"
-import { afterAll, afterEach, beforeAll, expect, test as base, vi } from "vitest"
+import { expect, test as base } from "vitest"
 import { requires } from "../lib/requires"
 import { BIN, providerConfig, sandbox, writeConfig } from "../lib/e2e"
-import { startLLMServer, type LLMServer } from "../lib/llm-server"
+import { tuiHarness } from "../lib/tui-harness"
 import { Tmux } from "../tui/tmux"
 
 const test = base.skipIf(requires("tmux"))
 
-vi.setConfig({ testTimeout: 120_000 })
-
-let server: LLMServer
-const panes: Tmux[] = []
-beforeAll(async () => {
-  server = await startLLMServer({ strict: false })
-})
-afterEach(() => {
-  for (const p of panes.splice(0)) p.kill()
-  server.reset()
-})
-afterAll(() => server.close())
+const h = tuiHarness({ strict: false })
 
 /** Starts wright with `files` (relative to XDG_CONFIG_HOME) written first; colours on unless `noColor`. */
 function open(files: Record<string, unknown>, opts: { color?: boolean } = {}) {
   const box = sandbox()
-  writeConfig(box.project, providerConfig(server, "openai-chat"))
+  writeConfig(box.project, providerConfig(h.server, "openai-chat"))
   const config = box.env.XDG_CONFIG_HOME!
   for (const [rel, content] of Object.entries(files)) {
     const file = path.join(config, rel)
@@ -37,8 +26,7 @@ function open(files: Record<string, unknown>, opts: { color?: boolean } = {}) {
     writeFileSync(file, typeof content === "string" ? content : JSON.stringify(content))
   }
   if (opts.color) delete box.env.NO_COLOR
-  const pane = new Tmux()
-  panes.push(pane)
+  const pane = h.pane()
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
   return { box, pane, config }
 }
