@@ -11,6 +11,8 @@ import type { AddressInfo } from "node:net"
 import os from "node:os"
 import path from "node:path"
 import { pathToFileURL } from "node:url"
+import v8 from "node:v8"
+import vm from "node:vm"
 import { startLLMServer } from "../../test/lib/llm-server"
 
 export const CLIENTS = 20
@@ -30,6 +32,12 @@ export interface SseBench {
 }
 
 let hooked = false
+
+// A full collection before each measured stream: otherwise the previous run's garbage (a whole
+// App and its 20,000-delta answer) is collected at some random point of the next run, and
+// which run pays for it decides more of the on/off difference than the event log does.
+v8.setFlagsFromString("--expose-gc")
+const collect = vm.runInNewContext("gc") as () => void
 
 /** A lean SSE reader: keeps each event's raw JSON; stops after `session.idle` of the session. */
 async function readStream(url: string, sessionOf: () => string | undefined, onConnected: () => void, signal: AbortSignal): Promise<{ events: string[]; endAt: number }> {
@@ -103,6 +111,7 @@ export async function runSseBench(opts: { clients?: number; deltas?: number; eve
       readStream(`${base}/event`, () => session.id, () => ++connected === CLIENTS_N && allConnected(), controller.signal),
     )
     await ready
+    collect()
     const start = performance.now()
     const cpu = process.cpuUsage()
     await client.session.prompt(session.id, { parts: [{ type: "text", text: "stream a long answer" }] })
