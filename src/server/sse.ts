@@ -19,10 +19,13 @@ export interface SseOptions {
   /** Where a stream that fails to take a chunk is told (it is closed then). */
   log?: Logger
   /**
-   * The event log's id of a live event (its seq), sent as the frame's `id:`; looked up when
-   * the chunk goes out, after `beforeFlush` (which writes the log, giving queued events theirs).
+   * The event log's id of a live event (its seq), sent as the frame's `id:`: `ticketOf` is
+   * taken when the event is sent (a number, so the stream does not hold the event), `idOf`
+   * turns it into the seq when the chunk goes out, after `beforeFlush` (which writes the log,
+   * giving queued events theirs).
    */
-  idOf?: (event: object) => number | undefined
+  ticketOf?: (event: object) => number | undefined
+  idOf?: (ticket: number) => number | undefined
   beforeFlush?: () => void
   /** The `id:` of the first frame (`server.connected`): where a fresh client stands in the log. */
   connectedId?: () => number | undefined
@@ -45,6 +48,7 @@ const isDelta = (e: object): e is DeltaEvent => (e as { type?: string }).type ==
 
 export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void, sink: SseSink) => () => void, opts: SseOptions = {}): Response {
   const format = opts.format ?? eventJson
+  const ticketOf = opts.ticketOf
   const idOf = opts.idOf
   let cleanup = () => {}
   const stream = new ReadableStream<Uint8Array>({
@@ -55,18 +59,20 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       // Events published in one turn of the event loop (a burst of streamed deltas) go out
       // as one chunk: far fewer stream reads and wake-ups for every client. Each event's JSON
       // is taken when it is sent (the event's objects may change later); its `id:` (the log's
-      // seq, given at the log's flush) is added when the chunk goes out: `ids[i]` is the event
-      // whose seq frame i carries, or a number already known.
+      // seq, given at the log's flush) is added when the chunk goes out: frame i carries the id
+      // `ids[i]`, or else the seq of the log's ticket `tickets[i]`.
       let pending: string[] = []
-      let ids: (object | number | undefined)[] = []
+      let ids: (number | undefined)[] = []
+      let tickets: (number | undefined)[] = []
       // Whether some pending frame may carry an id (else the chunk is a plain join).
       let withIds = false
       // With coalesce: the delta still being merged (the last thing pending), sent at flush.
-      let merging: { event: DeltaEvent; parts: string[]; last: object } | undefined
-      const push = (text: string, id: object | number | undefined) => {
+      let merging: { event: DeltaEvent; parts: string[]; last: number | undefined } | undefined
+      const push = (text: string, id: number | undefined, ticket: number | undefined) => {
         pending.push(text)
         ids.push(id)
-        if (id !== undefined) withIds = true
+        tickets.push(ticket)
+        if (id !== undefined || ticket !== undefined) withIds = true
       }
       const settle = () => {
         if (!merging) return
@@ -74,7 +80,7 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         merging = undefined
         const joined = parts.length === 1 ? event : { type: event.type, properties: { ...event.properties, delta: parts.join("") } }
         // The merged frame stands at its last delta's place in the log.
-        push(format(joined), idOf && last)
+        push(format(joined), undefined, last)
       }
       const flush = () => {
         settle()
@@ -84,13 +90,14 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         if (withIds) {
           opts.beforeFlush?.()
           for (let i = 0; i < pending.length; i++) {
-            const source = ids[i]
-            const id = typeof source === "object" ? idOf?.(source) : source
+            const ticket = tickets[i]
+            const id = ticket !== undefined ? idOf?.(ticket) : ids[i]
             text += id === undefined ? `data: ${pending[i]}\n\n` : `id: ${id}\ndata: ${pending[i]}\n\n`
           }
         } else for (const json of pending) text += `data: ${json}\n\n`
         pending = []
         ids = []
+        tickets = []
         withIds = false
         try {
           controller.enqueue(encoder.encode(text))
@@ -111,21 +118,21 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
           const m = merging?.event.properties
           if (m && m.partID === p.partID && m.field === p.field) {
             merging!.parts.push(p.delta)
-            merging!.last = event
+            merging!.last = ticketOf?.(event)
             return
           }
           settle()
-          merging = { event, parts: [p.delta], last: event }
+          merging = { event, parts: [p.delta], last: ticketOf?.(event) }
           return
         }
         settle()
-        push(format(event), idOf && event)
+        push(format(event), undefined, ticketOf?.(event))
       }
       const frame = (json: string, id?: number) => {
         if (closed) return
         wake()
         settle()
-        push(json, id)
+        push(json, id, undefined)
       }
       const close = () => {
         if (closed) return

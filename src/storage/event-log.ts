@@ -4,9 +4,10 @@
 // streams send `seq` as each event's `id:`, and a client that reconnects with the last id it
 // saw gets exactly the events after it.
 //
-// Cost on the hot path: `append` only queues. The queue is written at the next turn of the
-// event loop (or earlier, when a stream is about to send: `flush`), in one IMMEDIATE
-// transaction; there each event gets its seq. Consecutive text deltas of one part become ONE
+// Cost on the hot path: `append` only queues (and gives the event a ticket, its place in this
+// log's order). The queue is written at the next turn of the event loop (or earlier, when a
+// stream is about to send: `flush`), in one IMMEDIATE transaction; there each ticket gets its
+// seq, and a stream turns the tickets of its frames into ids (`seqOfTicket`). Consecutive text deltas of one part become ONE
 // row holding the joined text and each delta's length (`cuts`), with a seq per delta
 // (seq-n+1..seq): a replay cuts them apart again, so a client rebuilds exactly what it missed,
 // delta by delta, each with its own id.
@@ -18,9 +19,6 @@
 import type { BusEvent } from "../protocol"
 import { jsonOnce } from "../util"
 import type { DB } from "./database"
-
-/** The seq an event got when it was logged (set on the bus's event object at flush). */
-export const SEQ: unique symbol = Symbol("wright.seq")
 
 export interface EventLogOptions {
   /** false: nothing is logged (the benchmark's baseline). Default true. */
@@ -54,11 +52,13 @@ export type Replay =
   | { resync: false; head: number; events: LoggedEvent[] }
   | { resync: true; head: number; reason: "trimmed" | "unknown-id" | "too-many"; sessions?: string[] }
 
-type Logged = BusEvent & { [SEQ]?: number }
-// A plain (symbol) property: defineProperty cost a third of the log's time. A copy made with
-// spread carries it, so only the bus's own event objects are asked for their seq.
-const setSeq = (event: object, seq: number | undefined) => void ((event as { [SEQ]?: number })[SEQ] = seq)
+// An event's ticket: its place among the events this log was given (1, 2, 3…), set at append
+// (a young object; a property set at flush on thousands of older ones cost more than the
+// rest of the flush). A ticket becomes a seq when its batch is written (`seqOfTicket`).
+const TICKET: unique symbol = Symbol("wright.ticket")
+type Ticketed = { [TICKET]?: number }
 
+type Run = { event: BusEvent; directory: string; sessionID: string; deltas: string[] | undefined }
 type Row = { seq: number; directory: string; n: number; cuts: string | null; data: string }
 type Delta = Extract<BusEvent, { type: "message.part.delta" }>
 
@@ -97,51 +97,45 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
     trimDirectory: db.prepare(`SELECT session_id FROM event_trim WHERE directory = ? AND seq > ?`).pluck(),
     trimAll: db.prepare(`SELECT session_id FROM event_trim WHERE seq > ?`).pluck(),
   }
-  // The queue, as two arrays (an object per event cost as much as the rest of `append`).
-  let queued: Logged[] = []
-  let queuedDirs: string[] = []
+  // The queue, as runs: a run is one event, or consecutive text deltas of one part (one row
+  // to be). Only a run's first event is held (and a delta run's strings): holding every event
+  // of a streamed burst until the flush made the young-generation GC copy them all.
+  let queued: Run[] = []
   let scheduled = false
+  // Tickets: `appended` is the newest given; the queue holds those after `written`.
+  let appended = 0
+  let written = 0
+  // The newest batches written: tickets start..end (inclusive) got seqs seq..; seq undefined
+  // when the write failed. A stream resolves its tickets in the same turn (at its flush, after
+  // writing the queue), so a short history is plenty.
+  const batches: { start: number; end: number; seq: number | undefined }[] = []
   const listeners = new Set<() => void>()
   // Events and characters each session logged since its budget was last checked (this process).
   const sinceCheck = new Map<string, { events: number; chars: number; directory: string }>()
 
-  const isDelta = (e: BusEvent): e is Delta => e.type === "message.part.delta"
-  const sessionOf = (e: BusEvent) => (e.properties as { sessionID: string }).sessionID
-  const sameRun = (a: BusEvent, b: BusEvent) => {
-    if (!isDelta(a) || !isDelta(b)) return false
-    const p = a.properties
-    const o = b.properties
+  const sameRun = (run: Run, directory: string, e: Delta) => {
+    if (!run.deltas || run.directory !== directory) return false
+    const p = (run.event as Delta).properties
+    const o = e.properties
     return p.partID === o.partID && p.field === o.field && p.sessionID === o.sessionID
   }
 
-  const write = db.transaction((batch: Logged[], dirs: string[]) => {
+  /** Writes the runs; returns the seq of their first event (each event has the next one). */
+  const write = db.transaction((runs: Run[]): number => {
     let seq = (q.head.get() as number | undefined) ?? 0
     const before = seq
-    for (let i = 0; i < batch.length; ) {
-      const event = batch[i]!
-      const directory = dirs[i]!
-      const sessionID = sessionOf(event)
-      let end = i + 1
-      while (end < batch.length && dirs[end] === directory && sameRun(event, batch[end]!)) end++
-      const n = end - i
+    for (const run of runs) {
+      const { event, directory, sessionID, deltas } = run
+      const n = deltas ? deltas.length : 1
       let data: string
       let cuts: string | null = null
-      if (n === 1) {
-        data = jsonOnce(event)
-        setSeq(event, ++seq)
-      } else {
-        let text = ""
-        const lengths: number[] = []
-        for (let k = i; k < end; k++) {
-          const d = (batch[k] as Delta).properties.delta
-          text += d
-          lengths.push(d.length)
-          setSeq(batch[k]!, ++seq)
-        }
+      if (n === 1) data = jsonOnce(event)
+      else {
         const e = event as Delta
-        data = JSON.stringify({ type: e.type, properties: { ...e.properties, delta: text } })
-        cuts = JSON.stringify(lengths)
+        data = JSON.stringify({ type: e.type, properties: { ...e.properties, delta: deltas!.join("") } })
+        cuts = JSON.stringify(deltas!.map((d) => d.length))
       }
+      seq += n
       q.insert.run(seq, sessionID, directory, n, cuts, data)
       if (event.type === "session.deleted") {
         // Its events go; the deletion itself stays, so a client replaying past it hears of it.
@@ -164,8 +158,8 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
         // A session's budget is checked after each eighth of it was logged: the check scans its rows.
         if (c.events * 8 > maxEvents || c.chars * 8 > maxBytes) trim(sessionID, c.directory)
       }
-      i = end
     }
+    return before + 1
   })
 
   function trim(sessionID: string, directory: string) {
@@ -179,17 +173,29 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
   /** Never throws: a busy or closed database loses this batch from the log (the events were sent live without ids). */
   function flush() {
     if (queued.length === 0) return
-    const batch = queued
-    const dirs = queuedDirs
+    const runs = queued
     queued = []
-    queuedDirs = []
+    const start = written + 1
+    written = appended
+    let seq: number | undefined
     try {
-      write.immediate(batch, dirs)
+      seq = write.immediate(runs)
     } catch {
-      for (const e of batch) if (e[SEQ] !== undefined) setSeq(e, undefined)
-      return
+      seq = undefined
     }
-    for (const fn of listeners) fn()
+    batches.push({ start, end: written, seq })
+    if (batches.length > 64) batches.shift()
+    if (seq !== undefined) for (const fn of listeners) fn()
+  }
+
+  /** The seq of the event given `ticket`; undefined while it is queued, or when its write failed. */
+  function seqOfTicket(ticket: number | undefined): number | undefined {
+    if (ticket === undefined || ticket > written) return undefined
+    for (let i = batches.length - 1; i >= 0; i--) {
+      const b = batches[i]!
+      if (ticket >= b.start) return b.seq === undefined ? undefined : b.seq + (ticket - b.start)
+    }
+    return undefined
   }
 
   function expand(row: Row, after: number, out: LoggedEvent[]) {
@@ -215,11 +221,17 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
       if (!enabled) return
       const sessionID = (event.properties as { sessionID?: unknown }).sessionID
       if (typeof sessionID !== "string") return
-      // Taken now: the objects an event carries (a part) change as the stream goes on. A
-      // delta's properties are its own strings, so its JSON can wait for the flush.
-      if (event.type !== "message.part.delta") jsonOnce(event)
-      queued.push(event)
-      queuedDirs.push(directory)
+      ;(event as Ticketed)[TICKET] = ++appended
+      if (event.type === "message.part.delta") {
+        // A delta's properties are its own strings: its JSON can wait for the flush.
+        const last = queued[queued.length - 1]
+        if (last && sameRun(last, directory, event)) last.deltas!.push(event.properties.delta)
+        else queued.push({ event, directory, sessionID, deltas: [event.properties.delta] })
+      } else {
+        // Taken now: the objects an event carries (a part) change as the stream goes on.
+        jsonOnce(event)
+        queued.push({ event, directory, sessionID, deltas: undefined })
+      }
       if (scheduled) return
       scheduled = true
       setImmediate(() => {
@@ -230,7 +242,11 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
     /** Writes what is queued now, so every event published so far has its seq (streams call it before sending). */
     flush,
     /** The seq an event got, once flushed; undefined for events that are not logged. */
-    seqOf: (event: object): number | undefined => (event as { [SEQ]?: number })[SEQ],
+    seqOf: (event: object): number | undefined => seqOfTicket((event as Ticketed)[TICKET]),
+    /** An event's ticket (taken when it is sent, so the stream holds a number, not the event); undefined when not logged. */
+    ticketOf: (event: object): number | undefined => (event as Ticketed)[TICKET],
+    /** The seq of a ticket's event, once flushed (streams look it up after `flush`). */
+    seqOfTicket,
     /** The newest seq in the database (any process's, this one's queue written first), 0 when none was ever logged. */
     head(): number {
       flush()

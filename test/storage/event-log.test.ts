@@ -68,3 +68,33 @@ test("event log - seqs keep growing after a trim, across reopening, and events w
   expect(store.events.replay(42)).toMatchObject({ resync: true, reason: "unknown-id" })
   store.close()
 })
+
+test("event log - each event's seq follows its batch: across flushes, after a batch whose write failed (no seq, the next batch numbered on)", () => {
+  const store = openStore(path.join(tempDir(), "w.db"))
+  const log = store.events
+  const first = ["a", "b"].map((d) => delta("ses_1", "prt_1", d))
+  const second = ["c", "d", "e"].map((d) => delta("ses_1", "prt_1", d))
+  for (const e of first) log.append(DIR, e)
+  log.flush()
+  for (const e of second) log.append(DIR, e)
+  expect(log.seqOf(second[0]!)).toBeUndefined() // queued: no seq yet
+  log.flush()
+  expect([...first, ...second].map((e) => log.seqOf(e))).toEqual([1, 2, 3, 4, 5])
+  // The table gone for one flush: that batch is lost from the log and its events have no seq.
+  store.db.exec(`ALTER TABLE event RENAME TO event_away`)
+  const lost = idle("ses_1")
+  log.append(DIR, lost)
+  log.flush()
+  store.db.exec(`ALTER TABLE event_away RENAME TO event`)
+  const after = [idle("ses_1"), delta("ses_1", "prt_2", "f")]
+  for (const e of after) log.append(DIR, e)
+  log.flush()
+  expect(log.seqOf(lost)).toBeUndefined()
+  expect(after.map((e) => log.seqOf(e))).toEqual([6, 7])
+  expect(events(log.replay(4)).map((e) => [e.seq, e.type])).toEqual([
+    [5, "message.part.delta"],
+    [6, "session.idle"],
+    [7, "message.part.delta"],
+  ])
+  store.close()
+})

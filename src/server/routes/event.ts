@@ -139,5 +139,5 @@ export const eventRoutes = [
 /** The stream options that give live events their seq as `id:` (a fresh stream's first frame gets the head). */
 function logIds(log: App["store"]["events"] | undefined, after: number | undefined) {
   if (!log?.enabled) return {}
-  return { idOf: log.seqOf, beforeFlush: log.flush, connectedId: after === undefined ? () => log.head() : undefined }
+  return { ticketOf: log.ticketOf, idOf: log.seqOfTicket, beforeFlush: log.flush, connectedId: after === undefined ? () => log.head() : undefined }
 }
