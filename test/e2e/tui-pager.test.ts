@@ -81,9 +81,12 @@ test("tui pager - ctrl+o opens a large tool output in the pager; a small /diff i
   pane.type("write a small file")
   pane.keys("Enter")
   await pane.waitFor("Small one.")
+  // The write's own result shows "+just one line" too: wait for the turn to end, then for /diff's own heading.
+  await pane.waitFor("tab agents")
   pane.type("/diff")
   pane.keys("Enter")
-  const printed = await pane.waitFor("+just one line")
+  const printed = await pane.waitFor(/\d+ files? changed/)
+  expect(printed).toContain("+just one line")
   expect(printed).not.toContain("diff: this session's changes")
   expect(printed).toContain("tab agents")
 })
