@@ -141,8 +141,10 @@ test("tui session tools - /models lists favourites (ctrl+f) then recents first, 
   pane.keys("Enter")
   await pane.waitFor("Models")
   pane.type("zeta")
-  pane.keys("Enter")
+  // The list may still be loading: choose once the row is there, and go on once the status line names it.
   await pane.waitFor("fake/zeta-model")
+  pane.keys("Enter")
+  await pane.waitFor("build · fake/zeta-model")
   pane.type("/models")
   pane.keys("Enter")
   // The recent one leads; ctrl+f stars the selected row (the recent), which then leads as a favourite.
