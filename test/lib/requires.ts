@@ -6,13 +6,26 @@
 import { accessSync, appendFileSync, constants } from "node:fs"
 import path from "node:path"
 
-export type Need = "chromium" | "tmux" | "bwrap" | "git"
+export type Need = "chromium" | "tmux" | "bwrap" | "git" | LanguageTool
+
+/** The language servers and formatters Debian provides that test/lsp/languages.test.ts runs for real. */
+export type LanguageTool = "clangd" | "gopls" | "gofmt" | "shfmt" | "black" | "clang-format" | "rustfmt" | "rubocop"
+
+const debian = (tests: string, pkg: string, name: string) => ({ tests, install: `apt-get install ${pkg}`, names: [name] })
 
 const WHAT: Record<Need, { tests: string; install: string; names: string[] }> = {
   chromium: { tests: "browser tests", install: "apt-get install chromium", names: ["chromium", "chromium-browser", "google-chrome"] },
   tmux: { tests: "terminal UI tests", install: "apt-get install tmux", names: ["tmux"] },
   bwrap: { tests: "sandbox tests", install: "apt-get install bubblewrap", names: ["bwrap"] },
   git: { tests: "git tests", install: "apt-get install git", names: ["git"] },
+  clangd: debian("the C language server test", "clangd", "clangd"),
+  gopls: debian("the Go language server test", "gopls golang-go", "gopls"),
+  gofmt: debian("the gofmt test", "golang-go", "gofmt"),
+  shfmt: debian("the shfmt test", "shfmt", "shfmt"),
+  black: debian("the black test", "black", "black"),
+  "clang-format": debian("the clang-format test", "clang-format", "clang-format"),
+  rustfmt: debian("the rustfmt test", "rustfmt", "rustfmt"),
+  rubocop: debian("the rubocop test", "rubocop", "rubocop"),
 }
 
 /** The first executable named `names` on PATH, or undefined. */
