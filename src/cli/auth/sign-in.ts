@@ -2,7 +2,7 @@
 // (llm/login/), run here in the terminal, their tokens stored in wright's auth.json (0600) as
 // `type: "oauth"`. Neither prints a token.
 import { finishCopilotLogin, startChatGPTLogin, startCopilotLogin, writeEntry } from "../../llm"
-import { openBrowser } from "../mcp/execute"
+import { openBrowser } from "../browser"
 import { bold, dim, green, UserError } from "../ui"
 
 const out = (s: string) => void process.stdout.write(s)

@@ -2,6 +2,7 @@
 // loaded as an App would load it for the folder (trust included), servers are connected by
 // the same MCP manager, config files are edited in place (jsonc, comments kept), and OAuth
 // logins go through the MCP SDK's client with the loopback callback (mcp/oauth.ts).
+import { openBrowser, splitWords } from "../browser"
 import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs"
 import os from "node:os"
 import path from "node:path"
@@ -330,19 +331,6 @@ async function probe(entry: McpRemoteConfig): Promise<string> {
   }
 }
 
-/** `$BROWSER url`, else xdg-open / open; a failure only means the user opens the URL printed above. */
-export async function openBrowser(url: string, cwd: string) {
-  const browser = process.env.BROWSER?.trim()
-  const argv = browser ? [...splitWords(browser), url] : [process.platform === "darwin" ? "open" : "xdg-open", url]
-  try {
-    const child = await createExec({ env: process.env })(argv, { cwd })
-    child.stdout.resume()
-    child.stderr.resume()
-  } catch {
-    note(dim("(Could not open a browser: open the URL above yourself.)\n"))
-  }
-}
-
 function globalFile(): string {
   const dir = xdg(process.env, home()).config
   const found = ["wright.json", "wright.jsonc", "config.json"].map((n) => path.join(dir, n)).find((f) => existsSync(f))
@@ -382,10 +370,6 @@ function pairs(items: string[], flag: string): Record<string, string> {
     out[item.slice(0, eq)] = item.slice(eq + 1)
   }
   return out
-}
-
-function splitWords(s: string): string[] {
-  return [...s.matchAll(/"([^"]*)"|'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]!)
 }
 
 function indent(s: string): string {

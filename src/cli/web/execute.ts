@@ -3,7 +3,7 @@
 // reach a running one through its state file (state.ts) and its /web/ routes.
 import { networkInterfaces } from "node:os"
 import { createPairing, PAIR_TTL_MS, type Device, type Pairing } from "../../server"
-import { createExec } from "../../process"
+import { openBrowser } from "../browser"
 import type { ServeArgs } from "../args"
 import { bold, dim, UserError } from "../ui"
 import { runningWebServers, writeWebState, type WebState } from "./state"
@@ -54,19 +54,6 @@ export async function announce(opts: { url: string; port: number; hostname: stri
   process.once("exit", remove)
   if (opts.open) await openBrowser(link, opts.cwd)
   return remove
-}
-
-/** `$BROWSER url`, else xdg-open / open; a failure only means the user opens the link printed above. */
-async function openBrowser(url: string, cwd: string) {
-  const browser = process.env.BROWSER?.trim()
-  const argv = browser ? [...browser.split(/\s+/), url] : [process.platform === "darwin" ? "open" : "xdg-open", url]
-  try {
-    const child = await createExec({ env: process.env })(argv, { cwd })
-    child.stdout.resume()
-    child.stderr.resume()
-  } catch {
-    process.stderr.write(dim("(Could not open a browser: open the link above yourself.)\n"))
-  }
 }
 
 function pickServer(port: number | undefined): WebState {
