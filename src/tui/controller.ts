@@ -2,10 +2,11 @@
 // a remote server), and every result lands in the store. Failures become notices, never
 // crashes: the prompt stays usable.
 import { toMarkdown, type Client } from "../sdk"
-import type { Delivery, FileDiff, MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
+import type { Delivery, MessageWithParts, ModelRef, PartInput, PermissionReply, Session, TrustStatus } from "../protocol"
 import { createApi, type Api } from "./api"
 import { PAGE, type Store } from "./store"
 import { statusText } from "./status"
+import { diffMarkdown, diffText, fileReport, relative } from "./diff-text"
 import { createAttachments, imageMime, readPastedImage } from "./attachments"
 
 export interface ControllerOptions {
@@ -587,43 +588,3 @@ export function createController(opts: ControllerOptions) {
 }
 
 export type Controller = ReturnType<typeof createController>
-
-function relative(file: string, root: string): string {
-  return root && file.startsWith(root + "/") ? file.slice(root.length + 1) : file
-}
-
-/** The lines /undo adds: the files put back, and those kept with their reason. */
-function fileReport(revert: { restored?: string[]; kept?: { file: string; reason: string }[]; notice?: string } | undefined, root: string): string {
-  if (!revert) return ""
-  const lines: string[] = []
-  if (revert.notice) lines.push(`  ${revert.notice}`)
-  if (revert.restored?.length) lines.push(`  restored: ${revert.restored.map((f) => relative(f, root)).join(", ")}`)
-  for (const k of revert.kept ?? []) lines.push(`  kept ${relative(k.file, root)}: ${k.reason}`)
-  return lines.length ? `\n${lines.join("\n")}` : ""
-}
-
-/** /diff as Markdown: one line per file with its counts, then each file's unified diff. */
-export function diffMarkdown(diffs: FileDiff[]): string {
-  const list = diffs.map((d) => `- \`${d.file}\` +${d.additions} -${d.deletions}${d.status && d.status !== "modified" ? ` (${d.status})` : ""}`)
-  const bodies = diffs.map((d) => "```diff\n" + unified(d).trimEnd() + "\n```")
-  return [`**${diffs.length} file${diffs.length === 1 ? "" : "s"} changed**`, ...list, "", ...bodies].join("\n")
-}
-
-/** /diff as plain text for the pager: the counts per file, then each unified diff. */
-export function diffText(diffs: FileDiff[]): string {
-  const list = diffs.map((d) => `  ${d.file} +${d.additions} -${d.deletions}${d.status && d.status !== "modified" ? ` (${d.status})` : ""}`)
-  return [`${diffs.length} file${diffs.length === 1 ? "" : "s"} changed`, ...list, "", ...diffs.map((d) => unified(d).trimEnd() + "\n")].join("\n")
-}
-
-function unified(d: FileDiff): string {
-  const a = d.before.split("\n")
-  const b = d.after.split("\n")
-  // A whole-file view: lines only in before, then lines only in after, by a simple common prefix/suffix.
-  let start = 0
-  while (start < a.length && start < b.length && a[start] === b[start]) start++
-  let endA = a.length
-  let endB = b.length
-  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) endA--, endB--
-  const ctx = (lines: string[]) => lines.map((l) => ` ${l}`)
-  return [`--- a/${d.file}`, `+++ b/${d.file}`, ...ctx(a.slice(Math.max(0, start - 2), start)), ...a.slice(start, endA).map((l) => `-${l}`), ...b.slice(start, endB).map((l) => `+${l}`), ...ctx(a.slice(endA, endA + 2))].join("\n")
-}
