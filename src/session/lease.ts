@@ -76,6 +76,8 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
   let version = dataVersion()
   let lastFull = 0
   let elsewhere = new Map<string, { pid: number; hostname: string }>()
+  /** The dead holder each session was last reported for (onDead), so it is reported once. */
+  const mourned = new Map<string, string>()
   function dataVersion(): number {
     return db.pragma("data_version", { simple: true }) as number
   }
@@ -102,8 +104,17 @@ export function createSessionLeases(opts: SessionLeaseOptions) {
       // After the sync: clients get the final parts before they hear the session went idle.
       const gone = [...elsewhere.keys()].filter((id) => !next.has(id))
       applyElsewhere(next)
-      // A holder that died leaves its lease behind (one that finished released it).
-      if (opts.onDead) for (const id of gone) if (history.loaded().includes(id) && leases.get(id)) opts.onDead(id)
+      // A holder that died leaves its lease behind (one that finished released it). It may have
+      // died before this follower ever saw it run (a tick late on a busy machine): look at the
+      // dead leases themselves, and tell each dead holder of a session shown here once.
+      if (opts.onDead && (changed || gone.length)) {
+        const loaded = new Set(history.loaded())
+        for (const lease of leases.deadHeld()) {
+          if (!loaded.has(lease.sessionID) || held.has(lease.sessionID) || mourned.get(lease.sessionID) === lease.holder) continue
+          mourned.set(lease.sessionID, lease.holder)
+          opts.onDead(lease.sessionID)
+        }
+      }
     } catch (error) {
       opts.log?.warn("following other processes failed", { error })
     }

@@ -96,7 +96,8 @@ test("web - serve --web serves the UI behind pairing too", async () => {
   expect((await send(served.url, "GET", "/", { headers: { accept: "text/html" } })).status).toBe(401)
   const page = await paired(served)
   await page.getByRole("textbox", { name: "Prompt" }).waitFor({ state: "detached" })
-  expect(await page.locator('nav[aria-label="Sessions"]').textContent()).toContain("project")
+  // The list fills in once the projects are fetched: wait for it rather than read it at once.
+  await page.locator('nav[aria-label="Sessions"]', { hasText: "project" }).waitFor({ timeout: 10_000 })
 })
 
 test("web - the password works instead of pairing, and without either the page is refused", async () => {

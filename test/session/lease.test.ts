@@ -2,7 +2,10 @@
 // connection, history and lease holder. (Two real processes: test/storage/lease.test.ts and
 // test/e2e/lease.test.ts.) After every test: no step closed while its holder lives, no part
 // lost, no two steps interleaved.
+import { spawnSync } from "node:child_process"
+import os from "node:os"
 import path from "node:path"
+import Database from "better-sqlite3"
 import { afterAll, afterEach, beforeAll, expect, test } from "vitest"
 import type { BusEvent, MessageWithParts } from "../../src/protocol"
 import { createClient, type Client } from "../../src/sdk"
@@ -164,6 +167,26 @@ test("lease - a holder that stalls past the stale time is taken over; it notices
   expect(answerText(after[3]!)).toBe("B took over.")
   expect(after[3]!.info).not.toHaveProperty("error")
   expectSerial(after)
+  await a.close()
+  await b.close()
+})
+
+test("lease - a session shown here whose holder died before this process ever saw it run is carried on here", async () => {
+  const box = setup()
+  const a = await core(box)
+  const b = await core(box)
+  llm.script(text("Carried on by B."))
+  const session = await a.client.session.create()
+  await a.client.session.prompt(session.id, { ...prompt("go"), noReply: true })
+  // B shows the session; then a process that took its lease is already gone when B's follower
+  // first looks (it ran and died between two ticks, as on a busy machine).
+  expect(await b.client.session.messages(session.id)).toHaveLength(1)
+  const gone = spawnSync("true").pid
+  const db = new Database(path.join(box.home, "shared.db"))
+  db.prepare("INSERT INTO session_lease (session_id, holder, pid, hostname, heartbeat, time_acquired) VALUES (?, ?, ?, ?, ?, ?)").run(session.id, "dead-holder", gone, os.hostname(), Date.now(), Date.now())
+  db.close()
+  await until(async () => (await b.client.session.messages(session.id)).some((m) => answerText(m) === "Carried on by B."), "B's resumed answer")
+  expect(llm.requests).toHaveLength(1)
   await a.close()
   await b.close()
 })
