@@ -43,6 +43,20 @@ export interface SseSink {
  * 10 s, then whatever `subscribe` sends. It ends when the client goes away, `signal` aborts,
  * or `subscribe` calls `end`.
  */
+// The last chunk a stream encoded, and what it was made of. Every client of a project gets the
+// same events in the same turn of the event loop: the first stream to flush them encodes the
+// chunk, and the others send the same bytes (a stream never changes a chunk it sent). With 20
+// clients this is most of the server's work per event, and its garbage.
+let lastChunk: { frames: string[]; ids: (number | undefined)[]; tickets: (number | undefined)[]; idOf: unknown; bytes: Uint8Array } | undefined
+
+/** The last chunk's bytes if these frames are the same (same JSON, same ids or log tickets of the same log). */
+function sameAsLast(frames: string[], ids: (number | undefined)[], tickets: (number | undefined)[], idOf: unknown): Uint8Array | undefined {
+  const last = lastChunk
+  if (!last || last.frames.length !== frames.length || last.idOf !== idOf) return undefined
+  for (let i = 0; i < frames.length; i++) if (last.frames[i] !== frames[i] || last.tickets[i] !== tickets[i] || last.ids[i] !== ids[i]) return undefined
+  return last.bytes
+}
+
 type DeltaEvent = { type: "message.part.delta"; properties: { partID: string; field: string; delta: string } }
 const isDelta = (e: object): e is DeltaEvent => (e as { type?: string }).type === "message.part.delta"
 
@@ -85,22 +99,27 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
       const flush = () => {
         settle()
         if (closed || pending.length === 0) return
-        // One string per frame, as many as before ids existed: the frame is made here, not at send.
-        let text = ""
-        if (withIds) {
-          opts.beforeFlush?.()
-          for (let i = 0; i < pending.length; i++) {
-            const ticket = tickets[i]
-            const id = ticket !== undefined ? idOf?.(ticket) : ids[i]
-            text += id === undefined ? `data: ${pending[i]}\n\n` : `id: ${id}\ndata: ${pending[i]}\n\n`
-          }
-        } else for (const json of pending) text += `data: ${json}\n\n`
+        if (withIds) opts.beforeFlush?.()
+        let bytes = sameAsLast(pending, ids, tickets, idOf)
+        if (!bytes) {
+          // One string per frame: the frame is made here, not at send.
+          let text = ""
+          if (withIds)
+            for (let i = 0; i < pending.length; i++) {
+              const ticket = tickets[i]
+              const id = ticket !== undefined ? idOf?.(ticket) : ids[i]
+              text += id === undefined ? `data: ${pending[i]}\n\n` : `id: ${id}\ndata: ${pending[i]}\n\n`
+            }
+          else for (const json of pending) text += `data: ${json}\n\n`
+          bytes = encoder.encode(text)
+          lastChunk = { frames: pending, ids, tickets, idOf, bytes }
+        }
         pending = []
         ids = []
         tickets = []
         withIds = false
         try {
-          controller.enqueue(encoder.encode(text))
+          controller.enqueue(bytes)
         } catch (error) {
           // The stream errored under us (a client that left is seen by cancel() first).
           opts.log?.debug("event stream: a chunk could not be sent; closing the stream", { error })

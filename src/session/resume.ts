@@ -49,6 +49,9 @@ export function createResume(deps: {
     if (runner.busy(sessionID)) return { outcome: "running" }
     // The first load closes what a dead holder left open (history's claim), recording the crash.
     const msgs = history.messages(sessionID)
+    // The common case, a session that ended normally: no lease left behind and no resume due.
+    // Told from a read, so opening a session (the TUI asks each time) writes nothing.
+    if (!leases.stored.get(sessionID) && !leases.stored.crashes(sessionID)?.pending) return { outcome: "idle" }
     if (!leases.tryHold(sessionID)) return { outcome: "busy" }
     let handedOver = false
     try {

@@ -130,3 +130,34 @@ test("event log - a deleted session's events go but its deletion; an unknown id 
   expect(badAfter.status).toBe(400)
   expect((await badAfter.json()).data.message).toContain("after")
 })
+
+test("event log - many clients at once (plain, coalescing, global, one resumed mid-way) each get their own stream right: same frames, same ids", async () => {
+  h = await startServer({ llm })
+  const s = await h.client.session.create()
+  const plain = [0, 1, 2].map(async () => readFrames(await get("/event"), idle(s.id)))
+  const merged = readFrames(await get("/event?coalesce=true"), idle(s.id))
+  const global = readFrames(await get("/global/event"), idle(s.id))
+  let deltas = 0
+  const cut = readFrames(await get("/event"), (f) => f.type === "message.part.delta" && ++deltas === 5)
+  llm.script({ text: words(80), delayMs: 2 })
+  await h.client.session.promptAsync(s.id, { parts: [{ type: "text", text: "stream" }] })
+  const before = await cut
+  const resumed = readFrames(await get("/event", { "last-event-id": before.findLast((f) => f.id !== undefined)!.id! }), idle(s.id))
+
+  const [a, b, c] = (await Promise.all(plain)).map((f) => ofSession(f, s.id))
+  expect(a!.filter((f) => f.type === "message.part.delta")).toHaveLength(80)
+  for (const other of [b!, c!]) {
+    expect(other.map((f) => f.raw)).toEqual(a!.map((f) => f.raw))
+    expect(other.map((f) => f.id)).toEqual(a!.map((f) => f.id))
+  }
+  const back = [...ofSession(before, s.id), ...ofSession(await resumed, s.id)]
+  expect(back.map((f) => [f.id, f.raw])).toEqual(a!.map((f) => [f.id, f.raw]))
+  const wrapped = ofSession(await global, s.id)
+  expect(wrapped.map((f) => [f.id, JSON.stringify({ type: f.type, properties: f.properties })])).toEqual(a!.map((f) => [f.id, JSON.stringify({ type: f.type, properties: f.properties })]))
+  // The coalescing client: fewer frames, the same text, each frame at its last delta's id.
+  const text = (fs: Frame[]) => fs.filter((f) => f.type === "message.part.delta").map((f) => f.properties.delta).join("")
+  const m = ofSession(await merged, s.id)
+  expect(text(m)).toBe(text(a!))
+  const ids = new Set(a!.map((f) => f.id))
+  expect(m.every((f) => ids.has(f.id))).toBe(true)
+})

@@ -171,3 +171,17 @@ test("event - ?coalesce=true merges consecutive deltas of one part into one even
   plain.controller.abort()
   merged.controller.abort()
 })
+
+test("event - streams opened in one turn send the same connected frame, each with its own id (a chunk is shared only when frames and ids agree)", async () => {
+  const controller = new AbortController()
+  const first = async (res: Response) => new TextDecoder().decode((await res.body!.getReader().read()).value)
+  // Two streams opened in one turn: the same connected frame, each with its own place in the log.
+  let head = 5
+  const one = sseResponse(controller.signal, () => () => {}, { connectedId: () => head++ })
+  const two = sseResponse(controller.signal, () => () => {}, { connectedId: () => head++ })
+  const three = sseResponse(controller.signal, () => () => {}, { connectedId: () => 6 })
+  expect(await first(one)).toBe('id: 5\ndata: {"type":"server.connected","properties":{}}\n\n')
+  expect(await first(two)).toBe('id: 6\ndata: {"type":"server.connected","properties":{}}\n\n')
+  expect(await first(three)).toBe('id: 6\ndata: {"type":"server.connected","properties":{}}\n\n')
+  controller.abort()
+})
