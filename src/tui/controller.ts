@@ -116,7 +116,8 @@ export function createController(opts: ControllerOptions) {
     // A session a crashed process left working carries on; its steps arrive as events.
     api.resume(id).catch(() => {})
     api.statuses().then((s) => store.setStatuses(s), () => {})
-    api.inbox(id).then((items) => store.getState().session?.id === id && store.set({ inbox: items }), () => {})
+    // An empty inbox (nearly always) on a page that shows none: nothing to draw.
+    api.inbox(id).then((items) => store.getState().session?.id === id && (items.length || store.getState().inbox.length) && store.set({ inbox: items }), () => {})
     api.diff(id).then(
       (d) => store.getState().session?.id === id && store.set({ changes: d.map(({ file, additions, deletions }) => ({ file, additions, deletions })) }),
       () => {},

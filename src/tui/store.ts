@@ -369,8 +369,15 @@ export function createStore(opts: { frameMs?: number; now?: () => number } = {})
     print,
     notify: showNotice,
     setStatuses(map: Record<string, SessionStatus>) {
-      for (const [k, v] of Object.entries(map)) statuses.set(k, v)
-      schedule()
+      // The same statuses again (they are asked for at start and on each open) draw nothing new.
+      let changed = false
+      for (const [k, v] of Object.entries(map)) {
+        const old = statuses.get(k)
+        if (old === v || (old && JSON.stringify(old) === JSON.stringify(v))) continue
+        statuses.set(k, v)
+        changed = true
+      }
+      if (changed) schedule()
     },
     /** Shows a session: a header, then its newest messages (already loaded) in scrollback. */
     open(session: Session, loaded: MessageWithParts[], hasOlder: boolean, fresh = false) {
