@@ -79,7 +79,7 @@ describe("tui agents - in a terminal", () => {
     expect(bells(quiet.raw())).toBe(0)
   })
 
-  test("tui agents - wright -w works in a new worktree, its session shows the branch; discarding its unmerged work asks first", async () => {
+  test("tui agents - wright -w works in a new worktree, its session shows the branch; discarding its unmerged work asks first; one left unused goes on quit", async () => {
     const box = sandbox()
     const global = path.join(box.env.XDG_CONFIG_HOME!, "wright")
     mkdirSync(global, { recursive: true })
@@ -118,6 +118,16 @@ describe("tui agents - in a terminal", () => {
     yes.type("y")
     yes.keys("Enter")
     await yes.waitFor("Discarded worktree tuiwt and branch wright/tuiwt.")
+    expect(git("branch", "--list", "wright/*").trim()).toBe("")
+
+    // Opened and left without a prompt: the worktree it made goes again.
+    const idle = h.pane()
+    idle.start([process.execPath, BIN, "-w", "idle"], { cwd: box.project, env: box.env })
+    await idle.waitFor("tab agents")
+    expect(git("branch", "--list", "wright/*")).toContain("wright/idle")
+    idle.keys("C-d")
+    await idle.waitFor("[exited 0]")
+    expect(idle.all()).toContain("worktree idle removed: nothing was done in it")
     expect(git("branch", "--list", "wright/*").trim()).toBe("")
   })
 })

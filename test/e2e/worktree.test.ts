@@ -96,3 +96,28 @@ test("worktree e2e - POST /session {worktree} makes the worktree and the session
     await stopServe(served)
   }
 })
+
+test("worktree e2e - a run -w that fails before doing anything (no message, an unknown model) leaves no worktree, branch or empty session behind; one that ran keeps its worktree", { timeout: 60_000 }, async () => {
+  const { box, git } = project()
+  const branches = () => git("branch", "--list", "wright/*").trim()
+  const nothing = await wright(["run", "-w", "idle"], { cwd: box.project, env: box.env })
+  expect(nothing.code).toBe(1)
+  expect(nothing.stderr).toContain("worktree idle removed: nothing was done in it")
+  expect(branches()).toBe("")
+  expect(git("worktree", "list")).not.toContain("idle")
+
+  // A model that does not exist: the run fails once the session was made, before a message was stored.
+  const unknown = await wright(["run", "-w", "unknown", "--model", "nosuch/model", "hi"], { cwd: box.project, env: box.env })
+  expect(unknown.code).toBe(1)
+  expect(unknown.stderr).toContain('Unknown provider "nosuch"')
+  expect(unknown.stderr).toContain("worktree unknown removed")
+  expect(branches()).toBe("")
+  expect((await wright(["session", "list"], { cwd: box.project, env: box.env })).stdout).not.toContain("unknown")
+
+  // A run that answered (and changed nothing) has a session there: its worktree stays.
+  llm.script(text("Nothing to change."))
+  const ran = await wright(["run", "-w", "kept", "look around"], { cwd: box.project, env: box.env })
+  expect(ran.code, ran.stderr).toBe(0)
+  expect(ran.stderr).not.toContain("removed")
+  expect(branches()).toContain("wright/kept")
+})

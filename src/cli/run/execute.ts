@@ -33,9 +33,19 @@ export async function run(args: RunArgs) {
   // ~25 MB of memory) while process.exit waited for it. The baseline code parses the stream
   // fast enough; the run holds this until it exits.
   holdBaselineWasm()
-  let directory = path.resolve(args.dir ?? process.cwd())
+  const directory = path.resolve(args.dir ?? process.cwd())
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`--dir: not a directory: ${directory}`)
-  if (args.worktree !== undefined) directory = await inWorktree(args, directory)
+  if (args.worktree === undefined) return runIn(args, directory)
+  const made = await inWorktree(args, directory)
+  try {
+    await runIn(args, made.path)
+  } finally {
+    // Failed before the agent did anything there (bad input, config, no model): no empty worktree is left behind.
+    await (await import("../worktree/execute")).dropUnusedWorktree(made)
+  }
+}
+
+async function runIn(args: RunArgs, directory: string) {
   if (args.timeout !== undefined && !(args.timeout > 0)) throw new UserError("--timeout: give the run's budget in seconds, a number above 0")
   // The budget counts from here: stdin read to its end (`-`) and the start-up are in it too.
   const startedAt = Date.now()
@@ -66,11 +76,10 @@ export async function run(args: RunArgs) {
 }
 
 /** -w: the run's directory becomes a new worktree (made here; a server makes one through POST /session's `worktree`). */
-async function inWorktree(args: RunArgs, directory: string): Promise<string> {
+async function inWorktree(args: RunArgs, directory: string) {
   if (args.attach) throw new UserError("-w: with --attach, the server makes the worktree: create the session with POST /session {\"worktree\": \"<name>\"}")
   if (args.session || args.continue) throw new UserError("-w: a worktree starts a new session; drop --session/--continue")
-  const made = await (await import("../worktree/execute")).openWorktree(directory, args.worktree || true)
-  return made.path
+  return (await import("../worktree/execute")).openWorktree(directory, args.worktree || true)
 }
 
 async function connect(args: RunArgs, directory: string, log: RootLogger, progress: (line: string) => void): Promise<{ client: Client; close: () => Promise<void>; extended: boolean }> {

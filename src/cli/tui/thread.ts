@@ -41,14 +41,23 @@ function workerEntry(): { url: URL; execArgv?: string[] } {
 }
 
 export async function tui(args: TuiArgs) {
-  let directory = path.resolve(process.cwd(), args.project ?? ".")
+  const directory = path.resolve(process.cwd(), args.project ?? ".")
   if (!existsSync(directory) || !statSync(directory).isDirectory()) throw new UserError(`project: not a directory: ${directory}`)
   const model = await parseModelFlag(args.model)
   requireTerminal()
-  if (args.worktree !== undefined) {
-    if (args.session || args.continue) throw new UserError("-w: a worktree starts a new session; drop --session/--continue")
-    directory = (await (await import("../worktree/execute")).openWorktree(directory, args.worktree || true)).path
+  if (args.worktree === undefined) return tuiIn(args, directory, model)
+  if (args.session || args.continue) throw new UserError("-w: a worktree starts a new session; drop --session/--continue")
+  const worktrees = await import("../worktree/execute")
+  const made = await worktrees.openWorktree(directory, args.worktree || true)
+  try {
+    await tuiIn(args, made.path, model)
+  } finally {
+    // Quit (or failed) before anything was done there: no empty worktree is left behind.
+    await worktrees.dropUnusedWorktree(made)
   }
+}
+
+async function tuiIn(args: TuiArgs, directory: string, model: Awaited<ReturnType<typeof parseModelFlag>>) {
   // The port's password comes before the UI: a prompt needs the terminal to itself.
   const serving = args.port !== undefined || args.hostname !== undefined || args.mdns === true
   const auth: { password?: string; username?: string } = serving ? await listenerAuth(args, process.env) : {}

@@ -1,7 +1,9 @@
 // The handlers of `wright worktree …` and the `-w` of run and the TUI: git only, no core.
+import { existsSync } from "node:fs"
 import path from "node:path"
 import { createExec } from "../../process"
 import { createWorktree, discardWorktree, listWorktrees, mergeWorktree, WorktreeError, type CreatedWorktree } from "../../session"
+import { databasePath, openStore } from "../../storage"
 import { xdg } from "../../util"
 import type { WorktreeArgs } from "../args"
 import { readLine } from "../line-input"
@@ -32,6 +34,29 @@ export async function openWorktree(dir: string, name: string | true): Promise<Cr
   process.stderr.write(dim(`worktree ${made.name} on branch ${made.branch}: ${tildify(made.path)}${made.trusted ? " (trusted, as this folder is)" : ""}\n`))
   for (const s of made.included.skipped) process.stderr.write(`${yellow("Warning:")} .worktreeinclude: ${s.file} not copied: ${s.reason}\n`)
   return made
+}
+
+/**
+ * Removes the worktree `-w` made when what it was made for ended before anything was done
+ * there: no answer of the agent in a session there, no commit, no change (discard refuses a
+ * worktree with work). Sessions made there with no answer go with it. Says so on stderr.
+ * Never throws: the failure that may have brought us here is what the user needs to see.
+ */
+export async function dropUnusedWorktree(made: CreatedWorktree): Promise<void> {
+  const file = databasePath(process.env)
+  const store = existsSync(file) ? openStore(file) : undefined
+  try {
+    const sessions = store?.sessions.list({ directory: made.path }).map((s) => s.id) ?? []
+    // The agent answered in one of them (a prompt that never reached a model is not work).
+    if (sessions.some((id) => store!.messages.page(id, { limit: 20 }).some((m) => m.info.role === "assistant"))) return
+    await discardWorktree(exec(), made.main, made.name)
+    for (const id of sessions) store!.sessions.remove(id)
+    process.stderr.write(dim(`worktree ${made.name} removed: nothing was done in it\n`))
+  } catch {
+    // Kept: it has work, or git could not remove it (`wright worktree discard` can).
+  } finally {
+    store?.close()
+  }
 }
 
 export async function worktreeList(args: WorktreeArgs) {
