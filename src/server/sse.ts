@@ -47,6 +47,7 @@ export interface SseSink {
 // same events in the same turn of the event loop: the first stream to flush them encodes the
 // chunk, and the others send the same bytes (a stream never changes a chunk it sent). With 20
 // clients this is most of the server's work per event, and its garbage.
+const SHARED_MAX = 256 * 1024
 let lastChunk: { frames: string[]; ids: (number | undefined)[]; tickets: (number | undefined)[]; idOf: unknown; bytes: Uint8Array } | undefined
 
 /** The last chunk's bytes if these frames are the same (same JSON, same ids or log tickets of the same log). */
@@ -112,7 +113,8 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
             }
           else for (const json of pending) text += `data: ${json}\n\n`
           bytes = encoder.encode(text)
-          lastChunk = { frames: pending, ids, tickets, idOf, bytes }
+          // A big chunk (a replay) is one client's alone: not kept until the next flush.
+          lastChunk = bytes.length <= SHARED_MAX ? { frames: pending, ids, tickets, idOf, bytes } : undefined
         }
         pending = []
         ids = []
