@@ -6,47 +6,40 @@ import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
-import { DEFAULT_MAX_TOOL_SHARE, findWorktree, loadConfig, xdgPaths, type Config } from "../config"
+import { findWorktree, loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, readAuthFile, userCredentials, type Credentials } from "../llm"
-import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
+import { createMcp, mcpAuthFile, resourceContent } from "../mcp"
 import { createPermissions, merge } from "../permission"
-import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
+import { NamedError, toErrorObject, toMessageError } from "../protocol"
 import type { Extensions } from "../plugin"
 import { createInboxStore, createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
 import { createSkillTool, createToolRegistry, configureWebsearch, fileTools, loadSkills, shellTools } from "../tool"
 import { silentLogger, xdg, type Logger } from "../util"
-import { createHistory, versionOf } from "./history"
+import { createHistory } from "./history"
 import { wrightWorktreeOf } from "./worktree"
 import { createLiveRegistry } from "./live"
 import { createSessionLeases } from "./lease"
 import { createInbox } from "./inbox"
 import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
 import { createSessionMcp } from "./session-mcp"
-import { compactionHooks } from "./compaction"
-import { runLoop, type LoopDeps } from "./loop"
-import type { ProcessorDeps } from "./processor"
+import { runLoop } from "./loop"
 import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createResume, type Resume } from "./resume"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
-import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
-import { createModelMessageCache } from "./to-model"
 import { hasExtensions, isPure, loadExtensions } from "./extensions"
-import { sessionUsage } from "./usage"
-import { runSubtask } from "./subtask"
-import { createSystemPrompt, skillsPrompt } from "./system"
-import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins } from "./app-plugins"
+import { pluginTimeout, projectTimeoutNotice } from "./app-plugins"
+import { wireLoop } from "./app-loop"
 import { wireToolCalls } from "./app-tools"
 import { createTaskTool } from "./task"
 import { createTaskStatusTool } from "./task-status"
 import { createBackground } from "./background"
 import { createPlanTools } from "./plan"
-import { titleOnFirstStep } from "./title"
 
 export interface AppOptions {
   directory: string
@@ -286,77 +279,36 @@ export async function createApp(opts: AppOptions) {
     progress: opts.progress,
   })
   const records = createSessionRecords({ store, bus })
-  const processor: ProcessorDeps = {
-    history,
-    toolCalls,
-    compaction: { auto: config.compaction?.auto, reserved: config.compaction?.reserved },
-    setStatus: (sessionID, s) => status.set(sessionID, s),
-    publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
-    onUsage: sessionUsage(records),
-    snapshots,
-    ...(extensions ? { textComplete: extensions.textComplete } : {}),
-  }
-  const systemPrompt = createSystemPrompt({
-    instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
-    // Every session's first request waits for this status: it runs outside the sandbox (bwrap
-    // cost a run ~25 ms here), hardened as worktreeGit does without one (no fsmonitor, hooks or
-    // pager, the repository's filter drivers blanked), and without looking into submodules,
-    // whose own filter drivers that blanking does not see.
-    gitStatus: isGit ? (cwd) => worktreeGit(spawner, undefined, ["status", "--short", "--branch", "--ignore-submodules=all"], { cwd, timeout: 2000 }) : undefined,
-    skills: skillsPrompt(skills),
-    mcpInstructions: () => mcp.instructions(),
-    claims,
-  })
-  const loopDeps: LoopDeps = {
-    ...processor,
-    modelMessages: createModelMessageCache({ versionOf, version: history.version, changedSince: history.changedSince }),
-    sessionTools: (sessionID) => sessionMcp.tools(sessionID),
-    store,
-    agents,
-    providers,
-    registry,
+  // What the loop is handed: the processor's services, the system prompt, the hooks (app-loop.ts).
+  const { systemPrompt, loopDeps } = wireLoop({
     config,
     directory,
     worktree,
-    hooks: {
-      steer: (sessionID) => inbox.steer(sessionID),
-      system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
-      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }), toolDefinitions: (tools) => extensions!.toolDefinitions(tools) } : {}),
-      // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
-      selectTools: ({ model, tools, history: msgs }) =>
-        void deferMcpTools({
-          tools,
-          serverOf: (t) => mcp.serverOf(t) ?? sessionMcp.serverOf(t),
-          context: model.info.limit.context,
-          share: typeof config.mcp?.max_tool_share === "number" ? config.mcp.max_tool_share : DEFAULT_MAX_TOOL_SHARE,
-          loaded: () => loadedTools(msgs),
-        }),
-      ...structuredOutputHooks({ history, bus }),
-      firstStep: titleOnFirstStep({
-        providers,
-        agents,
-        smallModel: config.small_model,
-        ...(extensions ? { pluginSmallModel: pluginSmallModel(providers, extensions) } : {}),
-        setTitle: (id, title) => void records.update(id, (s) => ({ ...s, title })),
-        log: log.child({ service: "title" }),
-      }),
-      // The task tool is looked up when a subtask runs: it joins the registry once the session service exists.
-      subtask: (input) => runSubtask({ history, toolCalls, taskTool: () => registry.get("task"), directory, worktree }, input),
-      ...compactionHooks({
-        history,
-        bus,
-        agents,
-        processor,
-        directory,
-        worktree,
-        settings: { ...config.compaction },
-        resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
-        beforeCompact: extensions?.compacting,
-        autoContinue: extensions?.autoContinue,
-      }),
-      notes: (sessionID) => background.take(sessionID),
-    },
-  }
+    home,
+    globalConfigDir: paths.config,
+    fetch: opts.fetch,
+    isGit,
+    spawner,
+    skills,
+    bus,
+    store,
+    history,
+    status,
+    records,
+    snapshots,
+    agents,
+    providers,
+    registry,
+    mcp,
+    sessionMcp,
+    claims,
+    toolCalls,
+    inbox,
+    extensions,
+    log,
+    // Made below, once the session service it wakes parents through exists.
+    notes: (sessionID) => background.take(sessionID),
+  })
 
   const runner = createRunner({
     status,
