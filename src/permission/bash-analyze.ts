@@ -5,36 +5,21 @@
 // to file commands and redirections are checked against the project. Whatever cannot be
 // known before the command runs is reported, and the request must then be asked. Files the
 // command reads (cat, grep, `< file`, …) are asked as `read`, so the read rules apply.
+// This file is the walk over commands and paths; what the command line's variables make of
+// arithmetic is bash-variables.ts, and the requests built from the findings bash-requests.ts.
 import fs from "node:fs"
 import os from "node:os"
 import path from "node:path"
 import { prefixInfo } from "./arity"
-import { type Analyzer, type Io, checksOwnPaths, commandVariable, dangerousVariable, handlerFor } from "./bash-commands"
+import { type Analyzer, type Io, checksOwnPaths, handlerFor } from "./bash-commands"
 import { type Node, type Tree, bashParser } from "./bash-parser"
-import { type ArithmeticContext, type Form, arithmeticNodes, arrayArithmetic, heredocText, keywordPrefixes, pathOperand, RESERVED, testArithmetic, truncates, unique, wrapperForms } from "./bash-syntax"
+import { type Form, heredocText, keywordPrefixes, pathOperand, RESERVED, testArithmetic, truncates, unique, wrapperForms } from "./bash-syntax"
+import { type BashRequest, type Found, bashRequests } from "./bash-requests"
+import { Variables } from "./bash-variables"
 import { type Word, evalWord, literalWord, pureVisit } from "./bash-words"
 import { expandGlob, externalDirectoryPattern, isDirectory, isInside, pathPatterns, resolveBoth, resolveReal, vcsConfigPattern } from "./paths"
 
-export interface BashCommand {
-  text: string
-  name: string
-  args: string[]
-}
-
-export interface BashRequest {
-  permission: "bash" | "external_directory" | "read" | "vcs_config"
-  patterns: string[]
-  always: string[]
-  forceAsk?: boolean
-  metadata: Record<string, unknown>
-}
-
-interface Found {
-  name: string
-  tokens: string[]
-  forms: Form[]
-  skip?: boolean
-}
+export type { BashCommand, BashRequest } from "./bash-requests"
 
 interface Parser {
   parse(text: string): Tree | null
@@ -81,15 +66,7 @@ class Analysis implements Analyzer {
   private readonly written = new Set<string>()
   private readonly reads = new Set<string>()
   private readonly vcs = new Set<string>()
-  /** Variables this command line set to a number: harmless in arithmetic. */
-  private readonly numbers = new Set<string>()
-  /**
-   * Variables declared integer (`declare -i`): every assignment to them is arithmetic. bash's
-   * own RANDOM, SRANDOM, OPTIND and HISTCMD evaluate what is assigned to them the same way.
-   */
-  private readonly integers = new Set(["RANDOM", "SRANDOM", "OPTIND", "HISTCMD"])
-  /** Arrays declared associative (`declare -A`): their subscripts are strings, not arithmetic. */
-  private readonly associative = new Set<string>()
+  private readonly variables = new Variables({ visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), script: (text) => this.script(text) })
   private readonly worktree: string
 
   private readonly before?: (absPath: string) => boolean
@@ -121,40 +98,8 @@ class Analysis implements Analyzer {
   }
 
   requests(command: string): BashRequest[] {
-    const out: BashRequest[] = []
-    if (this.external.size > 0) {
-      const patterns = [...this.external.keys()]
-      out.push({ permission: "external_directory", patterns, always: patterns, metadata: { command, paths: [...this.external.values()] } })
-    }
-    if (this.vcs.size > 0) {
-      const patterns = [...this.vcs]
-      out.push({ permission: "vcs_config", patterns, always: patterns, metadata: { command, files: patterns } })
-    }
-    if (this.reads.size > 0) {
-      const patterns = [...this.reads]
-      out.push({ permission: "read", patterns, always: ["*"], metadata: { command, files: patterns } })
-    }
-    const shown = this.commands.filter((c) => !c.skip)
-    const patterns = unique(shown.flatMap((c) => c.forms.map((f) => f.tokens.join(" "))))
-    const always = unique(shown.flatMap((c) => c.forms.filter((f) => f.prefixLen > 0).map((f) => `${f.tokens.slice(0, f.prefixLen).join(" ")} *`)))
-    const reasons = [...this.reasons]
-    const onlyComments = command.split("\n").every((line) => /^\s*(#.*)?$/.test(line))
-    // What the parser could not read is shown, and matched against the rules, as written.
-    const whole = command.trim()
-    if (!patterns.includes(whole) && (this.unreadable || (patterns.length === 0 && (reasons.length > 0 || (this.commands.length === 0 && !onlyComments))))) patterns.push(whole)
-    if (patterns.length === 0) return out
-    out.push({
-      permission: "bash",
-      patterns,
-      always,
-      ...(reasons.length > 0 ? { forceAsk: true } : {}),
-      metadata: {
-        command,
-        commands: shown.map((c): BashCommand => ({ text: c.tokens.join(" "), name: c.name, args: c.tokens.slice(1) })),
-        ...(reasons.length > 0 ? { unknown: reasons } : {}),
-      },
-    })
-    return out
+    const { commands, reasons, external, vcs, reads, unreadable } = this
+    return bashRequests(command, { commands, reasons, external, vcs, reads, unreadable })
   }
 
   unknown(reason: string): void {
@@ -271,6 +216,14 @@ class Analysis implements Analyzer {
     }
   }
 
+  arithmeticText(text: string, what: string): void {
+    this.variables.arithmeticText(text, what)
+  }
+
+  setsVariable(name: string, what: string): void {
+    this.variables.setsVariable(name, what)
+  }
+
   gitConfig(): void {
     this.vcs.add(".git/config")
   }
@@ -335,42 +288,42 @@ class Analysis implements Analyzer {
         for (const child of node.children) if (child) this.scoped(() => this.visit(child))
         return
       case "arithmetic_expansion":
-        return this.arithmetic(node)
+        return this.variables.arithmetic(node)
       case "compound_statement":
-        if (node.child(0)?.type === "((") return this.arithmetic(node)
+        if (node.child(0)?.type === "((") return this.variables.arithmetic(node)
         return this.children(node)
       case "c_style_for_statement":
         for (let i = 0; i < node.childCount; i++) {
           const child = node.child(i)
           if (!child) continue
-          if (["initializer", "condition", "update"].includes(node.fieldNameForChild(i) ?? "")) this.arithmeticNodes([child])
+          if (["initializer", "condition", "update"].includes(node.fieldNameForChild(i) ?? "")) this.variables.arithmeticNodes([child])
           else this.visit(child)
         }
         return
       case "subscript":
         for (let i = 0; i < node.childCount; i++) {
           const child = node.child(i)
-          if (child && node.fieldNameForChild(i) === "index") this.arithmeticNodes([child])
+          if (child && node.fieldNameForChild(i) === "index") this.variables.arithmeticNodes([child])
         }
         return
       case "test_command":
-        testArithmetic(node, this.arithmeticContext())
+        testArithmetic(node, this.variables.context())
         return this.children(node)
       case "expansion":
-        this.expansion(node)
+        this.variables.expansion(node)
         return this.children(node)
       case "for_statement":
       case "select_statement": {
         const variable = node.childForFieldName("variable")?.text
-        if (variable && this.integers.has(variable)) this.unknown(`${variable} is declared integer: the loop assigns it values bash evaluates as arithmetic`)
+        if (variable && this.variables.isInteger(variable)) this.unknown(`${variable} is declared integer: the loop assigns it values bash evaluates as arithmetic`)
         return this.children(node)
       }
       case "file_redirect":
         return this.redirect(node)
       case "variable_assignment":
-        return this.assignment(node)
+        return this.variables.assignment(node)
       case "declaration_command":
-        return this.declaration(node)
+        return this.variables.declaration(node)
       case "unset_command":
         for (const child of node.namedChildren) {
           if (!child || child.type === "variable_name") continue
@@ -500,104 +453,5 @@ class Analysis implements Analyzer {
     if ((op === ">" || op === ">|") && word.value !== undefined && truncates(node)) this.implied(["rm", word.value])
     if (op.includes(">")) this.wrote(word)
     if (op === "<" || op === "<>") this.read(word)
-  }
-
-  /**
-   * An arithmetic context (`$((…))`, `((…))`, a subscript, `[[ -eq ]]`, `let`): bash evaluates
-   * the value of every variable named there as arithmetic again, and `a[$(cmd)]` inside it
-   * runs cmd. Only variables this command line set to a number are known to be harmless.
-   */
-  private arithmetic(node: Node): void {
-    this.arithmeticNodes(node.namedChildren.filter((c): c is Node => c !== null))
-  }
-
-  private arithmeticNodes(nodes: Node[]): void {
-    arithmeticNodes(nodes, this.arithmeticContext())
-  }
-
-  private arithmeticContext(): ArithmeticContext {
-    return { visit: (n) => this.visit(n), unknown: (reason) => this.unknown(reason), numbers: this.numbers }
-  }
-
-  /** Literal arithmetic text (`let 'x=a[$(cmd)]'`, a `declare -i` value). */
-  arithmeticText(text: string, what: string): void {
-    if (/[$`[]/.test(text)) return this.unknown(`${what} ${text} is evaluated as arithmetic and may run $(…)`)
-    for (const name of text.match(/[A-Za-z_]\w*/g) ?? []) {
-      if (!this.numbers.has(name) && !/^(0x|0b)/i.test(name)) return this.unknown(`${what} ${text}: ${name} is evaluated as arithmetic, and its value may hold $(…)`)
-    }
-  }
-
-  /**
-   * `${!x}` names a variable by the value of x, and `${x@P}` expands x's value like a prompt,
-   * $(…) included. The offset and length of `${s:off:len}` are arithmetic, and so is the value
-   * `${n:=v}` assigns to an integer variable.
-   */
-  private expansion(node: Node): void {
-    const first = node.child(1)
-    const text = node.text
-    if (first?.type === "!" && !/[@*]\]?\}$/.test(text)) this.unknown(`${text} expands a variable named by another variable's value`)
-    if (/@[PAKa-zE]?P\}$|@P\}$/.test(text)) this.unknown(`${text} expands a value as a prompt, running any $(…) in it`)
-    let slice = false
-    const name = node.namedChildren.find((c) => c?.type === "variable_name")?.text
-    for (const child of node.children) {
-      if (!child) continue
-      if (child.type === ":") slice = true
-      else if ((child.type === ":=" || child.type === "=") && name && this.integers.has(name)) slice = true
-      else if (slice && child.isNamed) this.arithmeticNodes([child])
-    }
-  }
-
-  private assignment(node: Node): void {
-    const name = node.childForFieldName("name")
-    const value = node.childForFieldName("value")
-    if (name && commandVariable(name.text)) {
-      // GIT_SSH_COMMAND='…', GIT_PAGER=cat: the command programs will run is analysed as such.
-      const command = value ? evalWord(value, pureVisit).value : ""
-      if (command === undefined) this.unknown(`setting ${name.text} to a command only known at run time`)
-      else this.script(command)
-    } else if (name && dangerousVariable(name.text)) this.unknown(`setting ${name.text} changes which programs run or how`)
-    if (name?.type === "variable_name" && value?.type === "array") {
-      arrayArithmetic(value, { name: name.text, associative: this.associative.has(name.text), integer: this.integers.has(name.text) }, this.arithmeticContext())
-    }
-    if (name?.type === "variable_name") {
-      if (value && (value.type === "number" || value.type === "arithmetic_expansion")) this.numbers.add(name.text)
-      else this.numbers.delete(name.text)
-      if (this.integers.has(name.text) && value && value.type !== "number") {
-        if (value.type === "word" || value.type === "raw_string") this.arithmeticText(evalWord(value, pureVisit).value ?? value.text, name.text + "=")
-        else this.arithmeticNodes([value])
-      }
-    }
-    for (const child of node.namedChildren) if (child && child.id !== name?.id) evalWord(child, this.visit)
-    if (name && name.type !== "variable_name") evalWord(name, this.visit)
-  }
-
-  /** A builtin (read, mapfile, printf -v, wait -p) sets `name`: arithmetic when it is declared integer. */
-  setsVariable(name: string, what: string): void {
-    if (this.integers.has(name)) this.unknown(`${what} sets ${name}, declared integer: the value is evaluated as arithmetic`)
-  }
-
-  private declaration(node: Node): void {
-    const keyword = node.child(0)?.text ?? "declare"
-    const flags = node.namedChildren.filter((c): c is Node => c !== null && c.type === "word" && c.text.startsWith("-")).map((c) => c.text)
-    const integer = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*i/.test(f))
-    const associative = keyword !== "export" && flags.some((f) => /^-[a-zA-Z]*A/.test(f))
-    for (const child of node.namedChildren) {
-      if (!child) continue
-      if (child.type === "variable_assignment") {
-        const name = child.childForFieldName("name")
-        if (integer && name?.type === "variable_name") this.integers.add(name.text)
-        if (associative && name?.type === "variable_name") this.associative.add(name.text)
-        this.assignment(child)
-      } else if (child.type === "variable_name") {
-        if (integer) this.integers.add(child.text)
-        if (associative) this.associative.add(child.text)
-      } else {
-        const word = evalWord(child, this.visit)
-        if (word.value === undefined) this.unknown(`${keyword} ${word.raw} sets variables only known at run time`)
-        else if (keyword !== "export" && /^-[a-zA-Z]*n/.test(word.value)) this.unknown(`${keyword} -n makes a variable stand for another`)
-        else if (!word.value.startsWith("-") && word.value.includes("[")) this.unknown(`${keyword} ${word.raw} names a variable with a subscript, evaluated as arithmetic`)
-        else if (integer && word.value.includes("=")) this.arithmeticText(word.value.slice(word.value.indexOf("=") + 1), `${keyword} -i`)
-      }
-    }
   }
 }

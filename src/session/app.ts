@@ -6,55 +6,40 @@ import os from "node:os"
 import path from "node:path"
 import { createAgents } from "../agent"
 import { createBus, type Bus } from "../bus"
-import { DEFAULT_MAX_TOOL_SHARE, findWorktree, loadConfig, xdgPaths, type Config } from "../config"
+import { findWorktree, loadConfig, xdgPaths, type Config } from "../config"
 import { catalogProviderIDs, createProviders, loadCatalog, readAuthFile, userCredentials, type Credentials } from "../llm"
-import { createCodeIntel } from "../lsp"
-import { createMcp, deferMcpTools, loadedTools, mcpAuthFile, resourceContent } from "../mcp"
+import { createMcp, mcpAuthFile, resourceContent } from "../mcp"
 import { createPermissions, merge } from "../permission"
-import { NamedError, toErrorObject, toMessageError, type MessageError } from "../protocol"
+import { NamedError, toErrorObject, toMessageError } from "../protocol"
 import type { Extensions } from "../plugin"
 import { createInboxStore, createLeases, type Store } from "../storage"
 import { createExec, readRestriction, resolveSandbox, runGit, warmSandbox, worktreeGit, type Exec, type Sandbox } from "../process"
 import { createSnapshotStore, snapshotSettings } from "../snapshot"
-import { createFileService, createSkillTool, createToolRegistry, configureWebsearch, createWrittenFiles, fileTools, loadSkills, lspTool, shellTools, type AfterWrite, type ToolServices } from "../tool"
-import { createIdleGate, silentLogger, xdg, type Logger } from "../util"
-import { createHistory, versionOf } from "./history"
+import { createSkillTool, createToolRegistry, configureWebsearch, fileTools, loadSkills, shellTools } from "../tool"
+import { silentLogger, xdg, type Logger } from "../util"
+import { createHistory } from "./history"
 import { wrightWorktreeOf } from "./worktree"
 import { createLiveRegistry } from "./live"
-import { createInstructionClaims } from "./instruction"
 import { createSessionLeases } from "./lease"
 import { createInbox } from "./inbox"
 import { createCommandRunner, loadCommands, mcpPromptCommands, shadowedBuiltins } from "./command"
 import { createSessionMcp } from "./session-mcp"
-import { createEditorBridge } from "./editor-files"
-import { compactionHooks } from "./compaction"
-import { runLoop, type LoopDeps } from "./loop"
-import type { ProcessorDeps } from "./processor"
+import { runLoop } from "./loop"
 import { createQuestions } from "./question"
 import { createSessionRecords } from "./records"
 import { createRunner, createStatus } from "./runner"
 import { createResume, type Resume } from "./resume"
 import { createSessionService } from "./service"
 import { createStepSnapshots } from "./snapshot"
-import { createCommandChanges } from "./command-changes"
-import { structuredOutputHooks } from "./structured"
 import { requestSummary } from "./summarize"
-import { createModelMessageCache } from "./to-model"
-import { createToolPipeline, type ToolHooks } from "./tool-call"
 import { hasExtensions, isPure, loadExtensions } from "./extensions"
-import { sessionUsage } from "./usage"
-import { runSubtask } from "./subtask"
-import { createSystemPrompt, skillsPrompt } from "./system"
-import { paramsWithPlugins, pluginSmallModel, pluginTimeout, projectTimeoutNotice, systemWithPlugins, withShellEnv } from "./app-plugins"
-import { callerCeilings, createTaskTool } from "./task"
+import { pluginTimeout, projectTimeoutNotice } from "./app-plugins"
+import { wireLoop } from "./app-loop"
+import { wireToolCalls } from "./app-tools"
+import { createTaskTool } from "./task"
 import { createTaskStatusTool } from "./task-status"
 import { createBackground } from "./background"
-import { createDiscardGuard } from "./discard-guard"
 import { createPlanTools } from "./plan"
-import { titleOnFirstStep } from "./title"
-
-/** How long no tool call may have run before a language server's npm install starts (ms). */
-const INSTALL_QUIET_MS = 1000
 
 export interface AppOptions {
   directory: string
@@ -268,163 +253,62 @@ export async function createApp(opts: AppOptions) {
   })
   bus.subscribe("session.deleted", (e) => void sessionMcp.clear(e.properties.sessionID))
 
-  // A language server's npm install (seconds of CPU) waits until no tool call has run for a
-  // second: a model thinking, or the user reading. A run whose loop never pauses starts none.
-  const quiet = createIdleGate(INSTALL_QUIET_MS)
-  // Formatters and LSP diagnostics: lazy, nothing starts until a tool writes a file of their language.
-  // Its processes do not mark the worktree for snapshots: a formatter rewrites only the file just
-  // written (which the writer announces after it), and language servers change no sources.
-  const codeIntel = createCodeIntel({
+  // What every tool call runs through: the pipeline and its hooks, the file writer, LSP (app-tools.ts).
+  const { codeIntel, afterWrite, editorFiles, claims, toolHooks, toolCalls } = wireToolCalls({
     config,
-    exec: spawner,
-    directory,
     env,
-    trusted: loaded.trust.trusted,
-    // Untrusted: servers and formatters run only inside it, without network.
-    sandbox,
-    publish: (e) => (e.type === "lsp.updated" ? bus.publish(e.type, e.properties) : bus.publish(e.type, e.properties)),
-    // npm-based servers missing from node_modules/.bin and PATH are installed here, with progress like a plugin's.
-    cacheDir: paths.cache,
-    progress: opts.progress ?? ((line) => log.child({ service: "lsp" }).info(line)),
-    installWhen: (start) => quiet.whenIdle(start),
-  })
-  // Snapshots and LSP diagnostics subscribe here; every file a tool writes is announced to them.
-  const afterWrite: AfterWrite[] = [codeIntel.afterWrite, (files, sessionID) => snapshots.touch(files, sessionID)]
-  // A session whose editor attached its buffers (ACP) reads and writes through it.
-  const editorFiles = createEditorBridge({ bus, parentOf: (id) => store.sessions.get(id)?.parentID })
-  bus.subscribe("session.deleted", (e) => editorFiles.forget(e.properties.sessionID))
-  const files = createFileService({ edited: (file) => bus.publish("file.edited", { file }), afterWrite, editor: (sessionID) => editorFiles.files(sessionID) })
-  // The bash gate asks before running a file a tool wrote.
-  const written = createWrittenFiles()
-  afterWrite.push((paths) => written.add(paths))
-  const claims = createInstructionClaims({ worktree })
-  const services: ToolServices = {
-    todos: {
-      get: (sessionID) => store.todos.get(sessionID),
-      set(sessionID, todos) {
-        store.todos.set(sessionID, todos)
-        bus.publish("todo.updated", { sessionID, todos })
-      },
-    },
-    question: questions,
-    claimInstructions: (messageID, files) => claims.claim(messageID, files),
-    // Plugins' shell.env reaches every command a tool starts.
-    exec: extensions ? withShellEnv(exec, extensions) : exec,
-    sandbox,
-    files,
-    written,
-    ...(config.lsp === false ? {} : { lsp: codeIntel.queries, commandChanges: createCommandChanges({ store: snapshotStore, intel: codeIntel }) }),
-  }
-  // The lsp tool is off unless enabled, as in OpenCode (its experimental flag).
-  if (config.lsp !== false && [env.OPENCODE_EXPERIMENTAL_LSP_TOOL, env.WRIGHT_EXPERIMENTAL_LSP_TOOL, env.OPENCODE_EXPERIMENTAL].some((v) => v === "1" || v === "true")) registry.add(lspTool)
-  const limits = { maxLines: config.tool_output?.max_lines ?? 2000, maxBytes: config.tool_output?.max_bytes ?? 51200 }
-  const records = createSessionRecords({ store, bus })
-
-  // Every tool call (the model's, `!cmd`, subtasks, file mentions) runs through this one pipeline.
-  const toolHooks: ToolHooks = { beforeExecute: [], afterFinalize: [] }
-  // No lost work: commands that discard uncommitted work are snapshotted whole first (discard-guard.ts).
-  const discards = createDiscardGuard({ snapshots, directory, git: (args, cwd) => worktreeGit(spawner, undefined, args, { cwd, timeout: 10_000 }) })
-  // Diagnostics a language server sent after a write had returned (it was installing, starting
-  // or slow) join the session's next tool result, so the model sees them with its next step.
-  if (config.lsp !== false) toolHooks.afterFinalize.push((call, final) => {
-    const late = codeIntel.takeLate(call.sessionID)
-    return late ? { output: final.output + late } : undefined
-  })
-  if (extensions) {
-    const ext = extensions
-    toolHooks.beforeExecute.push((call) => ext.beforeExecute(call))
-    toolHooks.afterFinalize.push((call, final) => ext.afterFinalize(call, final))
-    bus.subscribeAll((e) => ext.event(e))
-  }
-  // Last before execute: it reads the command as it will run, after plugins' rewrites.
-  toolHooks.beforeExecute.push(discards.beforeExecute)
-  toolHooks.afterFinalize.push(discards.afterFinalize)
-  const pipeline = createToolPipeline({
-    history,
-    permissions,
-    services,
-    // A session's writes and commands are its own (snapshots keep sessions' undo apart).
-    servicesFor: (sessionID) => ({ ...services, files: files.forSession(sessionID), exec: extensions ? withShellEnv(execFor(sessionID), extensions) : execFor(sessionID) }),
     directory,
     worktree,
     outputDir,
-    limits,
-    continueOnDeny: config.experimental?.continue_loop_on_deny === true,
-    hooks: toolHooks,
-    ceilings: (sessionID) => callerCeilings({ history, store, agents }, sessionID),
-  })
-  const toolCalls = { ...pipeline, run: (call: Parameters<typeof pipeline.run>[0]) => quiet.busy(() => pipeline.run(call)) }
-  const processor: ProcessorDeps = {
-    history,
-    toolCalls,
-    compaction: { auto: config.compaction?.auto, reserved: config.compaction?.reserved },
-    setStatus: (sessionID, s) => status.set(sessionID, s),
-    publishError: (sessionID, error: MessageError) => bus.publish("session.error", { sessionID, error }),
-    onUsage: sessionUsage(records),
-    snapshots,
-    ...(extensions ? { textComplete: extensions.textComplete } : {}),
-  }
-  const systemPrompt = createSystemPrompt({
-    instructions: { directory, worktree, globalConfigDir: paths.config, home, extra: config.instructions, fetch: opts.fetch },
-    // Every session's first request waits for this status: it runs outside the sandbox (bwrap
-    // cost a run ~25 ms here), hardened as worktreeGit does without one (no fsmonitor, hooks or
-    // pager, the repository's filter drivers blanked), and without looking into submodules,
-    // whose own filter drivers that blanking does not see.
-    gitStatus: isGit ? (cwd) => worktreeGit(spawner, undefined, ["status", "--short", "--branch", "--ignore-submodules=all"], { cwd, timeout: 2000 }) : undefined,
-    skills: skillsPrompt(skills),
-    mcpInstructions: () => mcp.instructions(),
-    claims,
-  })
-  const loopDeps: LoopDeps = {
-    ...processor,
-    modelMessages: createModelMessageCache({ versionOf, version: history.version, changedSince: history.changedSince }),
-    sessionTools: (sessionID) => sessionMcp.tools(sessionID),
+    cacheDir: paths.cache,
+    trusted: loaded.trust.trusted,
+    bus,
     store,
+    history,
+    permissions,
+    questions,
     agents,
-    providers,
     registry,
+    snapshots,
+    snapshotStore,
+    spawner,
+    execFor,
+    sandbox,
+    extensions,
+    log,
+    progress: opts.progress,
+  })
+  const records = createSessionRecords({ store, bus })
+  // What the loop is handed: the processor's services, the system prompt, the hooks (app-loop.ts).
+  const { systemPrompt, loopDeps } = wireLoop({
     config,
     directory,
     worktree,
-    hooks: {
-      steer: (sessionID) => inbox.steer(sessionID),
-      system: extensions ? systemWithPlugins(systemPrompt.system, extensions) : systemPrompt.system,
-      ...(extensions ? { params: paramsWithPlugins(extensions), messages: (history) => extensions!.messages(history), beforeStop: ({ session, again }) => extensions!.stop({ sessionID: session.id, parentID: session.parentID, active: again }), toolDefinitions: (tools) => extensions!.toolDefinitions(tools) } : {}),
-      // MCP tools beyond mcp.max_tool_share of the context wait behind mcp_tool_search.
-      selectTools: ({ model, tools, history: msgs }) =>
-        void deferMcpTools({
-          tools,
-          serverOf: (t) => mcp.serverOf(t) ?? sessionMcp.serverOf(t),
-          context: model.info.limit.context,
-          share: typeof config.mcp?.max_tool_share === "number" ? config.mcp.max_tool_share : DEFAULT_MAX_TOOL_SHARE,
-          loaded: () => loadedTools(msgs),
-        }),
-      ...structuredOutputHooks({ history, bus }),
-      firstStep: titleOnFirstStep({
-        providers,
-        agents,
-        smallModel: config.small_model,
-        ...(extensions ? { pluginSmallModel: pluginSmallModel(providers, extensions) } : {}),
-        setTitle: (id, title) => void records.update(id, (s) => ({ ...s, title })),
-        log: log.child({ service: "title" }),
-      }),
-      // The task tool is looked up when a subtask runs: it joins the registry once the session service exists.
-      subtask: (input) => runSubtask({ history, toolCalls, taskTool: () => registry.get("task"), directory, worktree }, input),
-      ...compactionHooks({
-        history,
-        bus,
-        agents,
-        processor,
-        directory,
-        worktree,
-        settings: { ...config.compaction },
-        resolveModel: (ref) => providers.get(ref.providerID, ref.modelID),
-        beforeCompact: extensions?.compacting,
-        autoContinue: extensions?.autoContinue,
-      }),
-      notes: (sessionID) => background.take(sessionID),
-    },
-  }
+    home,
+    globalConfigDir: paths.config,
+    fetch: opts.fetch,
+    isGit,
+    spawner,
+    skills,
+    bus,
+    store,
+    history,
+    status,
+    records,
+    snapshots,
+    agents,
+    providers,
+    registry,
+    mcp,
+    sessionMcp,
+    claims,
+    toolCalls,
+    inbox,
+    extensions,
+    log,
+    // Made below, once the session service it wakes parents through exists.
+    notes: (sessionID) => background.take(sessionID),
+  })
 
   const runner = createRunner({
     status,
