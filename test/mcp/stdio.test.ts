@@ -26,8 +26,9 @@ function alive(pid: number) {
   }
 }
 
+/** Polls `check` for up to 20 s by the clock (a count of short sleeps gave a loaded machine 5 s). */
 async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  for (const end = Date.now() + 20_000; !check() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25))
   if (!check()) throw new Error(`timed out waiting until ${what}`)
 }
 
