@@ -93,7 +93,7 @@ test("llm-server - close() ends connections that hang before headers", async () 
     () => "answered",
     (e: Error) => e,
   )
-  await vi.waitFor(() => expect(own.inFlight()).toBe(1), { interval: 5 })
+  await vi.waitFor(() => expect(own.inFlight()).toBe(1), { interval: 5, timeout: 10_000 })
   await own.close()
 
   expect(await outcome).toBeInstanceOf(Error)
@@ -146,7 +146,7 @@ test("llm-server - a client leaving a slow stream frees the connection", async (
   })
 
   expect(parts.at(-1)?.type).toBe("abort")
-  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
 })
 
 test("llm-server - a non-streaming answer can be cut or hung too", async () => {
@@ -155,9 +155,9 @@ test("llm-server - a non-streaming answer can be cut or hung too", async () => {
 
   const abort = new AbortController()
   const hung = generateText({ model: compatible.model(server.url), prompt: "hi", maxRetries: 0, abortSignal: abort.signal })
-  await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5, timeout: 10_000 })
   abort.abort()
   await expect(hung).rejects.toThrow()
-  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
   expect(server.requests.map((r) => r.stream)).toEqual([false, false])
 })
