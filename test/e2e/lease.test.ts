@@ -251,7 +251,8 @@ test("lease - a serve holder killed with SIGKILL mid-step: its pid is gone, so r
   const ca = createOpencodeClient({ baseUrl: a.url, directory: box.project })
   const session = (await ca.session.create({ title: "killed" })).data!
   const streamed = words(300, "k")
-  llm.script({ text: streamed, delayMs: 20 })
+  // 40 events, then the stream hangs: the step is still open when it is killed, however slow the machine.
+  llm.script({ text: streamed, delayMs: 20, hang: 40 })
   void ca.session.promptAsync({ sessionID: session.id, parts: [{ type: "text", text: "start, then die" }] })
   await until(() => textOf(read(box), read(box).messages[1]?.id ?? "").includes("k10 "), "the first words on disk")
   const exited = new Promise((r) => a.once("exit", r))
