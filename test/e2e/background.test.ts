@@ -16,10 +16,14 @@ const textOf = (req: RecordedRequest) => JSON.stringify(req.body.messages)
 /** A child's conversation starts with its brief; the parent's only names it in its tool call. */
 const childOf = (req: RecordedRequest) => /brief-(\w)/.exec(JSON.stringify(req.body.messages.find((m: { role: string }) => m.role === "user")))?.[1]
 
+/** What a child's answer waits for after its first event (set by each test). */
+let childGate: Promise<unknown> = Promise.resolve()
+
 function route(req: RecordedRequest): Reply {
   const child = childOf(req)
-  // Five stream events 500 ms apart: each child's answer takes about two seconds.
-  if (child) return { text: [`child ${child} finished its work`], delayMs: 500 }
+  // Five stream events 500 ms apart, held after the first until the test's gate opens: each
+  // child's answer takes over two seconds.
+  if (child) return { text: [`child ${child} finished its work`], delayMs: 500, gate: { after: 1, open: childGate } }
   if (!textOf(req).includes('"role":"tool"'))
     return {
       toolCalls: ["A", "B"].map((n) => ({ name: "task", input: { description: `Task ${n}`, prompt: `brief-${n}`, subagent_type: "general", background: true } })),
@@ -33,9 +37,18 @@ function project() {
   return box
 }
 
+/** Resolves once `cond` holds, or after `ms`. */
+async function until(cond: () => boolean, ms = 30_000) {
+  for (const end = Date.now() + ms; !cond() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
+}
+
 test("background e2e - run waits for two background subagents that ran concurrently, and the parent answers with both results", async () => {
   llm.reset()
   const box = project()
+  // The children answer once both are at the model and the parent asked again after the tool
+  // results (on a loaded machine a fixed stream could end before either).
+  const parentAgain = () => llm.requests.filter((q) => !childOf(q) && textOf(q).includes('"role":"tool"')).length > 0
+  childGate = until(() => ["A", "B"].every((n) => llm.requests.some((q) => childOf(q) === n)) && parentAgain())
   const r = await wright(["run", "delegate both"], { cwd: box.project, env: box.env })
   expect(r.stderr).not.toMatch(/Error:/)
   expect(r.code).toBe(0)
@@ -63,6 +76,9 @@ test("background e2e - run waits for two background subagents that ran concurren
 test("background e2e - run --detach exits when the parent's turn ends and stops its background subagents", async () => {
   llm.reset()
   const box = project()
+  // The children hold for 20 s (their requests end when run's process does): a slow exit on a
+  // loaded machine is not a child that got to answer; a run that waits for them still sees them answer.
+  childGate = new Promise((r) => setTimeout(r, 20_000).unref())
   const r = await wright(["run", "--detach", "delegate both"], { cwd: box.project, env: box.env })
   expect(r.stderr).not.toMatch(/Error:/)
   expect(r.code).toBe(0)

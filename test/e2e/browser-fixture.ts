@@ -165,7 +165,7 @@ export async function startCollector(): Promise<Collector> {
     l.requests.filter((r) => r.path === `/${kind}`).map((r) => JSON.parse(r.body)).filter((b) => b.label === label)
   return {
     ...l,
-    async done(label, timeoutMs = 15_000) {
+    async done(label, timeoutMs = 30_000) {
       const deadline = Date.now() + timeoutMs
       for (;;) {
         const found = parsed("done", label)[0]

@@ -49,10 +49,11 @@ const answerText = (s: Snapshot) => s.parts.find((p) => p.type === "text" && s.m
 test("durability - SIGKILL mid-answer keeps what was persisted, and run -c continues the session", async () => {
   const box = sandbox()
   writeConfig(box.project, providerConfig(server, "openai-chat"))
-  // About 3 s of streaming: 300 words, 10 ms apart.
+  // 300 words, 10 ms apart; after 150 events the stream hangs, so the kill comes mid-answer
+  // however slow the machine (3 s of streaming could end before a loaded machine killed it).
   const words = Array.from({ length: 300 }, (_, i) => `w${i} `)
   const sent = words.join("")
-  server.script({ text: words, delayMs: 10 })
+  server.script({ text: words, delayMs: 10, hang: 150 })
 
   const child = spawnWright(["run", "tell me the long story"], { cwd: box.project, env: box.env })
   const exited = finished(child, 30_000)

@@ -197,7 +197,7 @@ test("guard - a request may name the start directory, one inside it, --allow-dir
   expect(post.status).toBe(403)
 
   // The start directory's App did start the MCP server; the refused directory's never existed.
-  for (let i = 0; i < 100 && !existsSync(path.join(box.project, "mcp-started")); i++) await new Promise((r) => setTimeout(r, 50))
+  for (const end = Date.now() + 30_000; !existsSync(path.join(box.project, "mcp-started")) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50))
   expect(existsSync(path.join(box.project, "mcp-started"))).toBe(true)
   await new Promise((r) => setTimeout(r, 500))
   expect(existsSync(path.join(victim, "mcp-started"))).toBe(false)

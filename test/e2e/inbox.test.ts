@@ -43,9 +43,13 @@ test("inbox e2e - a steering and a queued prompt sent by run from other processe
   served.push(a)
   const client = createClient({ baseUrl: a.url, directory: box.project })
   const session = await client.session.create()
-  // The first step streams for ~6 s, then reads a file; the second answers; the queued turn last.
+  // The first step streams a few words and holds (until both prompts wait in serve's inbox: two
+  // cold `wright run` starts on a loaded machine could outlast any fixed stream), then reads a
+  // file; the second answers; the queued turn last.
   const slow = Array.from({ length: 30 }, (_, i) => `w${i} `)
-  llm.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 200 }), text("Steered answer."), text("Queued answer."))
+  let release!: () => void
+  const gate = { after: 3, open: new Promise<void>((r) => (release = r)) }
+  llm.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 20, gate }), text("Steered answer."), text("Queued answer."))
   // serve's own clients hear of the prompts other processes store (its follower sees their commits).
   const events = new AbortController()
   const seen: { type: string; properties: Record<string, unknown> }[] = []
@@ -69,6 +73,7 @@ test("inbox e2e - a steering and a queued prompt sent by run from other processe
   expect(llm.inFlight()).toBe(1)
   const listed = (e: (typeof seen)[number]) => e.type === "session.inbox.updated" && (e.properties.items as unknown[]).length === 2
   await until(() => seen.some(listed), "serve to publish both waiting prompts")
+  release()
 
   await until(async () => llm.requests.length === 3 && !(await client.session.status())[session.id], "serve to finish both turns", 60_000)
   const [first, second, third] = llm.requests.map(userTexts)

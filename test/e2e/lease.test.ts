@@ -91,7 +91,11 @@ test.skipIf(noTmux)("lease - while the TUI runs a step, run -c says the session 
   const box = project()
   const tuiAnswer = words(150, "t")
   const runAnswer = words(60, "r")
-  llm.script({ text: tuiAnswer, delayMs: 80 })
+  // Each answer holds after a few words until the test has seen what it checks while the step
+  // runs (fixed 12 s and 3.6 s streams raced cold starts and the TUI's follower on a loaded machine).
+  let tuiGo!: () => void
+  let runGo!: () => void
+  llm.script({ text: tuiAnswer, delayMs: 20, gate: { after: 10, open: new Promise<void>((r) => (tuiGo = r)) } })
   const pane = new Tmux()
   panes.push(pane)
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
@@ -109,16 +113,18 @@ test.skipIf(noTmux)("lease - while the TUI runs a step, run -c says the session 
   expect(during.messages.map((m) => m.role)).toEqual(["user", "assistant"])
   expect(during.messages[1]!.time.completed).toBeUndefined()
   expect(during.messages[1]!.error).toBeUndefined()
+  tuiGo()
 
   await pane.waitFor("t149", { timeoutMs: 60_000 })
   await pane.waitFor("tab agents")
   // Now run -c takes the idle session; the TUI follows its step as it streams, read-only.
-  llm.script({ text: runAnswer, delayMs: 60 })
+  llm.script({ text: runAnswer, delayMs: 20, gate: { after: 10, open: new Promise<void>((r) => (runGo = r)) } })
   const running = wright(["run", "-c", "now you"], { cwd: box.project, env: box.env })
   await pane.waitFor("read-only", { timeoutMs: 60_000 })
   pane.type("may I?")
   pane.keys("Enter")
   await pane.waitFor("Read-only: this session is running in another wright process")
+  runGo()
   const ran = await running
   expect(ran.code).toBe(0)
   expect(ran.stdout).toContain("r59")
@@ -158,11 +164,15 @@ test("lease - two serve instances over one WRIGHT_DB: official SDK prompts to on
   await until(() => seenOnB.some((e) => e.type === "server.connected"), "B's event stream")
 
   const first = words(40, "a")
-  llm.script({ text: first, delayMs: 40 }, text("The answer from B."))
+  // A's step holds after a few words until B reports the session busy: B's clients see it stream
+  // (a fixed 1.6 s stream could end before B's follower ever saw it open).
+  let aGo!: () => void
+  llm.script({ text: first, delayMs: 40, gate: { after: 10, open: new Promise<void>((r) => (aGo = r)) } }, text("The answer from B."))
   const fromA = ca.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "question for A" }] })
   await until(() => llm.inFlight() === 1, "A's request at the model")
   const fromB = cb.session.prompt({ sessionID: session.id, parts: [{ type: "text", text: "question for B" }] })
   await until(() => seenOnB.some((e) => e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type === "busy"), "B to report the session busy")
+  aGo()
   const [ra, rb] = await Promise.all([fromA, fromB])
   expect(ra.error).toBeUndefined()
   expect(rb.error).toBeUndefined()
@@ -241,7 +251,8 @@ test("lease - a serve holder killed with SIGKILL mid-step: its pid is gone, so r
   const ca = createOpencodeClient({ baseUrl: a.url, directory: box.project })
   const session = (await ca.session.create({ title: "killed" })).data!
   const streamed = words(300, "k")
-  llm.script({ text: streamed, delayMs: 20 })
+  // 40 events, then the stream hangs: the step is still open when it is killed, however slow the machine.
+  llm.script({ text: streamed, delayMs: 20, hang: 40 })
   void ca.session.promptAsync({ sessionID: session.id, parts: [{ type: "text", text: "start, then die" }] })
   await until(() => textOf(read(box), read(box).messages[1]?.id ?? "").includes("k10 "), "the first words on disk")
   const exited = new Promise((r) => a.once("exit", r))

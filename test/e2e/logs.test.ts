@@ -25,11 +25,32 @@ const logFiles = (box: Sandbox) => {
 }
 const count = (haystack: string, needle: string) => haystack.split(needle).length - 1
 
+/**
+ * An answer that holds after its first event until the run's log file tells the title request
+ * failed (or 30 s passed): the run does not wait for its title, and a fixed slow answer raced it.
+ */
+function afterTitleFails(box: Sandbox, answer: string) {
+  const failures = () => {
+    try {
+      return logFiles(box).reduce((n, f) => n + count(readFileSync(f, "utf8"), "title generation failed"), 0)
+    } catch {
+      return 0 // no log yet
+    }
+  }
+  // An earlier run's failures in the same home do not count.
+  const before = failures()
+  const failed = () => failures() > before
+  const open = (async () => {
+    for (const end = Date.now() + 30_000; !failed() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50))
+  })()
+  return text(answer, { delayMs: 100, gate: { after: 1, open } })
+}
+
 test("logs - run --print-logs shows the run's log lines on stderr, and the same lines are in the file under the state dir", async () => {
   const box = sandbox()
   writeConfig(box.project, providerConfig(server, "openai-chat"))
-  // Slow enough that the background title request settles before the run ends.
-  server.script(text("Hello there.", { delayMs: 100 }))
+  // The answer comes once the background title request has failed: that is logged too.
+  server.script(afterTitleFails(box, "Hello there."))
   const r = await wright(["run", "--print-logs", "say hi"], { cwd: box.project, env: box.env })
   expect(r.code).toBe(0)
   expect(r.stdout).toContain("Hello there.")
@@ -56,7 +77,7 @@ test("logs - without --print-logs nothing reaches stderr but the file; --log-lev
   expect(quiet.stderr).not.toMatch(/^(INFO |WARN ) /m)
   expect(readFileSync(logFiles(box)[0]!, "utf8")).toContain("service=run run finished exit=0")
 
-  server.script(text("Warned.", { delayMs: 100 }))
+  server.script(afterTitleFails(box, "Warned."))
   const warn = await wright(["run", "--print-logs", "--log-level", "WARN", "say hi"], { cwd: box.project, env: box.env })
   expect(warn.code).toBe(0)
   expect(warn.stderr).not.toMatch(/^INFO  /m)

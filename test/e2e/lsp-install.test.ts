@@ -39,6 +39,17 @@ function firstRun(npm = `sleep 0.2\nexit 1`) {
   return { box, npmCalls }
 }
 
+/**
+ * The model "thinking" over its next step: it holds after a few words until npm has started (or
+ * 30 s passed), where a fixed 1.8 s stream raced the one-second idle timer on a loaded machine.
+ */
+function thinking(npmCalls: () => string[]) {
+  const started = (async () => {
+    for (const end = Date.now() + 30_000; npmCalls().length === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50))
+  })()
+  return { text: ["Let me", " think", " about", " it."], delayMs: 300, gate: { after: 2, open: started } }
+}
+
 test("lsp install - a run whose steps follow each other at once (one a long command) starts no npm; its edits say diagnostics are pending", async () => {
   const { box, npmCalls } = firstRun()
   server.script(
@@ -67,7 +78,7 @@ test("lsp install - once no tool has run for a second (the model thinking), the 
   server.script(
     toolCall("read", { filePath: "a.ts" }),
     // The model takes its time over the next step: the App is idle meanwhile.
-    toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }, { text: ["Let me", " think", " about", " it."], delayMs: 300 }),
+    toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }, thinking(npmCalls)),
     text("Done."),
   )
   const r = await wright(["run", "edit a.ts"], { cwd: box.project, env: box.env })
@@ -83,7 +94,7 @@ test("lsp install - an install cut short because the run ended is not remembered
   const { box, npmCalls } = firstRun(`sleep 30\nexit 1`)
   server.script(
     toolCall("read", { filePath: "a.ts" }),
-    toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }, { text: ["Let me", " think", " about", " it."], delayMs: 300 }),
+    toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: "= 2" }, thinking(npmCalls)),
     text("Done."),
   )
   const r = await wright(["run", "edit a.ts"], { cwd: box.project, env: box.env })

@@ -64,7 +64,9 @@ test("resume - SIGKILL while a bash call runs: run --resume fails the call with 
 test("resume - SIGKILL mid-answer: run --resume continues after the persisted text, which is kept once and sent back as it was", async () => {
   const box = project(llm)
   const streamed = words(300, "w")
-  llm.script({ text: streamed, delayMs: 10 })
+  // 150 events, then the stream hangs: the kill comes mid-answer however slow the machine (a 3 s
+  // stream could end before a loaded machine saw w30 on disk).
+  llm.script({ text: streamed, delayMs: 10, hang: 150 })
   await crash(box, ["run", "tell me the long story"], (s) => textOf(s, s.messages[1]?.id ?? "").includes("w30 "), "streamed text on disk")
   const before = read(box)
   const persisted = textOf(before, before.messages[1].id)

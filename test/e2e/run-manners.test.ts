@@ -1,7 +1,7 @@
 // `wright run` keeps the user informed, through the built binary against the scripted model:
 // each retry says why on stderr; notices start on their own line.
 import { spawn } from "node:child_process"
-import { mkdirSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, writeFileSync } from "node:fs"
 import path from "node:path"
 import { expect, test } from "vitest"
 import { LAUNCHER, providerConfig, sandbox, type Sandbox, useLLMServer, wright, writeConfig } from "../lib/e2e"
@@ -78,13 +78,19 @@ test("run - a progress line of the core (a language server installing) starts on
   // An npm that fails after a moment: the install's progress line is written, nothing is fetched.
   const bin = path.join(box.home, "fake-bin")
   mkdirSync(bin)
-  writeFileSync(path.join(bin, "npm"), "#!/bin/sh\nsleep 0.2\nexit 1\n", { mode: 0o755 })
+  const called = path.join(box.home, "npm-called")
+  writeFileSync(path.join(bin, "npm"), `#!/bin/sh\ntouch '${called}'\nsleep 0.2\nexit 1\n`, { mode: 0o755 })
   // Not this repository's node_modules/.bin (npx puts it on PATH): it holds a language server.
   const system = (box.env.PATH ?? "").split(path.delimiter).filter((d) => !d.includes("node_modules"))
   box.env = { ...box.env, PATH: [bin, ...system].join(path.delimiter) }
   delete box.env.WRIGHT_DISABLE_LSP_DOWNLOAD
-  // The model takes a moment over its answer: the install starts once no tool has run for a second.
-  server.script(toolCall("write", { filePath: "a.js", content: "export const a = 1\n" }, { text: "Writing the file now." }), { text: ["Let me", " look", " again.", " Done."], delayMs: 400 })
+  // The model takes a moment over its answer: the install starts once no tool has run for a
+  // second. It holds after a word until npm has started (or 30 s passed): a fixed 2 s stream
+  // raced the idle timer on a loaded machine.
+  const started = (async () => {
+    for (const end = Date.now() + 30_000; !existsSync(called) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50))
+  })()
+  server.script(toolCall("write", { filePath: "a.js", content: "export const a = 1\n" }, { text: "Writing the file now." }), { text: ["Let me", " look", " again.", " Done."], delayMs: 400, gate: { after: 2, open: started } })
   const out = await merged(box, ["run", "hi"])
   expect(out).toMatch(/^Installing /m)
   expect(out).not.toMatch(/[^\n]Installing /)

@@ -15,7 +15,8 @@ export async function startServe(box: Sandbox, args: string[] = [], env: NodeJS.
 
 /** SIGTERM, then the exit result. */
 export async function stopServe(child: Served) {
-  if (child.exitCode !== null) return { code: child.exitCode, signal: null, stdout: child.output.stdout, stderr: child.output.stderr }
+  // Gone already (a signal leaves exitCode null): its exit event fired, waiting for one would take 20 s.
+  if (child.exitCode !== null || child.signalCode !== null) return { code: child.exitCode, signal: child.signalCode, stdout: child.output.stdout, stderr: child.output.stderr }
   const done = finished(child, 20_000)
   child.kill("SIGTERM")
   return done

@@ -51,14 +51,14 @@ test("serve - SIGTERM aborts a running session and closes its event streams befo
   const s = await client.session.create()
   llm.script({ text: ["working"], hang: "after-headers" })
   await client.session.promptAsync(s.id, { parts: [{ type: "text", text: "go" }] })
-  for (let i = 0; i < 500 && llm.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 10))
+  for (const end = Date.now() + 30_000; llm.inFlight() === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10))
   expect(llm.inFlight()).toBe(1)
 
   const result = await stopServe(served)
   controller.abort()
   await events
   expect(result.code).toBe(0)
-  for (let i = 0; i < 100 && llm.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 10))
+  for (const end = Date.now() + 10_000; llm.inFlight() > 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10))
   expect(llm.inFlight()).toBe(0)
   const db = new Database(box.dbPath, { readonly: true })
   const messages = (db.prepare("SELECT data FROM message ORDER BY id").all() as { data: string }[]).map((r) => JSON.parse(r.data))

@@ -31,6 +31,27 @@ function config(model: string, extra: Record<string, unknown> = {}) {
   return { ...base, model, provider: { fake: { ...fake, models: { ...fake.models, "other-model": fake.models["chat-model"] } } }, ...extra }
 }
 
+/** The agent the status line shows. */
+const agentOf = (screen: string) => [...screen.matchAll(/(\S+) · fake\/chat-model/g)].at(-1)?.[1]
+
+/**
+ * Presses Tab until `agent` is the one shown, each time waiting for the shown agent to change
+ * (a fixed pause skipped past it when the redraw came late); the screen then, or after a full
+ * cycle without it.
+ */
+async function tabTo(pane: Tmux, agent: string): Promise<string> {
+  const seen = new Set<string>()
+  let screen = pane.screen()
+  while (agentOf(screen) !== agent) {
+    const shown = agentOf(screen) ?? ""
+    if (seen.has(shown)) break
+    seen.add(shown)
+    pane.keys("Tab")
+    screen = await pane.waitFor((s) => agentOf(s) !== shown, { timeoutMs: 30_000 })
+  }
+  return screen
+}
+
 function open(box: Sandbox) {
   const pane = new Tmux()
   panes.push(pane)
@@ -90,18 +111,10 @@ test("tui config reload - the global config and a new .wright/agent file apply t
   writeConfig(global, { agent: { reviewer: { mode: "primary", description: "reviews" } } })
   await pane.waitFor("Config reloaded: ~/config/wright/wright.json")
   // Tab cycles the primary agents: the new one is among them.
-  for (let i = 0; i < 4 && !pane.screen().includes("reviewer · fake/chat-model"); i++) {
-    pane.keys("Tab")
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  expect(pane.screen()).toContain("reviewer · fake/chat-model")
+  expect(await tabTo(pane, "reviewer")).toContain("reviewer · fake/chat-model")
 
   mkdirSync(path.join(box.project, ".wright", "agent"), { recursive: true })
   writeFileSync(path.join(box.project, ".wright", "agent", "tester.md"), "---\nmode: primary\ndescription: tests\n---\nYou test.\n")
   await pane.waitFor("Config reloaded: .wright/agent/tester.md")
-  for (let i = 0; i < 6 && !pane.screen().includes("tester · fake/chat-model"); i++) {
-    pane.keys("Tab")
-    await new Promise((r) => setTimeout(r, 300))
-  }
-  expect(pane.screen()).toContain("tester · fake/chat-model")
+  expect(await tabTo(pane, "tester")).toContain("tester · fake/chat-model")
 })

@@ -22,7 +22,7 @@ function open() {
     `#!/bin/sh
 case "$1" in
   *prompt.md) printf 'editor is up\\n' > /dev/tty; IFS= read -r line; printf '%s\\n' "$line" >> "$1" ;;
-  *) cp "$1" "${box.home}/seen-by-editor.md" ;;
+  *) cp "$1" "${box.home}/seen.tmp" && mv "${box.home}/seen.tmp" "${box.home}/seen-by-editor.md" ;;
 esac
 `,
   )
@@ -62,6 +62,7 @@ test("tui editor - /export opens the Markdown transcript in the editor, and writ
   await pane.waitFor("tab agents")
   pane.type("/export")
   pane.keys("Enter")
+  // The editor renames its copy into place: once there, it is whole.
   const seen = path.join(box.home, "seen-by-editor.md")
   await vi.waitFor(() => expect(existsSync(seen)).toBe(true), { timeout: 20_000 })
   const md = readFileSync(seen, "utf8")

@@ -22,7 +22,11 @@ describe("tui inbox - in a terminal", () => {
     const box = sandbox()
     writeConfig(box.project, providerConfig(h.server, "openai-chat"))
     const slow = Array.from({ length: 40 }, (_, i) => `w${i} `)
-    h.server.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 200 }), text("Steered answer."), text("Queued answer."))
+    // The first step streams a little, then holds until the prompts below are steered and queued
+    // (a fixed-length stream could end first on a loaded machine).
+    let release!: () => void
+    const gate = { after: 3, open: new Promise<void>((r) => (release = r)) }
+    h.server.script(toolCall("read", { filePath: `${box.project}/opencode.json` }, { text: slow, delayMs: 20, gate }), text("Steered answer."), text("Queued answer."))
     const pane = h.pane()
     pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
     await pane.waitFor("tab agents")
@@ -46,6 +50,7 @@ describe("tui inbox - in a terminal", () => {
     await pane.waitFor((s) => !s.includes("drop this one"))
     // Nothing was delivered while the first step streamed.
     expect(h.server.requests).toHaveLength(1)
+    release()
 
     await pane.waitFor("Queued answer.", { timeoutMs: 60_000 })
     await pane.waitFor((s) => s.includes("tab agents") && !s.includes("steering ") && !s.includes("queued then"))
@@ -62,7 +67,9 @@ describe("tui inbox - in a terminal", () => {
     const box = sandbox()
     writeConfig(box.project, providerConfig(h.server, "openai-chat"))
     const story = Array.from({ length: 40 }, (_, i) => `s${i} `)
-    h.server.script({ text: story, delayMs: 150 }, text("Queued from the TUI."))
+    // run's answer holds after a few words until the TUI (a cold start) has queued its prompt.
+    let release!: () => void
+    h.server.script({ text: story, delayMs: 20, gate: { after: 3, open: new Promise<void>((r) => (release = r)) } }, text("Queued from the TUI."))
     const running = wright(["run", "tell a story"], { cwd: box.project, env: box.env })
     await waitUntil(() => h.server.inFlight() === 1, "run's request at the model")
     const pane = h.pane()
@@ -71,6 +78,7 @@ describe("tui inbox - in a terminal", () => {
     pane.type("and a title please")
     pane.keys("C-q")
     await pane.waitFor("queued and a title please")
+    release()
     const ran = await running
     expect(ran.code).toBe(0)
     // run's process delivered it after its own answer, as a new turn.

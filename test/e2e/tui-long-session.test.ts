@@ -34,10 +34,14 @@ test("tui long session - -c draws the newest messages, and /history brings back 
   pane.start([process.execPath, BIN, "-c"], { cwd: box.project, env: box.env })
   await pane.waitFor((s) => s.includes("tab agents") && s.includes("Answer 299."), { timeoutMs: 60_000 })
   expect(pane.all()).not.toContain("Question 222:")
-  for (let i = 0; i < 3 && !pane.all().includes("Question 222:"); i++) {
+  // Each /history brings back an older page: wait for it before asking for the next (a fixed
+  // pause let a slow page be asked for again, or the loop end before the third one came).
+  const oldest = (s: string) => Math.min(...[...s.matchAll(/Question (\d+):/g)].map((m) => Number(m[1])))
+  for (let i = 0; i < 5 && !pane.all().includes("Question 222:"); i++) {
+    const before = oldest(pane.all())
     pane.type("/history")
     pane.keys("Enter")
-    await new Promise((r) => setTimeout(r, 1500))
+    await pane.waitFor((s) => oldest(s) < before, { timeoutMs: 30_000, all: true })
   }
   await pane.waitFor((s) => s.includes("Question 222:"), { timeoutMs: 30_000, all: true })
   // The model was never called: opening and paging read the database only.

@@ -47,10 +47,17 @@ test("tui - @server:name mentions an MCP resource, which is read into the prompt
   panes.push(pane)
   pane.start([process.execPath, BIN], { cwd: box.project, env: box.env })
   await pane.waitFor("tab agents", { timeoutMs: 60_000 })
-  // The resources are listed once the server is up; the completion popup asks again.
-  await new Promise((r) => setTimeout(r, 4000))
-  pane.type("summarise @everything:features.md")
-  await new Promise((r) => setTimeout(r, 1500))
+  // The resources are listed once the server is up; the completion popup asks again. Typed
+  // until the popup offers the resource (fixed pauses were too short for a slow server start).
+  const offered = /^\s+@everything:features\.md\s*$/m
+  for (const deadline = Date.now() + 60_000; ; ) {
+    pane.type("summarise @everything:features.md")
+    const shown = await pane.waitFor(offered, { timeoutMs: 5000 }).catch(() => undefined)
+    if (shown) break
+    if (Date.now() > deadline) throw new Error(`the popup never offered @everything:features.md:\n${pane.screen()}`)
+    pane.keys("C-u")
+    await pane.waitFor((s) => !s.includes("summarise @"))
+  }
   pane.keys("Escape")
   pane.keys("Enter")
   await pane.waitFor("Summarised.", { timeoutMs: 60_000 })

@@ -53,7 +53,7 @@ test("tui session tools - /copy sends the last answer as OSC 52, /rename retitle
   pane.keys("Enter")
   await pane.waitFor("Copied the last answer")
   const b64 = Buffer.from("The second answer, with ünïcode.", "utf8").toString("base64")
-  await vi.waitFor(() => expect(raw()).toContain(`\x1b]52;c;${b64}\x07`))
+  await vi.waitFor(() => expect(raw()).toContain(`\x1b]52;c;${b64}\x07`), { timeout: 10_000 })
 
   pane.type("/rename Release checklist")
   pane.keys("Enter")

@@ -40,6 +40,8 @@ test("tui snapshot - the changed files show with counts; /diff lists them; /undo
   pane.type("change the notes")
   pane.keys("Enter")
   await pane.waitFor("Changed both files.")
+  // Idle before /diff and /undo: /undo while the step still ends can meet a busy session.
+  await pane.waitFor("tab agents")
   const counted = await pane.waitFor("2 files +3 -1")
   expect(counted).toContain("(/diff)")
 

@@ -313,6 +313,9 @@ describe("tui - server, attach and failures", () => {
     pane.type("a prompt to take back")
     pane.keys("Enter")
     await pane.waitFor("Sure.")
+    // Idle first: /undo while the step still ends aborts it and its revert can meet a busy
+    // session (a product race, reported separately); this test is about undo itself.
+    await pane.waitFor(PROMPT_READY)
     pane.type("/undo")
     pane.keys("Enter")
     const undone = await pane.waitFor("undone: a prompt to take back")

@@ -59,8 +59,10 @@ export function useWeb() {
   async function paired(web: Web, opts: ContextOptions = {}): Promise<Page> {
     const page = await (await context(opts)).newPage()
     await page.goto(web.link)
-    // Attached, not visible: on a phone the list is a closed drawer.
+    // Attached, not visible: on a phone the list is a closed drawer. The list is filled once the
+    // projects are fetched: a test that reads it at once must not find it empty.
     await page.locator('nav[aria-label="Sessions"]').waitFor({ state: "attached" })
+    await page.locator('nav[aria-label="Sessions"] button[aria-label^="New session in "]').first().waitFor({ state: "attached", timeout: 30_000 })
     return page
   }
 

@@ -16,7 +16,10 @@ vi.setConfig({ testTimeout: 60_000 })
 
 test("web - a pairing link works once and expires; an unpaired browser, a used or expired link get nothing", async () => {
   const box = project()
-  const web = await startWeb(box, [], { WRIGHT_PAIR_TTL_MS: "1500" })
+  // Long enough for a loaded machine to open a browser context and the link printed at start
+  // (with 1.5 s the first pairing itself could come too late); the wait below follows it.
+  const ttl = 6000
+  const web = await startWeb(box, [], { WRIGHT_PAIR_TTL_MS: String(ttl) })
   const port = new URL(web.url).port
   // The link pairs one browser: an HttpOnly, SameSite=Strict cookie for this port.
   const page = await paired(web)
@@ -46,7 +49,8 @@ test("web - a pairing link works once and expires; an unpaired browser, a used o
   const pair = await wright(["web", "pair"], { cwd: box.project, env: box.env })
   expect(pair.code, pair.stderr).toBe(0)
   const late = /http:\/\/\S+\/pair\?code=\S+/.exec(pair.stdout)![0]
-  await new Promise((r) => setTimeout(r, 2000))
+  // The code was minted before `wright web pair` printed it: past its life once ttl has passed.
+  await new Promise((r) => setTimeout(r, ttl + 500))
   const expired = await (await context()).newPage()
   expect((await expired.goto(late))!.status()).toBe(403)
   expect(await expired.context().cookies()).toEqual([])
@@ -87,7 +91,7 @@ test("web - a pairing cookie changes nothing from another origin or without one,
   expect(revoked.code, revoked.stderr).toBe(0)
   expect((await send(web.url, "GET", "/session", { headers: { cookie, "x-wright-key": key } })).status).toBe(401)
   // The revoked browser's open event stream ended with it, and it cannot reconnect.
-  await page.getByLabel("reconnecting").waitFor({ timeout: 10_000 })
+  await page.getByLabel("reconnecting").waitFor({ timeout: 30_000 })
 })
 
 test("web - serve --web serves the UI behind pairing too", async () => {

@@ -68,11 +68,17 @@ function ran(marker: string): string {
   return existsSync(marker) ? readFileSync(marker, "utf8") : ""
 }
 
-/** After the script: the model reads a.ts again (slowly) until `done(results)` or `max` rounds, then answers. */
-function poll(box: { marker: string }, done: (results: string) => boolean, max = 60) {
+/**
+ * After the script: the model reads a.ts again (slowly) until `done(results)` or `maxMs` passed
+ * (by the clock: a count of rounds gave a language server on a loaded machine too little time), then answers.
+ */
+function poll(box: { marker: string }, done: (results: string) => boolean, maxMs = 120_000) {
   let rounds = 0
+  let deadline = 0
   next = (req) => {
-    if (existsSync(box.marker) || done(toolResults(req)) || ++rounds > max) return text("done")
+    deadline ||= Date.now() + maxMs
+    rounds++
+    if (existsSync(box.marker) || done(toolResults(req)) || Date.now() > deadline) return text("done")
     // A different limit each time: the same call three times over would be a doom loop.
     return toolCall("read", { filePath: "a.ts", limit: 100 + rounds }, { text: ["reading", " again", " once", " more"], delayMs: 150 })
   }
@@ -99,7 +105,7 @@ test("hostile lsp - reading and editing a .ts file in a cloned repository never 
 test("hostile lsp - with the sandbox off, an untrusted folder's language servers and formatters do not run at all, and the model is told", async () => {
   const box = userWithClone({ sandbox: { mode: "off" } })
   server.script(toolCall("read", { filePath: "a.ts" }), toolCall("edit", { filePath: "a.ts", oldString: "= 1", newString: '= "one"' }))
-  poll(box, () => false, 8)
+  poll(box, () => false, 5_000)
   const r = await wright(["run", "look at a.ts"], { cwd: box.project, env: box.env, timeoutMs: 120_000 })
   expect(r.code, r.stderr).toBe(0)
   expect(ran(box.marker)).toBe("")

@@ -93,13 +93,13 @@ describe.each(clients)("$name", (client) => {
     server.script({ hang: "after-headers" })
     const abort = new AbortController()
     const running = collect(client, server.url, { abortSignal: abort.signal })
-    await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5 })
+    await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5, timeout: 10_000 })
     abort.abort()
     const { parts, thrown } = await running
 
     expect(thrown).toBeUndefined()
     expect(parts.map((p) => p.type)).toEqual(["start", "abort"])
-    await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+    await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
   })
 
   test("llm-server - a hang after N events delivers those events, then waits for the abort", async () => {
@@ -111,7 +111,7 @@ describe.each(clients)("$name", (client) => {
 
     expect(parts.map((p) => p.type)).toContain("text-start")
     expect(parts.at(-1)?.type).toBe("abort")
-    await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+    await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
   })
 
   test("llm-server - strict mode answers an unscripted request with 500 and records it", async () => {

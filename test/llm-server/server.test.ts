@@ -93,7 +93,7 @@ test("llm-server - close() ends connections that hang before headers", async () 
     () => "answered",
     (e: Error) => e,
   )
-  await vi.waitFor(() => expect(own.inFlight()).toBe(1), { interval: 5 })
+  await vi.waitFor(() => expect(own.inFlight()).toBe(1), { interval: 5, timeout: 10_000 })
   await own.close()
 
   expect(await outcome).toBeInstanceOf(Error)
@@ -118,6 +118,26 @@ test("llm-server - a delayed stream still delivers every event", async () => {
   expect(ofType(parts, "finish")).toHaveLength(1)
 })
 
+test("llm-server - a gated stream sends its first events, holds the rest until the gate opens, then finishes", async () => {
+  let open!: () => void
+  server.script(text("one two three four five six", { gate: { after: 3, open: new Promise<void>((r) => (open = r)) } }))
+  const seen: string[] = []
+  let released = false
+  const run = collect(compatible, server.url, {}, (part) => {
+    if (part.type === "text-delta") seen.push(released ? "after" : "before")
+  })
+  await vi.waitFor(() => expect(seen).toContain("before"), { timeout: 10_000 })
+  // Held: nothing more comes, however long the wait.
+  await new Promise((r) => setTimeout(r, 300))
+  expect(server.inFlight()).toBe(1)
+  released = true
+  open()
+  const { parts } = await run
+  expect(ofType(parts, "text-delta").map((p) => p.text).join("")).toBe("one two three four five six")
+  expect(seen).toContain("after")
+  expect(() => server.script(text("x", { gate: { after: 1, open: 5 as never } }))).toThrow(/'gate\.open' must be a promise/)
+})
+
 test("llm-server - a client leaving a slow stream frees the connection", async () => {
   server.script(text("one two three four five six seven eight nine ten", { delayMs: 20 }))
   const abort = new AbortController()
@@ -126,7 +146,7 @@ test("llm-server - a client leaving a slow stream frees the connection", async (
   })
 
   expect(parts.at(-1)?.type).toBe("abort")
-  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
 })
 
 test("llm-server - a non-streaming answer can be cut or hung too", async () => {
@@ -135,9 +155,9 @@ test("llm-server - a non-streaming answer can be cut or hung too", async () => {
 
   const abort = new AbortController()
   const hung = generateText({ model: compatible.model(server.url), prompt: "hi", maxRetries: 0, abortSignal: abort.signal })
-  await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(1), { interval: 5, timeout: 10_000 })
   abort.abort()
   await expect(hung).rejects.toThrow()
-  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5 })
+  await vi.waitFor(() => expect(server.inFlight()).toBe(0), { interval: 5, timeout: 10_000 })
   expect(server.requests.map((r) => r.stream)).toEqual([false, false])
 })

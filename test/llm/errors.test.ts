@@ -49,14 +49,14 @@ describe.each(PROTOCOLS)("$label", ({ npm, options }) => {
     const e = await failure(npm, { hang: "before-headers" }, { ...options, headerTimeout: 200 })
     expect(e).toMatchObject({ name: "APIError", data: { isRetryable: true } })
     expect(e.data.message).toContain("header timeout")
-    await expect.poll(() => server.inFlight()).toBe(0)
+    await expect.poll(() => server.inFlight(), { timeout: 10_000 }).toBe(0)
   })
 
   test("classifyError - a stream silent for chunkTimeout is a retryable chunk timeout", async () => {
     const e = await failure(npm, { text: ["a ", "long ", "answer ", "that ", "stalls"], hang: 4 }, { ...options, chunkTimeout: 200 })
     expect(e).toMatchObject({ name: "APIError", data: { isRetryable: true } })
     expect(e.data.message).toContain("chunk timeout")
-    await expect.poll(() => server.inFlight()).toBe(0)
+    await expect.poll(() => server.inFlight(), { timeout: 10_000 }).toBe(0)
   })
 })
 

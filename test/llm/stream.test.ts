@@ -121,7 +121,7 @@ test("stream - an abort mid-stream ends with an abort part and releases the conn
   }
   expect(seen).toContain("abort")
   expect(seen).not.toContain("finish")
-  await expect.poll(() => server.inFlight()).toBe(0)
+  await expect.poll(() => server.inFlight(), { timeout: 10_000 }).toBe(0)
 })
 
 test("stream - google: thought parts arrive as reasoning before the text, thinking tokens count as output", async () => {

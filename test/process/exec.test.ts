@@ -19,8 +19,9 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Polls `check` for up to 20 s by the clock (a count of short sleeps gave a loaded machine 5 s). */
 async function until(check: () => boolean, what: string) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25))
+  for (const end = Date.now() + 20_000; !check() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25))
   if (!check()) throw new Error(`timed out waiting until ${what}`)
 }
 
@@ -59,7 +60,8 @@ const FAMILY = ["sh", "-c", "sleep 60 & echo $!; wait"]
 
 test("exec - a timeout kills the whole process group: the child and its grandchild sleep", async () => {
   const exec = createExec({ env })
-  const child = await exec(FAMILY, { cwd: tempDir(), timeout: 300 })
+  // Long enough for the shell to start its grandchild and print its pid first, on a loaded machine too.
+  const child = await exec(FAMILY, { cwd: tempDir(), timeout: 1500 })
   const grandchild = Number(await firstLine(child))
   leftovers.push(child.pid, grandchild)
   expect(alive(grandchild)).toBe(true)
@@ -81,9 +83,10 @@ test("exec - an abort kills the whole process group", async () => {
 
 test("exec - a grandchild that ignores TERM is killed after the grace", async () => {
   const exec = createExec({ env, killGrace: 200 })
-  const child = await exec(["sh", "-c", "sh -c 'trap \"\" TERM; sleep 60' & echo $!; wait"], { cwd: tempDir(), timeout: 200 })
+  const child = await exec(["sh", "-c", "sh -c 'trap \"\" TERM; sleep 60' & echo $!; wait"], { cwd: tempDir(), timeout: 1000 })
   const stubborn = Number(await firstLine(child))
   leftovers.push(child.pid, stubborn)
+  expect(alive(stubborn)).toBe(true)
   await child.done
   await until(() => !alive(stubborn), "the TERM-ignoring grandchild is gone")
 })

@@ -9,7 +9,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readdirSync, readFileSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
-import { afterEach, describe, expect, test } from "vitest"
+import { afterEach, describe, expect, test, vi } from "vitest"
 import { createExec, resolveSandbox, sandboxedPeer, type Sandbox } from "../../src/process"
 import { tempDir } from "../lib/tool-context"
 
@@ -132,10 +132,12 @@ describe("walls - what runs later is not writable now", () => {
 
   test("walls - a missing folder stays closed to a command that outlives the one that made its mount point", async () => {
     const s = await setup()
-    const first = sh(s, `sleep 0.5`)
-    await new Promise((r) => setTimeout(r, 200))
-    // Still running when the first ends and its mount point would go.
-    const second = sh(s, `sleep 1.2; mkdir -p .wright/plugin && echo evil > .wright/plugin/x.js; echo tried`)
+    // The second starts once the first runs, and the first ends once the second runs (a fixed
+    // 0.5 s against a 0.2 s head start raced a slow sandbox start on a loaded machine): the second
+    // is running when the first ends and its mount point would go.
+    const first = sh(s, `touch first-started; for i in $(seq 600); do [ -e second-started ] && exit 0; sleep 0.05; done`)
+    await vi.waitFor(() => expect(existsSync(path.join(s.project, "first-started"))).toBe(true), { timeout: 30_000 })
+    const second = sh(s, `touch second-started; sleep 2; mkdir -p .wright/plugin && echo evil > .wright/plugin/x.js; echo tried`)
     await first
     expect(existsSync(path.join(s.project, ".wright"))).toBe(true)
     const r = await second

@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process"
 import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, statSync, symlinkSync, writeFileSync } from "node:fs"
 import net from "node:net"
 import path from "node:path"
-import { afterEach, describe as base, expect, test } from "vitest"
+import { afterEach, describe as base, expect, test, vi } from "vitest"
 import { createExec, readRestriction, resolveSandbox, type Child, type Sandbox } from "../../src/process"
 import { tempDir } from "../lib/tool-context"
 import { requires } from "../lib/requires"
@@ -230,8 +230,8 @@ describe("sandbox - processes", () => {
     const marker = `${process.pid}${Date.now() % 100000}`
     const r = await sh(`sleep 4${marker}1 & setsid sleep 4${marker}2 & nohup sleep 4${marker}3 >/dev/null 2>&1 & disown -a; echo started`, project, box)
     expect(r.out).toContain("started")
-    await new Promise((res) => setTimeout(res, 300))
-    expect(processesNamed(`sleep 4${marker}`)).toEqual([])
+    // The sandbox's processes die with it, which a loaded machine may take more than a moment to show.
+    await vi.waitFor(() => expect(processesNamed(`sleep 4${marker}`)).toEqual([]), { timeout: 10_000, interval: 50 })
   })
 
   test("sandbox - a timeout kills the whole sandbox, setsid children included", async () => {
@@ -242,8 +242,8 @@ describe("sandbox - processes", () => {
     child.stderr.resume()
     const done = await child.done
     expect(done.timedOut).toBe(true)
-    await new Promise((res) => setTimeout(res, 300))
-    expect(processesNamed(`sleep 5${marker}`)).toEqual([])
+    // The sandbox's processes die with it, which a loaded machine may take more than a moment to show.
+    await vi.waitFor(() => expect(processesNamed(`sleep 5${marker}`)).toEqual([]), { timeout: 10_000, interval: 50 })
   })
 
   test("sandbox - unsandboxed, setsid escapes the group kill: the sandbox is what closes it", async () => {

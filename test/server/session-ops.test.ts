@@ -117,7 +117,7 @@ test("revert - a busy session answers 409 BusyError", async () => {
   const s = await h.client.session.create()
   llm.script({ text: ["slow"], hang: "after-headers" })
   const pending = h.client.session.prompt(s.id, { parts: [{ type: "text", text: "go" }] }).catch(() => undefined)
-  for (let i = 0; i < 400 && llm.inFlight() === 0; i++) await new Promise((r) => setTimeout(r, 10))
+  for (const end = Date.now() + 20_000; llm.inFlight() === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10))
   const messages = await h.client.session.messages(s.id)
   for (const call of [h.client.session.revert(s.id, { messageID: messages[0]!.info.id }), h.client.session.unrevert(s.id), h.client.session.deleteMessage(s.id, messages[0]!.info.id)]) {
     const e = (await call.catch((e) => e)) as ApiError
@@ -154,7 +154,7 @@ test("shell - runs the command as a user bash part with no model call, streaming
 test("shell - a second command while one runs answers 409; abort stops the running one", async () => {
   const s = await h.client.session.create()
   const running = h.client.session.shell(s.id, { command: "sleep 20" })
-  for (let i = 0; i < 400 && !(await h.client.session.status())[s.id]; i++) await new Promise((r) => setTimeout(r, 10))
+  for (const end = Date.now() + 20_000; !(await h.client.session.status())[s.id] && Date.now() < end; ) await new Promise((r) => setTimeout(r, 10))
   expect((await h.client.session.status())[s.id]).toEqual({ type: "busy" })
   const busy = (await h.client.session.shell(s.id, { command: "true" }).catch((e) => e)) as ApiError
   expect([busy.status, busy.name]).toEqual([409, "BusyError"])

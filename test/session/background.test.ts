@@ -20,8 +20,12 @@ const notesIn = (req: RecordedRequest) => textOf(req).split("<task_notification>
 
 test("background - two background tasks run at once, the parent goes on and hears of each once", async () => {
   const core = await testCore({ llm })
+  // The children answer once both are at the model and the parent asked again after the tool
+  // results: a fixed delay only made that likely, and a loaded machine could outrun it.
+  const parentAgain = () => llm.requests.filter((r) => textOf(r).includes("delegate both")).length >= 2
+  const together = until(() => ["A", "B"].every((n) => llm.requests.some((r) => isChild(r, n))) && parentAgain())
   route = (req) => {
-    for (const name of ["A", "B"]) if (isChild(req, name)) return { text: [`child ${name} `, "finished ", "its work"], delayMs: 500 }
+    for (const name of ["A", "B"]) if (isChild(req, name)) return { text: [`child ${name} `, "finished ", "its work"], delayMs: 50, gate: { after: 1, open: together } }
     if (!textOf(req).includes('"role":"tool"'))
       return {
         toolCalls: [
@@ -37,8 +41,8 @@ test("background - two background tasks run at once, the parent goes on and hear
   expect(first.parts.find((p) => p.type === "text")?.type === "text" && (first.parts.find((p) => p.type === "text") as { text: string }).text).toBe("parent saw 0 notes")
   const children = core.app.sessions.children(session.id)
   expect(children).toHaveLength(2)
-  await waitFor(() => !core.app.sessions.busy(session.id) && children.every((c) => !core.app.sessions.busy(c.id)) && core.app.background.running(session.id).length === 0, 10_000)
-  await waitFor(() => lastParentText(core) === "parent saw 2 notes", 5000)
+  await waitFor(() => !core.app.sessions.busy(session.id) && children.every((c) => !core.app.sessions.busy(c.id)) && core.app.background.running(session.id).length === 0, 20_000)
+  await waitFor(() => lastParentText(core) === "parent saw 2 notes", 20_000)
 
   // Ran concurrently: each child's request overlaps the other's.
   const [a, b] = ["A", "B"].map((n) => llm.requests.find((r) => isChild(r, n))!)
@@ -77,7 +81,7 @@ test("background - task_status reads a running child and waits for its result", 
     .find((p) => p.type === "tool" && p.tool === "task_status")
   expect(status?.type === "tool" && status.state.status === "completed" && status.state.output).toContain(`<task id="${childID}" state="completed">`)
   expect(status?.type === "tool" && status.state.status === "completed" && status.state.output).toContain("status child answer")
-  await waitFor(() => !core.app.sessions.busy(session.id) && core.app.background.running(session.id).length === 0, 5000)
+  await waitFor(() => !core.app.sessions.busy(session.id) && core.app.background.running(session.id).length === 0, 20_000)
   await core.close()
 })
 
@@ -91,10 +95,10 @@ test("background - aborting the parent aborts its background child, and the pare
   const session = await core.client.session.create()
   await core.client.session.prompt(session.id, prompt("start it"))
   const child = core.app.sessions.children(session.id)[0]!
-  await waitFor(() => llm.inFlight() === 1, 5000)
+  await waitFor(() => llm.inFlight() === 1, 20_000)
   const before = llm.requests.length
   await core.client.session.abort(session.id)
-  await waitFor(() => core.app.background.get(child.id)?.state.status === "failed", 5000)
+  await waitFor(() => core.app.background.get(child.id)?.state.status === "failed", 20_000)
   const state = core.app.background.get(child.id)!.state
   expect(state.status === "failed" && state.aborted).toBe(true)
   await new Promise((r) => setTimeout(r, 200))
@@ -105,17 +109,21 @@ test("background - aborting the parent aborts its background child, and the pare
 
 test("background - a child that finishes while its parent works is told at the parent's next step, in the same run", async () => {
   const core = await testCore({ llm })
+  let parentID = ""
   route = (req) => {
     if (isChild(req, "Q")) return { text: "quick child answer", delayMs: 100 }
     const body = textOf(req)
     if (!body.includes('"role":"tool"')) return { toolCalls: [{ name: "task", input: { description: "Quick", prompt: "brief-Q", subagent_type: "general", background: true } }] }
-    // The parent's next step is a slow one: the child is done long before it ends.
-    if (!body.includes(`"name":"glob"`)) return { toolCalls: [{ name: "glob", input: { pattern: "*.none" } }], delayMs: 500 }
+    // The parent's next step is a slow one: it ends only once the child is done (a fixed delay
+    // only made that likely).
+    const childDone = () => llm.requests.some((r) => isChild(r, "Q") && r.time.end !== undefined) && core.app.background.running(parentID).length === 0
+    if (!body.includes(`"name":"glob"`)) return { toolCalls: [{ name: "glob", input: { pattern: "*.none" } }], delayMs: 100, gate: { after: 1, open: until(childDone) } }
     return { text: `parent saw ${notesIn(req)} notes` }
   }
   const session = await core.client.session.create()
+  parentID = session.id
   const answer = await core.client.session.prompt(session.id, prompt("delegate quickly"))
-  await waitFor(() => !core.app.sessions.busy(session.id), 5000)
+  await waitFor(() => !core.app.sessions.busy(session.id), 20_000)
   const parentRequests = llm.requests.filter((r) => textOf(r).includes("delegate quickly"))
   // Three steps in one run: the note rode along with the third, and nothing woke the parent again.
   expect(parentRequests.map(notesIn)).toEqual([0, 0, 1])
@@ -128,6 +136,11 @@ function lastParentText(core: Awaited<ReturnType<typeof testCore>>) {
   const last = core.app.sessions.messages(session.id).findLast((m) => m.info.role === "assistant")
   const t = last?.parts.findLast((p) => p.type === "text")
   return t?.type === "text" ? t.text : undefined
+}
+
+/** Resolves once `cond` holds, or after 30 s (past any test's deadline) so no loop outlives a failed test. */
+async function until(cond: () => boolean) {
+  for (const end = Date.now() + 30_000; !cond() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20))
 }
 
 async function waitFor(cond: () => boolean, ms: number) {

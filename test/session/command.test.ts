@@ -85,8 +85,9 @@ describe("command shell snippets", () => {
   })
 
   it("command - a snippet that runs too long is stopped and says so", async () => {
-    const out = await runSnippet("echo started; sleep 20", { exec, cwd: tempDir(), timeoutMs: 300 })
-    expect(out).toBe("started\n(`echo started; sleep 20` timed out after 300 ms)")
+    // Long enough for the shell to print first, on a loaded machine too.
+    const out = await runSnippet("echo started; sleep 20", { exec, cwd: tempDir(), timeoutMs: 900 })
+    expect(out).toBe("started\n(`echo started; sleep 20` timed out after 900 ms)")
   })
 })
 

@@ -24,6 +24,16 @@ afterAll(() => llm.close())
 
 const say = (t: string) => ({ parts: [{ type: "text" as const, text: t }] })
 
+/**
+ * Holds a scripted answer after its first delta until `release()`: the turn is still running
+ * while a test sends it prompts, however slow the machine (a short stream could end first).
+ */
+function held() {
+  let release!: () => void
+  const gate = { after: 2, open: new Promise<void>((r) => (release = r)) }
+  return { gate, release }
+}
+
 async function until(pred: () => boolean | Promise<boolean>, what: string, ms = 15_000) {
   const start = Date.now()
   while (!(await pred())) {
@@ -54,8 +64,9 @@ async function failure(p: Promise<unknown>): Promise<ApiError> {
 test("inbox - a steering prompt reaches the next request of the running turn; a queued one starts a new turn after the answer; each once", async () => {
   const s = await core.client.session.create()
   sid = s.id
-  // Step 1 reads a file, slowly; step 2 answers; the queued prompt's turn answers last.
-  llm.script(toolCall("read", { filePath: `${core.box.project}/notes.txt` }, { text: ["Let ", "me ", "look ", "first."], delayMs: 150 }), text("Using the other file."), text("Also done."))
+  // Step 1 reads a file, held until the prompts are sent; step 2 answers; the queued prompt's turn answers last.
+  const step = held()
+  llm.script(toolCall("read", { filePath: `${core.box.project}/notes.txt` }, { text: ["Let ", "me ", "look ", "first."], delayMs: 150, gate: step.gate }), text("Using the other file."), text("Also done."))
   await core.client.session.promptAsync(s.id, say("summarise notes.txt"))
   await until(() => llm.inFlight() === 1, "the first request at the model")
 
@@ -66,6 +77,7 @@ test("inbox - a steering prompt reaches the next request of the running turn; a 
   expect((await core.client.session.inbox(s.id)).map((i) => i.id)).toEqual([queued.id, steered.id])
   // Nothing was delivered yet: the first request is still streaming.
   expect(llm.requests).toHaveLength(1)
+  step.release()
 
   await idle()
   expect(llm.requests).toHaveLength(3)
@@ -97,7 +109,8 @@ test("inbox - a steering prompt reaches the next request of the running turn; a 
 test("inbox - a waiting prompt can be edited or withdrawn until it is delivered; queued prompts run in order", async () => {
   const s = await core.client.session.create()
   sid = s.id
-  llm.script({ text: ["a ", "long ", "answer ", "here."], delayMs: 150 }, text("first queued done"), text("third queued done"))
+  const step = held()
+  llm.script({ text: ["a ", "long ", "answer ", "here."], delayMs: 150, gate: step.gate }, text("first queued done"), text("third queued done"))
   await core.client.session.promptAsync(s.id, say("start"))
   await until(() => llm.inFlight() === 1, "the first request at the model")
   const one = (await core.client.session.send(s.id, { delivery: "queue", ...say("one") })) as InboxItem
@@ -114,6 +127,7 @@ test("inbox - a waiting prompt can be edited or withdrawn until it is delivered;
   ])
   const bad = await failure(core.client.request("PATCH", `/session/${s.id}/inbox/${one.id}`, { body: {} }))
   expect(bad.status).toBe(400)
+  step.release()
 
   await idle()
   const lastUser = llm.requests.map((r) => userTexts(r).at(-1))
@@ -124,11 +138,13 @@ test("inbox - a waiting prompt can be edited or withdrawn until it is delivered;
 test("inbox - /message without a delivery to a busy session is queued and answers with its own turn's answer", async () => {
   const s = await core.client.session.create()
   sid = s.id
-  llm.script({ text: ["first ", "answer"], delayMs: 150 }, text("second answer"))
+  const step = held()
+  llm.script({ text: ["first ", "answer"], delayMs: 150, gate: step.gate }, text("second answer"))
   const first = core.client.session.prompt(s.id, say("first"))
   await until(() => llm.inFlight() === 1, "the first request at the model")
   const second = core.client.session.prompt(s.id, say("second"))
   await until(async () => (await core.client.session.inbox(s.id)).length === 1, "the prompt in the inbox")
+  step.release()
   const [a, b] = await Promise.all([first, second])
   const answer = (m: MessageWithParts) => m.parts.flatMap((p) => (p.type === "text" ? [p.text] : [])).join("")
   expect(answer(a)).toBe("first answer")
@@ -147,7 +163,8 @@ test("inbox - to an idle session a prompt with a delivery runs at once", async (
 test("inbox - a command sent while the agent works waits as /name and is expanded when delivered; !cmd is refused with a clear 409", async () => {
   const s = await core.client.session.create()
   sid = s.id
-  llm.script({ text: ["busy ", "for ", "a ", "while"], delayMs: 150 }, text("Hello done."))
+  const step = held()
+  llm.script({ text: ["busy ", "for ", "a ", "while"], delayMs: 150, gate: step.gate }, text("Hello done."))
   await core.client.session.promptAsync(s.id, say("start"))
   await until(() => llm.inFlight() === 1, "the first request at the model")
   const item = (await core.client.session.command(s.id, { command: "greet", arguments: "the team", delivery: "queue" })) as unknown as InboxItem
@@ -155,6 +172,7 @@ test("inbox - a command sent while the agent works waits as /name and is expande
   const shell = await failure(core.client.session.shell(s.id, { command: "echo hi" }))
   expect(shell.status).toBe(409)
   expect(shell.message).toContain("a shell command (!cmd) runs only while the agent is idle")
+  step.release()
   await idle()
   expect(llm.requests.map((r) => userTexts(r).at(-1))).toEqual(["start", "Say hello to the team"])
   expect(core.events.some((e) => e.type === "command.executed" && e.properties.name === "greet")).toBe(true)
@@ -163,10 +181,12 @@ test("inbox - a command sent while the agent works waits as /name and is expande
 test("inbox - a steering prompt that names no agent keeps the running turn's agent", async () => {
   const s = await core.client.session.create()
   sid = s.id
-  llm.script({ text: ["planning ", "slowly"], delayMs: 150 }, text("Plan revised."))
+  const step = held()
+  llm.script({ text: ["planning ", "slowly"], delayMs: 150, gate: step.gate }, text("Plan revised."))
   await core.client.session.promptAsync(s.id, { agent: "plan", ...say("plan the change") })
   await until(() => llm.inFlight() === 1, "the first request at the model")
   await core.client.session.send(s.id, { delivery: "steer", ...say("also cover the tests") })
+  step.release()
   await idle()
   const users = (await core.client.session.messages(s.id)).filter((m) => m.info.role === "user")
   expect(users.map((m) => (m.info as { agent: string }).agent)).toEqual(["plan", "plan"])

@@ -79,7 +79,10 @@ test("lease - a step another process runs is followed here, never closed, and it
   const a = await core(box)
   const b = await core(box)
   const answer = words(40, "a")
-  llm.script({ text: answer, delayMs: 40 })
+  // A's step holds after a few words until B has looked at it and followed it (a 1.6 s stream
+  // could end first on a loaded worker).
+  let release!: () => void
+  llm.script({ text: answer, delayMs: 40, gate: { after: 10, open: new Promise<void>((r) => (release = r)) } })
   const session = await a.client.session.create()
   const running = a.client.session.prompt(session.id, prompt("tell a story"))
   await until(() => a.events.some((e) => e.type === "message.part.delta"), "A to stream")
@@ -91,6 +94,9 @@ test("lease - a step another process runs is followed here, never closed, and it
   expect(open.info).not.toHaveProperty("error")
   expect((await b.client.session.status())[session.id]).toEqual({ type: "busy", holder: { pid: process.pid, hostname: expect.any(String) } })
   // A prompt through B now must not interleave: it is not tried here; see the next test.
+  const textUpdates = () => b.events.filter((e) => e.type === "message.part.updated" && e.properties.part.type === "text" && e.properties.part.messageID === open.info.id)
+  await until(() => textUpdates().length > 0, "B to follow A's open step")
+  release()
 
   const done = await running
   expect(answerText(done)).toBe(answer.join(""))
@@ -113,7 +119,9 @@ test("lease - prompts to one session from two processes run one after the other,
   const a = await core(box)
   const b = await core(box)
   const first = words(30, "a")
-  llm.script({ text: first, delayMs: 30 }, text("Second answer."))
+  // A's step holds after a few words until B is seen waiting for it (a 0.9 s stream could end first).
+  let release!: () => void
+  llm.script({ text: first, delayMs: 30, gate: { after: 10, open: new Promise<void>((r) => (release = r)) } }, text("Second answer."))
   const session = await a.client.session.create()
   const fromA = a.client.session.prompt(session.id, prompt("first question"))
   await until(() => llm.inFlight() === 1, "A's request to reach the model")
@@ -121,6 +129,7 @@ test("lease - prompts to one session from two processes run one after the other,
   // B waits for A's lease: its request reaches the model only after A's step ended.
   await until(() => b.events.some((e) => e.type === "session.status" && e.properties.sessionID === session.id && e.properties.status.type === "busy"), "B busy")
   expect(llm.requests).toHaveLength(1)
+  release()
   const [ra, rb] = await Promise.all([fromA, fromB])
   expect(answerText(ra)).toBe(first.join(""))
   expect(answerText(rb)).toBe("Second answer.")

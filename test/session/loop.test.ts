@@ -114,11 +114,16 @@ test("agents - an unknown agent fails with the list of available ones", async ()
 
 test("mid-run - a prompt sent while the session is busy is queued at once and answered in the same run, after the first", async () => {
   const core = await testCore({ llm })
-  llm.script(text("first answer", { delayMs: 40 }), text("second answer"))
+  // The first answer holds after a word until the second question waits in the inbox (a
+  // 200 ms stream could end first on a loaded worker, and the second became a run of its own).
+  let release!: () => void
+  llm.script(text("first answer", { delayMs: 40, gate: { after: 2, open: new Promise<void>((r) => (release = r)) } }), text("second answer"))
   const session = await core.client.session.create()
   const first = core.client.session.prompt(session.id, prompt("first question"))
   await waitFor(() => llm.requests.length === 1)
   const second = core.client.session.prompt(session.id, prompt("second question"))
+  await waitFor(() => core.events.some((e) => e.type === "session.inbox.updated" && (e.properties as { items: unknown[] }).items.length === 1))
+  release()
   const [a, b] = await Promise.all([first, second])
   expect(answerText(b)).toBe("second answer")
   // Each waiting caller gets the answer of its own turn (the inbox queued the second one).

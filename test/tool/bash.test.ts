@@ -45,10 +45,11 @@ describe("bash", () => {
 
   it("bash - a timeout kills the command and the children it started", async () => {
     const ctx = toolContext()
-    const result = await run(ctx, { command: "(sleep 600 & echo $! > child.pid; wait)", timeout: 500 })
+    // Long enough for the shell to write its child's pid first, on a loaded machine too.
+    const result = await run(ctx, { command: "(sleep 600 & echo $! > child.pid; wait)", timeout: 1500 })
     const child = Number(readFileSync(path.join(ctx.directory, "child.pid"), "utf8"))
     started.push(child)
-    expect(result.output).toContain("<shell_metadata>\nshell tool terminated command after exceeding timeout 500 ms")
+    expect(result.output).toContain("<shell_metadata>\nshell tool terminated command after exceeding timeout 1500 ms")
     expect(result.metadata.exit).toBeNull()
     expect(result.metadata.signal).toBe("SIGTERM")
     expect(await waitUntil(() => !alive(child))).toBe(true)

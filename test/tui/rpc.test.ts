@@ -1,5 +1,5 @@
 import { MessageChannel } from "node:worker_threads"
-import { afterEach, expect, test } from "vitest"
+import { afterEach, expect, test, vi } from "vitest"
 import { createClient } from "../../src/sdk"
 import { createRpcClient, serveRpc } from "../../src/tui"
 import type { BusEvent } from "../../src/protocol"
@@ -60,8 +60,8 @@ test("rpc - a streamed body (SSE) arrives chunk by chunk, and aborting the reque
     if (seen.length === 2) abort.abort()
   }
   expect(seen).toEqual([{ n: 1 }, { n: 2 }])
-  await new Promise((r) => setTimeout(r, 100))
-  expect(cancelled).toBe(true)
+  // The cancel crosses the channel to the worker: wait for it rather than a fixed 100 ms.
+  await vi.waitFor(() => expect(cancelled).toBe(true), { timeout: 10_000 })
 })
 
 test("rpc - bus events pushed by the worker reach every subscriber; calls return values", async () => {

@@ -153,6 +153,7 @@ export async function startLLMServer(opts: LLMServerOptions = {}): Promise<LLMSe
     const stopAt = typeof reply.hang === "number" ? reply.hang : reply.cutAfter
     for (let i = 0; i < frames.length && (stopAt === undefined || i < stopAt); i++) {
       if (i > 0 && reply.delayMs) await sleep(reply.delayMs, gone)
+      if (reply.gate && i === reply.gate.after) await Promise.race([reply.gate.open, gone])
       if (closed) return
       await write(encodeFrame(frames[i]))
     }

@@ -39,6 +39,12 @@ export interface Reply {
   hang?: "before-headers" | "after-headers" | number
   /** Wait this long between stream events. */
   delayMs?: number
+  /**
+   * Send `after` stream events, then wait until `open` settles (or the client goes away) before
+   * the rest: a step that is still running for as long as the test needs it, however slow the
+   * machine, where a long `delayMs` would only make that likely.
+   */
+  gate?: { after: number; open: Promise<unknown> }
   /** Assertion on the request; if it throws, the server answers 500 and records it in `failures`. */
   expect?: (req: RecordedRequest) => void
 }

@@ -2,7 +2,7 @@
 // instead of surfacing later as a puzzling provider error.
 import type { Reply } from "./types"
 
-const KEYS = new Set(["reasoning", "text", "toolCalls", "finish", "usage", "error", "cutAfter", "hang", "delayMs", "expect"])
+const KEYS = new Set(["reasoning", "text", "toolCalls", "finish", "usage", "error", "cutAfter", "hang", "delayMs", "gate", "expect"])
 const FINISH = new Set(["stop", "tool-calls", "length", "content-filter"])
 const USAGE = new Set(["input", "output", "reasoning", "cacheRead", "cacheWrite"])
 
@@ -49,6 +49,12 @@ export function validateReply(reply: unknown, where: string): asserts reply is R
   }
   if (r.cutAfter !== undefined && r.hang !== undefined) fail("cutAfter", "cannot be combined with 'hang'")
   if (r.delayMs !== undefined && !isCount(r.delayMs)) fail("delayMs", "must be a non-negative integer")
+  if (r.gate !== undefined) {
+    const g = r.gate as Record<string, unknown>
+    if (typeof g !== "object" || g === null || !isCount(g.after)) fail("gate.after", "must be a non-negative integer")
+    if (typeof (g.open as Promise<unknown> | undefined)?.then !== "function") fail("gate.open", "must be a promise")
+    if (r.hang !== undefined || r.cutAfter !== undefined || r.error !== undefined) fail("gate", "cannot be combined with 'hang', 'cutAfter' or 'error'")
+  }
   if (r.expect !== undefined && typeof r.expect !== "function") fail("expect", "must be a function")
 }
 
