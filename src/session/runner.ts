@@ -121,6 +121,14 @@ export function createRunner(deps: {
       run.controller.abort(new Error("The operation was aborted."))
       return true
     },
+    /** Resolves once the session's run has ended (at once when none runs), or after `ms`. Never rejects. */
+    async settled(sessionID: string, ms: number): Promise<void> {
+      const run = runs.get(sessionID)
+      if (!run) return
+      let timer: NodeJS.Timeout | undefined
+      await Promise.race([run.done.catch(() => {}), new Promise<void>((r) => (timer = setTimeout(r, ms)))])
+      clearTimeout(timer)
+    },
     assertIdle(sessionID: string) {
       if (runs.has(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy` })
     },

@@ -254,6 +254,8 @@ export function createSessionService(deps: SessionServiceDeps) {
       for (const child of store.sessions.children(id)) if (runner.busy(child.id)) service.abort(child.id)
       return runner.abort(id)
     },
+    /** Resolves once the session's loop has unwound after an abort (its tools stopped, its step closed), or after `ms`. */
+    stopped: (id: string, ms: number) => runner.settled(id, ms),
     /** Compacts the session now (POST /session/:id/summarize). Provided by compaction. */
     async summarize(id: string, input: SummarizeInput): Promise<boolean> {
       const session = get(id)

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest"
 import { ApiError, type Client } from "../../src/sdk"
 import { cleanupRevert } from "../../src/session"
-import { startLLMServer, text, type LLMServer } from "../lib/llm-server"
+import { startLLMServer, text, toolCall, type LLMServer } from "../lib/llm-server"
 import { collect, startServer, type Harness } from "./harness"
 
 let llm: LLMServer
@@ -124,6 +124,22 @@ test("revert - a busy session answers 409 BusyError", async () => {
     expect([e.status, e.name]).toEqual([409, "BusyError"])
   }
   await h.client.session.abort(s.id)
+  await pending
+})
+
+test("abort - answers once the loop has stopped (its running command killed), so a revert right after finds the session idle", async () => {
+  const s = await h.client.session.create()
+  llm.script(toolCall("bash", { command: "echo started; sleep 30", description: "wait" }), text("never"))
+  const pending = h.client.session.prompt(s.id, { parts: [{ type: "text", text: "go" }] }).catch(() => undefined)
+  for (const end = Date.now() + 20_000; Date.now() < end; await new Promise((r) => setTimeout(r, 20))) {
+    const tool = (await h.client.session.messages(s.id)).flatMap((m) => m.parts).find((p) => p.type === "tool")
+    if (tool?.type === "tool" && tool.state.status === "running" && JSON.stringify(tool.state).includes("started")) break
+  }
+  const user = (await h.client.session.messages(s.id))[0]!
+  expect(await h.client.session.abort(s.id)).toBe(true)
+  // What /undo does: abort, then revert at once.
+  const reverted = await h.client.session.revert(s.id, { messageID: user.info.id })
+  expect(reverted.revert?.messageID).toBe(user.info.id)
   await pending
 })
 

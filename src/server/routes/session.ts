@@ -23,6 +23,9 @@ export function assertIdle(app: App, server: ServerContext, sessionID: string) {
   if (app.sessions.busy(sessionID) || server.shells(app).busy(sessionID)) throw new BusyError({ sessionID, message: `Session ${sessionID} is busy` })
 }
 
+
+/** How long POST /session/:id/abort waits for the loop to unwind before it answers anyway. */
+const ABORT_WAIT_MS = 10_000
 export const sessionRoutes = [
   route({
     method: "get",
@@ -137,12 +140,15 @@ export const sessionRoutes = [
     method: "post",
     path: "/session/:id/abort",
     operationId: "session.abort",
-    summary: "Stop the session's running loop or shell command; false when nothing ran",
+    summary: "Stop the session's running loop or shell command; answers once the loop has stopped (at most 10 s), so a revert or prompt right after finds it idle; false when nothing ran",
     tags: ["session"],
     response: z.boolean(),
-    handler: ({ app, params, server }) => {
+    handler: async ({ app, params, server }) => {
       const loop = app.sessions.abort(id(params))
       const shell = server.shells(app).abort(id(params))
+      // Stopping kills the running command and closes the step: a client that reverts (the TUI's
+      // /undo) or prompts right after the answer would otherwise meet a session still busy.
+      if (loop) await app.sessions.stopped(id(params), ABORT_WAIT_MS)
       return loop || shell
     },
   }),
