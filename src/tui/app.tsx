@@ -2,27 +2,31 @@
 // terminal's scrollback and selection); the dynamic region holds only the live tail: the
 // streaming message, running tools, dialogs, the prompt and the status line, kept shorter
 // than the screen so Ink never clears and redraws the whole terminal.
+// The prompt's completion, the home list and the screen hand-off (pager, editor) live beside
+// it: completion.ts, home-list.ts, screen-handoff.ts.
 import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
-import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
+import { initialUi, type AppHost, type Ui } from "./app-state"
+import { COMMANDS, findCommand, HELP } from "./commands"
+import { completionKey, useCompletion } from "./completion"
 import type { Controller } from "./controller"
-import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectAction, type SelectUi, type TrustUi } from "./dialog-keys"
+import { filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type SelectAction, type SelectUi } from "./dialog-keys"
 import * as E from "./editor"
-import { homeKey, homeMatches, type HomeUi } from "./home"
+import { homeListKey, useHomeList } from "./home-list"
 import { decodeKeys, type Key } from "./keys"
 import { matchKey, type Keymap } from "./keymap"
 import { paletteItems, paletteKey } from "./palette"
-import type { ThemeControl } from "./ui-settings"
-import type { Printed, Store } from "./store"
-import type { Session } from "../protocol"
-import { useRawInput } from "./use-raw-input"
-import { openPager, pagerKey, type PagerUi } from "./pager"
-import { Pager } from "./view/pager"
+import { pagerKey } from "./pager"
+import { closePager, lastToolOutput, openEditor, pageIfLarge, useScreenHandoff } from "./screen-handoff"
 import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
+import type { Store } from "./store"
+import type { ThemeControl } from "./ui-settings"
+import { useRawInput } from "./use-raw-input"
 import { BlockView, type BlockOptions } from "./view/block"
-import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
+import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog } from "./view/dialogs"
 import { Home } from "./view/home"
-import { InboxView, PromptView, StatusLine, type Suggestion } from "./view/prompt"
+import { Pager } from "./view/pager"
+import { InboxView, PromptView, StatusLine } from "./view/prompt"
 
 export interface AppProps {
   store: Store
@@ -38,42 +42,6 @@ export interface AppProps {
   keymap?: Keymap
   /** The theme in use, for /themes. */
   themes?: ThemeControl
-}
-
-interface Ui {
-  editor: E.EditorState
-  histIndex: number
-  draft: string
-  select?: SelectUi
-  /** /connect's key prompt, open once a provider is chosen. */
-  secret?: SecretUi
-  perm: PermissionUi
-  question: QuestionUi
-  trust: TrustUi
-  sugSelected: number
-  sugDismissed: boolean
-  files: { query: string; items: string[] }
-  /** Set while the keys are in the home screen's session list. */
-  home?: HomeUi
-  /** The server's answer to the list's search (older sessions than those loaded). */
-  homeFound: { query: string; items: Session[] }
-  /** The pager (/diff of a large change, ctrl+o on a large tool output): it takes the keys and the live region. */
-  pager?: PagerUi
-  /** The user's editor has the terminal: the prompt (sent when saved) or the transcript (/export). */
-  editing?: { kind: "prompt" | "export"; text: string; name: string }
-  /** The printed blocks while the pager holds the alternate screen: new ones wait, so they reach the scrollback, not the pager's screen. */
-  frozen?: Printed[]
-}
-
-const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] }, homeFound: { query: "", items: [] } })
-
-/** The `@word` or `/command` being typed at the cursor. */
-function completing(editor: E.EditorState): { kind: "command" | "mention"; word: string; start: number } | undefined {
-  const before = editor.text.slice(0, editor.cursor)
-  if (/^\/\S*$/.test(before) && editor.cursor === editor.text.length) return { kind: "command", word: before.slice(1), start: 0 }
-  const m = /(^|\s)@(\S*)$/.exec(before)
-  if (m) return { kind: "mention", word: m[2]!, start: before.length - m[2]!.length - 1 }
-  return undefined
 }
 
 export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText, keymap, themes }: AppProps) {
@@ -94,76 +62,24 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     setUiState(uiRef.current)
   }
 
-  const target = completing(ui.editor)
-  const suggestions: Suggestion[] = useMemo(() => {
-    if (!target || ui.sugDismissed) return []
-    if (target.kind === "command") {
-      const own = matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
-      const server = state.commands
-        .filter((c) => c.name.startsWith(target.word) && !findCommand(c.name))
-        .map((c) => ({ label: `/${c.name}`, detail: c.description?.slice(0, 70), insert: `/${c.name} ` }))
-      return [...own, ...server].slice(0, 10)
-    }
-    const agents = state.mentions.filter((a) => a.startsWith(target.word)).map((a) => ({ label: `@${a}`, detail: "agent", insert: `@${a} ` }))
-    const files = ui.files.query === target.word ? ui.files.items.map((f) => ({ label: `@${f}`, insert: `@${f} ` })) : []
-    return [...agents, ...files].slice(0, 8)
-  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.mentions, state.commands])
-
-  // File completion asks the server, a little after the typing pauses.
-  useEffect(() => {
-    if (target?.kind !== "mention" || !target.word) return
-    const word = target.word
-    const t = setTimeout(() => {
-      controller.completeFiles(word).then((items) => setUi({ files: { query: word, items: items.slice(0, 8) } }))
-    }, 80)
-    return () => clearTimeout(t)
-  }, [target?.kind, target?.word])
-
-  // The home list: the loaded sessions that match, plus older ones the server's search found.
-  const homeFilter = ui.home?.filter ?? ""
-  const homeItems: Session[] = useMemo(() => {
-    const local = homeMatches(state.sessions, homeFilter)
-    if (!homeFilter || ui.homeFound.query !== homeFilter) return local
-    const seen = new Set(local.map((s) => s.id))
-    return [...local, ...ui.homeFound.items.filter((s) => !seen.has(s.id) && !s.parentID)].sort((a, b) => b.time.updated - a.time.updated)
-  }, [state.sessions, homeFilter, ui.homeFound])
-  const homeItemsRef = useRef(homeItems)
-  homeItemsRef.current = homeItems
-  // Leaving home (a session opened) leaves the list too: /new comes back to the prompt.
-  useEffect(() => {
-    if (state.route !== "home" && uiRef.current.home) setUi({ home: undefined })
-  }, [state.route])
-  useEffect(() => {
-    if (!homeFilter) return
-    const query = homeFilter
-    const t = setTimeout(() => {
-      controller.sessions(query).then(
-        (items) => setUi({ homeFound: { query, items } }),
-        () => {},
-      )
-    }, 150)
-    return () => clearTimeout(t)
-  }, [homeFilter])
-
-  const onHomeKey = (u: Ui, key: Key) => {
-    const items = homeItemsRef.current
-    const [next, action] = homeKey(u.home!, items, key)
-    setUi({ home: next })
-    if (action.type === "open") {
-      setUi({ home: undefined })
-      return void controller.openSession(action.id)
-    }
-    if (action.type === "delete") {
-      const gone = items.find((x) => x.id === action.id)
-      setUi({ homeFound: { ...uiRef.current.homeFound, items: uiRef.current.homeFound.items.filter((x) => x.id !== action.id) } })
-      return void controller.deleteSession(action.id).then((deleted) => {
-        if (!deleted) return
-        const h = uiRef.current.home
-        // The row below takes the deleted one's place; the last row's neighbour is above it.
-        if (h) setUi({ home: { ...h, selected: Math.max(0, Math.min(h.selected, items.length - 2)) } })
-        if (gone) store.notify(`Deleted “${gone.title}”`)
-      })
-    }
+  const completion = useCompletion(ui, state, (word) => controller.completeFiles(word), (files) => setUi({ files }))
+  const leaderAt = useRef(0)
+  const home = useHomeList(ui, uiRef, setUi, state.sessions, state.route, controller)
+  const host: AppHost = {
+    store,
+    controller,
+    tools,
+    stdout,
+    size,
+    ui: () => uiRef.current,
+    setUi,
+    homeItems: () => home.itemsRef.current,
+    onExit,
+    editText,
+    keymap,
+    themes,
+    history: history.current,
+    leaderAt,
   }
 
   const run = (name: string, args: string) => {
@@ -195,11 +111,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         if (!editText) return void controller.exportSession()
         return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name }, frozen: uiRef.current.frozen ?? store.getState().printed }))
       case "editor":
-        return openEditor()
+        return openEditor(host)
       case "redo":
         return void controller.redo()
       case "diff":
-        return void controller.diff((text) => pageIfLarge("diff: this session's changes", text))
+        return void controller.diff((text) => pageIfLarge(host, "diff: this session's changes", text))
       case "rename":
         return void tools.rename(args)
       case "copy":
@@ -262,77 +178,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     }
   }
 
-  /** Opens the pager on text taller than the screen leaves for output; false when it fits (printed as before). */
-  const pageIfLarge = (title: string, text: string) => {
-    const lines = text.split("\n").length
-    if (lines <= Math.max(8, size.rows - 4)) return false
-    // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
-    if (stdout.isTTY && !uiRef.current.frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
-    setUi({ pager: openPager(title, text, size.columns), frozen: uiRef.current.frozen ?? store.getState().printed })
-    return true
-  }
-  const closePager = () => {
-    setUi({ pager: undefined })
-    // Ink draws the prompt again on the alternate screen first, so its idea of what is on screen
-    // (the prompt's height) holds on the main one; then the main screen comes back and the
-    // blocks printed meanwhile go to the scrollback.
-    setTimeout(() => {
-      if (uiRef.current.pager) return
-      if (stdout.isTTY) stdout.write("\x1b[?1049l")
-      setUi({ frozen: undefined })
-    }, 80)
-  }
-  useEffect(() => () => void (uiRef.current.frozen && stdout.isTTY && stdout.write("\x1b[?1049l")), [])
-
-  /** The last finished tool call's output, for ctrl+o. */
-  const lastToolOutput = (): { title: string; text: string } | undefined => {
-    const messages = store.messages()
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const parts = messages[i]!.parts
-      for (let j = parts.length - 1; j >= 0; j--) {
-        const p = parts[j]!
-        if (p.type !== "tool") continue
-        if (p.state.status === "completed") return { title: `${p.tool}: ${p.state.title || ""}`.trim(), text: p.state.output }
-        if (p.state.status === "error") return { title: `${p.tool}: error`, text: p.state.error }
-      }
-    }
-    return undefined
-  }
-
-  /** /editor, ctrl+g: the prompt as typed goes to the user's editor; what they save is sent. */
-  const openEditor = () => {
-    if (!editText) return store.notify("/editor: not available here", "error")
-    const u = uiRef.current
-    const text = E.expand(u.editor)
-    // A file ends in a newline, as editors write it back.
-    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" }, frozen: u.frozen ?? store.getState().printed })
-  }
-  // The raw input let go of the terminal in this commit (its effect cleanup ran first): the editor may have it.
-  useEffect(() => {
-    const job = ui.editing
-    if (!job || !editText) return
-    // Blocks finished while the editor had the screen are printed once it is back, so they reach the scrollback.
-    const done = () => setUi({ editing: undefined, ...(uiRef.current.pager ? {} : { frozen: undefined }) })
-    editText(job.text, job.name).then(
-      (saved) => {
-        done()
-        if (job.kind === "export") return
-        const text = saved.replace(/\n+$/, "")
-        if (!text.trim()) return void (setUi({ editor: E.emptyEditor() }), store.notify("The editor's text was empty: nothing sent"))
-        setUi({ editor: E.setText(text) })
-        submit()
-      },
-      (e) => {
-        done()
-        // No editor set: /export writes the file as before.
-        if (job.kind === "export" && /no editor/.test(String(e))) return void controller.exportSession()
-        store.notify(`Editor: ${e instanceof Error ? e.message : String(e)}`, "error")
-      },
-    )
-  }, [ui.editing])
+  useScreenHandoff(host, ui.editing, () => submit())
 
   // tui.json's keys: the leader (then one key within leader_timeout), the palette and command bindings.
-  const leaderAt = useRef(0)
   const runNamed = (name: string) => {
     const own = findCommand(name)
     if (own) return run(own.name, "")
@@ -429,22 +277,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     if (onMappedKey(key)) return
     const u = uiRef.current
     const ed = u.editor
-    if (suggestions.length) {
-      const sel = Math.min(u.sugSelected, suggestions.length - 1)
-      if (key.name === "up") return setUi({ sugSelected: (sel + suggestions.length - 1) % suggestions.length })
-      if (key.name === "down") return setUi({ sugSelected: (sel + 1) % suggestions.length })
-      if (key.name === "escape") return setUi({ sugDismissed: true })
-      if (key.name === "tab" || key.name === "return") {
-        const s = suggestions[sel]!
-        const own = findCommand(s.label.slice(1))
-        if (key.name === "return" && target?.kind === "command" && own) {
-          setUi({ editor: E.emptyEditor(), sugSelected: 0 })
-          return run(own.name, "")
-        }
-        const t = target!
-        const text = ed.text.slice(0, t.start) + s.insert + ed.text.slice(ed.cursor)
-        return setUi({ editor: { ...ed, text, cursor: t.start + s.insert.length }, sugSelected: 0 })
-      }
+    const c = completionKey(ed, u.sugSelected, completion, key)
+    if (c.type === "ui") return setUi(c.ui)
+    if (c.type === "run") {
+      setUi({ editor: E.emptyEditor(), sugSelected: 0 })
+      return run(c.name, "")
     }
     const edit = (next: E.EditorState) => setUi({ editor: next, sugSelected: 0, sugDismissed: false })
     switch (key.name) {
@@ -473,7 +310,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           return void controller.pullBack().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
         }
         // On the home screen the session list sits right above the empty prompt: ↑ moves into it.
-        if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && homeItemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
+        if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && home.itemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
         const next = E.up(ed)
         return next ? edit(next) : historyStep(1)
       }
@@ -516,11 +353,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
           case "v":
             return void controller.clipboardImage().then((chip) => chip && setUi({ editor: E.insert(uiRef.current.editor, `${chip} `) }))
           case "g":
-            return openEditor()
+            return openEditor(host)
           case "o": {
             // A large last output opens in the pager instead of flooding the scrollback.
-            const out = lastToolOutput()
-            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(out.title, out.text)) return
+            const out = lastToolOutput(store.messages())
+            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(host, out.title, out.text)) return
             // Live and later tool calls follow the toggle; the last finished one is printed again in full.
             const on = !store.getState().showDetails
             store.set({ showDetails: on })
@@ -537,9 +374,9 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     const inHome = u.home !== undefined && s.route === "home" && !s.questions[0] && !s.permissions[0] && !s.trust && !u.secret && !u.select
     if (u.pager) {
       const [next, action] = pagerKey(u.pager, key, size.rows)
-      return action === "close" ? closePager() : setUi({ pager: next })
+      return action === "close" ? closePager(host) : setUi({ pager: next })
     }
-    if (inHome) return onHomeKey(u, key)
+    if (inHome) return homeListKey(host, key)
     if (key.name === "ctrl" && key.text === "d") return onExit()
     if (key.name === "ctrl" && key.text === "c") {
       if (u.secret) return setUi({ secret: undefined })
@@ -655,7 +492,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const homeOpen = ui.home !== undefined && state.route === "home"
   const inboxRows = state.inbox.length ? Math.min(state.inbox.length, 5) + 1 : 0
-  const fixed = promptLines + 2 + 1 + inboxRows + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
+  const fixed = promptLines + 2 + 1 + inboxRows + (state.notice ? 1 : 0) + completion.suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
   const printedOpts: BlockOptions = useMemo(
@@ -671,7 +508,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       {ui.pager ? <Pager pager={ui.pager} rows={rows} waiting={question || perm ? "an ask is waiting: q to answer it" : undefined} /> : null}
       {!ui.pager && state.route === "home" && !dialogShown ? (
         homeOpen ? (
-          <Home sessions={homeItems} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={!!homeFilter && ui.homeFound.query !== homeFilter} />
+          <Home sessions={home.items} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={home.searching} />
         ) : (
           <Home sessions={state.sessions} rows={Math.max(0, Math.min(5, rows - fixed - 3))} />
         )
@@ -704,8 +541,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         agent={state.agent}
         placeholder={placeholder}
         maxLines={promptLines}
-        suggestions={suggestions}
-        selected={Math.min(ui.sugSelected, Math.max(0, suggestions.length - 1))}
+        suggestions={completion.suggestions}
+        selected={Math.min(ui.sugSelected, Math.max(0, completion.suggestions.length - 1))}
         focused={!dialogShown && !homeOpen}
       />
       <StatusLine
