@@ -2,21 +2,21 @@
 // terminal's scrollback and selection); the dynamic region holds only the live tail: the
 // streaming message, running tools, dialogs, the prompt and the status line, kept shorter
 // than the screen so Ink never clears and redraws the whole terminal.
-// The prompt's completion, the home list and the screen hand-off (pager, editor) live beside
-// it: completion.ts, home-list.ts, screen-handoff.ts.
+// The slash commands, the prompt's completion, the home list and the screen hand-off (pager,
+// editor) live beside it: run-command.ts, completion.ts, home-list.ts, screen-handoff.ts.
 import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { initialUi, type AppHost, type Ui } from "./app-state"
-import { COMMANDS, findCommand, HELP } from "./commands"
+import { COMMANDS, findCommand } from "./commands"
 import { completionKey, useCompletion } from "./completion"
 import type { Controller } from "./controller"
 import { filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type SelectAction, type SelectUi } from "./dialog-keys"
 import * as E from "./editor"
 import { homeListKey, useHomeList } from "./home-list"
 import { decodeKeys, type Key } from "./keys"
-import { matchKey, type Keymap } from "./keymap"
-import { paletteItems, paletteKey } from "./palette"
+import type { Keymap } from "./keymap"
 import { pagerKey } from "./pager"
+import { mappedKey, runCommand, runNamed } from "./run-command"
 import { closePager, lastToolOutput, openEditor, pageIfLarge, useScreenHandoff } from "./screen-handoff"
 import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import type { Store } from "./store"
@@ -82,129 +82,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     leaderAt,
   }
 
-  const run = (name: string, args: string) => {
-    const s = store.getState()
-    switch (name) {
-      case "new":
-        return controller.newSession()
-      case "exit":
-        return onExit()
-      case "help":
-        return store.print({ kind: "notice", key: `help:${Date.now()}`, text: HELP, tone: "markdown" })
-      case "thinking":
-        return store.set({ showThinking: !s.showThinking })
-      case "details":
-        return store.set({ showDetails: !s.showDetails })
-      case "history":
-        return void controller.older()
-      case "trust":
-        return void controller.reviewTrust()
-      case "status":
-        return void controller.status()
-      case "heap":
-        return void controller.heapSnapshot()
-      case "themes":
-        return openThemes()
-      case "compact":
-        return void controller.compact()
-      case "export":
-        if (!editText) return void controller.exportSession()
-        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name }, frozen: uiRef.current.frozen ?? store.getState().printed }))
-      case "editor":
-        return openEditor(host)
-      case "redo":
-        return void controller.redo()
-      case "diff":
-        return void controller.diff((text) => pageIfLarge(host, "diff: this session's changes", text))
-      case "rename":
-        return void tools.rename(args)
-      case "copy":
-        return tools.copy()
-      case "auto":
-        return tools.toggleAuto()
-      case "mcps":
-        return void tools.mcpItems().then(
-          (items) => (items.length ? setUi({ select: { kind: "mcps", title: "MCP servers (enter switches one for this session)", items, filter: args, selected: 0 } }) : store.notify("No MCP servers are configured")),
-          () => store.notify("MCP: could not list the servers", "error"),
-        )
-      case "fork":
-      case "timeline": {
-        if (!s.session) return store.notify(`No session to ${name === "fork" ? "fork" : "go back in"}`)
-        const items = tools.prompts()
-        if (!items.length) return store.notify("No prompts in this session yet")
-        const title = name === "fork" ? "Fork from a prompt (the new session has the messages before it)" : "Timeline: undo from a prompt on"
-        return setUi({ select: { kind: name, title, items, filter: args, selected: 0 } })
-      }
-      case "undo":
-        return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-      case "agents":
-        return setUi({ select: { kind: "agents", title: "Agents", items: s.agents.map((a) => ({ label: a.name, detail: a.description?.slice(0, 60), value: a.name })), filter: "", selected: 0 } })
-      case "connect":
-        return void controller.connectable().then(
-          (items) => {
-            const exact = args && items.find((i) => i.value === args)
-            if (exact) return setUi({ secret: { providerID: exact.value, text: "" } })
-            setUi({ select: { kind: "connect", title: "Connect a provider", items, filter: args, selected: 0 } })
-          },
-          () => store.notify("Connect: could not list the providers", "error"),
-        )
-      case "variants":
-        return void controller.variants().then((items) =>
-          items.length ? setUi({ select: { kind: "variants", title: "Variants", items, filter: args, selected: 0 } }) : undefined,
-        )
-      case "models":
-        return void controller.models().then(
-          (items) => setUi({ select: { kind: "models", title: "Models", items: orderModels(items, tools.modelPrefs()), filter: args, selected: 0 } }),
-          () => store.notify("Models: not supported by this server yet", "error"),
-        )
-      case "children":
-        return void controller.children().then((items) => items.length && setUi({ select: { kind: "children", title: "Subagent sessions", items, filter: args, selected: 0 } }))
-      case "parent":
-        return void controller.parent()
-      case "sessions":
-        return void controller.sessions().then(
-          (list) =>
-            setUi({
-              select: {
-                kind: "sessions",
-                title: "Sessions",
-                items: list.map((x) => ({ label: x.title, detail: `${x.worktree ? `[${x.worktree.branch}] ` : ""}${new Date(x.time.updated).toLocaleString()}`, value: x.id })),
-                filter: args,
-                selected: 0,
-              },
-            }),
-          () => store.notify("Sessions: could not list them", "error"),
-        )
-    }
-  }
-
   useScreenHandoff(host, ui.editing, () => submit())
 
-  // tui.json's keys: the leader (then one key within leader_timeout), the palette and command bindings.
-  const runNamed = (name: string) => {
-    const own = findCommand(name)
-    if (own) return run(own.name, "")
-    if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, "", store.getState().busy ? "steer" : undefined)
-    store.notify(`/${name}: no such command (a key in tui.json runs it)`, "error")
-  }
-  const onMappedKey = (key: Key): boolean => {
-    if (!keymap) return false
-    const after = leaderAt.current > 0 && Date.now() - leaderAt.current < keymap.leaderTimeout
-    leaderAt.current = 0
-    const r = matchKey(keymap, key, after)
-    if (r.type === "leader") leaderAt.current = Date.now()
-    if (r.type === "action") {
-      if (r.id === "command_list") setUi({ select: { kind: "palette", title: `Commands ${paletteKey(keymap)}`.trim(), items: paletteItems(keymap, COMMANDS, store.getState().commands), filter: "", selected: 0 } })
-      else if (r.command) runNamed(r.command)
-    }
-    return r.type !== "none"
-  }
-  const openThemes = () => {
-    if (!themes) return store.notify("Themes: no tui.json location (a remote UI?)", "error")
-    const names = themes.list()
-    const current = themes.get().name
-    setUi({ select: { kind: "themes", title: "Themes (↑↓ previews, enter keeps it in tui.json)", items: names.map((n) => ({ label: n, detail: n === current ? "current" : undefined, value: n })), filter: "", selected: Math.max(0, names.indexOf(current)) } })
-  }
   /** The palette and /themes: choosing runs the command, or keeps the theme; moving previews a theme. */
   const onOwnSelect = (next: SelectUi, action: SelectAction) => {
     const err = (e: unknown) => store.notify((e as Error).message, "error")
@@ -214,7 +93,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     }
     if (action.type === "choose") {
       setUi({ select: undefined })
-      if (next.kind === "palette") return runNamed(action.value)
+      if (next.kind === "palette") return runNamed(host, action.value)
       try {
         store.notify(`Theme “${action.value}” saved to ${themes!.choose(action.value)}`)
       } catch (e) {
@@ -257,7 +136,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
     const how = delivery ?? (store.getState().busy ? "steer" : undefined)
     if (text.startsWith("/")) {
-      if (cmd) return run(cmd.name, rest.join(" "))
+      if (cmd) return runCommand(host, cmd.name, rest.join(" "))
       if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2), how)
     }
     void controller.submit(raw, how)
@@ -274,14 +153,14 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   }
 
   const onPromptKey = (key: Key) => {
-    if (onMappedKey(key)) return
+    if (mappedKey(host, key)) return
     const u = uiRef.current
     const ed = u.editor
     const c = completionKey(ed, u.sugSelected, completion, key)
     if (c.type === "ui") return setUi(c.ui)
     if (c.type === "run") {
       setUi({ editor: E.emptyEditor(), sugSelected: 0 })
-      return run(c.name, "")
+      return runCommand(host, c.name, "")
     }
     const edit = (next: E.EditorState) => setUi({ editor: next, sugSelected: 0, sugDismissed: false })
     switch (key.name) {
