@@ -2,13 +2,14 @@
 // terminal's scrollback and selection); the dynamic region holds only the live tail: the
 // streaming message, running tools, dialogs, the prompt and the status line, kept shorter
 // than the screen so Ink never clears and redraws the whole terminal.
-// The slash commands, the prompt's completion, the home list and the screen hand-off (pager,
-// editor) live beside it: run-command.ts, completion.ts, home-list.ts, screen-handoff.ts.
+// Typing at the prompt, the slash commands, the prompt's completion, the home list and the
+// screen hand-off (pager, editor) live beside it: prompt-keys.ts, run-command.ts,
+// completion.ts, home-list.ts, screen-handoff.ts.
 import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
 import { initialUi, type AppHost, type Ui } from "./app-state"
-import { COMMANDS, findCommand } from "./commands"
-import { completionKey, useCompletion } from "./completion"
+import { COMMANDS } from "./commands"
+import { useCompletion } from "./completion"
 import type { Controller } from "./controller"
 import { filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type SelectAction, type SelectUi } from "./dialog-keys"
 import * as E from "./editor"
@@ -16,8 +17,9 @@ import { homeListKey, useHomeList } from "./home-list"
 import { decodeKeys, type Key } from "./keys"
 import type { Keymap } from "./keymap"
 import { pagerKey } from "./pager"
-import { mappedKey, runCommand, runNamed } from "./run-command"
-import { closePager, lastToolOutput, openEditor, pageIfLarge, useScreenHandoff } from "./screen-handoff"
+import { promptKey, submit } from "./prompt-keys"
+import { runNamed } from "./run-command"
+import { closePager, useScreenHandoff } from "./screen-handoff"
 import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import type { Store } from "./store"
 import type { ThemeControl } from "./ui-settings"
@@ -82,7 +84,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     leaderAt,
   }
 
-  useScreenHandoff(host, ui.editing, () => submit())
+  useScreenHandoff(host, ui.editing, () => submit(host))
 
   /** The palette and /themes: choosing runs the command, or keeps the theme; moving previews a theme. */
   const onOwnSelect = (next: SelectUi, action: SelectAction) => {
@@ -110,140 +112,6 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       } catch (e) {
         err(e)
       }
-    }
-  }
-
-  /** `delivery`: ctrl+q queues; Enter steers while the agent works (both wait in the session's inbox), and sends when idle. */
-  const submit = (delivery?: "steer" | "queue") => {
-    const u = uiRef.current
-    const raw = E.expand(u.editor)
-    const text = raw.trim()
-    if (!text) return
-    // `/connect <provider> <key>`: a key typed on the prompt line stays out of the history, and is not stored.
-    if (/^\/connect\s+\S+\s+\S/.test(text)) {
-      setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
-      return store.notify("/connect takes the key in its own hidden field: run /connect <provider>, then paste it", "error")
-    }
-    const [name = "", ...rest] = text.startsWith("/") ? text.slice(1).split(/\s+/) : []
-    const cmd = text.startsWith("/") ? findCommand(name) : undefined
-    // Another process writes this session: only the TUI's own commands, the text stays typed.
-    const elsewhere = store.getState().busyElsewhere
-    // ctrl+q still leaves the message in the session's inbox: that process delivers it as a new turn.
-    if (elsewhere && !cmd && delivery !== "queue") {
-      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends (ctrl+q queues yours for it)`, "error")
-    }
-    if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
-    setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
-    const how = delivery ?? (store.getState().busy ? "steer" : undefined)
-    if (text.startsWith("/")) {
-      if (cmd) return runCommand(host, cmd.name, rest.join(" "))
-      if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2), how)
-    }
-    void controller.submit(raw, how)
-  }
-
-  const historyStep = (dir: 1 | -1) => {
-    const u = uiRef.current
-    const h = history.current
-    const next = u.histIndex + dir
-    if (next < 0 || next > h.length) return
-    const draft = u.histIndex === 0 ? u.editor.text : u.draft
-    const text = next === 0 ? draft : h[h.length - next]!
-    setUi({ histIndex: next, draft, editor: E.setText(text) })
-  }
-
-  const onPromptKey = (key: Key) => {
-    if (mappedKey(host, key)) return
-    const u = uiRef.current
-    const ed = u.editor
-    const c = completionKey(ed, u.sugSelected, completion, key)
-    if (c.type === "ui") return setUi(c.ui)
-    if (c.type === "run") {
-      setUi({ editor: E.emptyEditor(), sugSelected: 0 })
-      return runCommand(host, c.name, "")
-    }
-    const edit = (next: E.EditorState) => setUi({ editor: next, sugSelected: 0, sugDismissed: false })
-    switch (key.name) {
-      case "text":
-        return edit(E.insert(ed, key.text))
-      case "return":
-        if (ed.cursor > 0 && ed.text[ed.cursor - 1] === "\\") return edit(E.insert(E.backspace(ed), "\n"))
-        return submit()
-      case "newline":
-        return edit(E.insert(ed, "\n"))
-      case "backspace":
-        return edit(key.meta ? E.deleteWord(ed) : E.backspace(ed))
-      case "delete":
-        return edit(E.del(ed))
-      case "left":
-        return edit(E.left(ed))
-      case "right":
-        return edit(E.right(ed))
-      case "home":
-        return edit(E.home(ed))
-      case "end":
-        return edit(E.end(ed))
-      case "up": {
-        // A prompt waiting for delivery comes back into the empty prompt, to edit or drop.
-        if (!ed.text && u.histIndex === 0 && store.getState().route === "session" && store.getState().inbox.length) {
-          return void controller.pullBack().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-        }
-        // On the home screen the session list sits right above the empty prompt: ↑ moves into it.
-        if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && home.itemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
-        const next = E.up(ed)
-        return next ? edit(next) : historyStep(1)
-      }
-      case "down": {
-        const next = E.down(ed)
-        return next ? edit(next) : historyStep(-1)
-      }
-      case "tab":
-        return controller.cycleAgent(1)
-      case "backtab":
-        return controller.cycleAgent(-1)
-      case "escape":
-        if (store.getState().busy) {
-          store.notify("Interrupting…")
-          controller.abort()
-        }
-        return
-      case "ctrl":
-        switch (key.text) {
-          case "a":
-            return edit(E.home(ed))
-          case "e":
-            return edit(E.end(ed))
-          case "u":
-            return edit(E.deleteToLineStart(ed))
-          case "k":
-            return edit(E.deleteToLineEnd(ed))
-          case "w":
-            return edit(E.deleteWord(ed))
-          // Readline's history keys, also where ↑ means something else (the home screen's list).
-          case "p":
-            return historyStep(1)
-          case "n":
-            return historyStep(-1)
-          case "t":
-            return void controller.cycleVariant()
-          case "q":
-            return submit("queue")
-          // The clipboard's image as an `[Image N]` chip at the cursor.
-          case "v":
-            return void controller.clipboardImage().then((chip) => chip && setUi({ editor: E.insert(uiRef.current.editor, `${chip} `) }))
-          case "g":
-            return openEditor(host)
-          case "o": {
-            // A large last output opens in the pager instead of flooding the scrollback.
-            const out = lastToolOutput(store.messages())
-            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(host, out.title, out.text)) return
-            // Live and later tool calls follow the toggle; the last finished one is printed again in full.
-            const on = !store.getState().showDetails
-            store.set({ showDetails: on })
-            if (on && !store.getState().live.some((b) => b.kind === "tool")) store.expandLast()
-            return
-          }
-        }
     }
   }
 
@@ -328,7 +196,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       }
       return setUi({ select: next })
     }
-    onPromptKey(key)
+    promptKey(host, completion, key)
   }
 
   useRawInput(
