@@ -1,4 +1,4 @@
-// The main screen's keys, once no dialog, pager or list has taken them (the App decides
+// The main screen's keys, once no dialog, pager or list has taken them (key-router.ts decides
 // that): editing the prompt, its history, the completion list, sending (Enter steers while the
 // agent works, ctrl+q queues), and the ctrl keys that act on the session. Separate from the
 // routing so each reads as one thing: this file is what typing at the prompt does.
