@@ -2,27 +2,31 @@
 // terminal's scrollback and selection); the dynamic region holds only the live tail: the
 // streaming message, running tools, dialogs, the prompt and the status line, kept shorter
 // than the screen so Ink never clears and redraws the whole terminal.
+// This file holds the state and draws; what keys do lives beside it: key-router.ts (which part
+// of the screen has the keys, and the dialogs' answers), prompt-keys.ts (typing and sending),
+// run-command.ts (the slash commands), completion.ts, home-list.ts and screen-handoff.ts.
 import { Box, Static, useStdout } from "ink"
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react"
-import { COMMANDS, findCommand, HELP, matchCommands } from "./commands"
+import { initialUi, type AppHost, type Ui } from "./app-state"
+import { COMMANDS } from "./commands"
+import { useCompletion } from "./completion"
 import type { Controller } from "./controller"
-import { emptyQuestion, filtered, permissionKey, questionKey, secretKey, selectKey, trustKey, type PermissionUi, type SecretUi, type SelectAction, type SelectUi, type TrustUi } from "./dialog-keys"
-import * as E from "./editor"
-import { homeKey, homeMatches, type HomeUi } from "./home"
-import { decodeKeys, type Key } from "./keys"
-import { matchKey, type Keymap } from "./keymap"
-import { paletteItems, paletteKey } from "./palette"
+import { filtered } from "./dialog-keys"
+import { useHomeList } from "./home-list"
+import { routeKey, routePaste, shownPermission } from "./key-router"
+import { decodeKeys } from "./keys"
+import type { Keymap } from "./keymap"
+import { submit } from "./prompt-keys"
+import { useScreenHandoff } from "./screen-handoff"
+import { autoApprovable, createSessionTools, type ModelPrefsStore } from "./session-tools"
+import type { Store } from "./store"
 import type { ThemeControl } from "./ui-settings"
-import type { Printed, Store } from "./store"
-import type { Session } from "../protocol"
 import { useRawInput } from "./use-raw-input"
-import { openPager, pagerKey, type PagerUi } from "./pager"
-import { Pager } from "./view/pager"
-import { autoApprovable, createSessionTools, orderModels, type ModelPrefsStore } from "./session-tools"
 import { BlockView, type BlockOptions } from "./view/block"
-import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog, type QuestionUi } from "./view/dialogs"
+import { PermissionDialog, QuestionDialog, SecretDialog, SelectDialog, TrustDialog } from "./view/dialogs"
 import { Home } from "./view/home"
-import { InboxView, PromptView, StatusLine, type Suggestion } from "./view/prompt"
+import { Pager } from "./view/pager"
+import { InboxView, PromptView, StatusLine } from "./view/prompt"
 
 export interface AppProps {
   store: Store
@@ -40,42 +44,6 @@ export interface AppProps {
   themes?: ThemeControl
 }
 
-interface Ui {
-  editor: E.EditorState
-  histIndex: number
-  draft: string
-  select?: SelectUi
-  /** /connect's key prompt, open once a provider is chosen. */
-  secret?: SecretUi
-  perm: PermissionUi
-  question: QuestionUi
-  trust: TrustUi
-  sugSelected: number
-  sugDismissed: boolean
-  files: { query: string; items: string[] }
-  /** Set while the keys are in the home screen's session list. */
-  home?: HomeUi
-  /** The server's answer to the list's search (older sessions than those loaded). */
-  homeFound: { query: string; items: Session[] }
-  /** The pager (/diff of a large change, ctrl+o on a large tool output): it takes the keys and the live region. */
-  pager?: PagerUi
-  /** The user's editor has the terminal: the prompt (sent when saved) or the transcript (/export). */
-  editing?: { kind: "prompt" | "export"; text: string; name: string }
-  /** The printed blocks while the pager holds the alternate screen: new ones wait, so they reach the scrollback, not the pager's screen. */
-  frozen?: Printed[]
-}
-
-const initialUi = (): Ui => ({ editor: E.emptyEditor(), histIndex: 0, draft: "", perm: { selected: 0 }, question: emptyQuestion(), trust: { selected: 1 }, sugSelected: 0, sugDismissed: false, files: { query: "", items: [] }, homeFound: { query: "", items: [] } })
-
-/** The `@word` or `/command` being typed at the cursor. */
-function completing(editor: E.EditorState): { kind: "command" | "mention"; word: string; start: number } | undefined {
-  const before = editor.text.slice(0, editor.cursor)
-  if (/^\/\S*$/.test(before) && editor.cursor === editor.text.length) return { kind: "command", word: before.slice(1), start: 0 }
-  const m = /(^|\s)@(\S*)$/.exec(before)
-  if (m) return { kind: "mention", word: m[2]!, start: before.length - m[2]!.length - 1 }
-  return undefined
-}
-
 export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText, keymap, themes }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
   const { stdout } = useStdout()
@@ -89,551 +57,35 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const [ui, setUiState] = useState(initialUi)
   const uiRef = useRef(ui)
   const history = useRef<string[]>([...saved])
+  const leaderAt = useRef(0)
   const setUi = (next: Partial<Ui>) => {
     uiRef.current = { ...uiRef.current, ...next }
     setUiState(uiRef.current)
   }
-
-  const target = completing(ui.editor)
-  const suggestions: Suggestion[] = useMemo(() => {
-    if (!target || ui.sugDismissed) return []
-    if (target.kind === "command") {
-      const own = matchCommands(target.word).map((c) => ({ label: `/${c.name}`, detail: c.description, insert: `/${c.name} ` }))
-      const server = state.commands
-        .filter((c) => c.name.startsWith(target.word) && !findCommand(c.name))
-        .map((c) => ({ label: `/${c.name}`, detail: c.description?.slice(0, 70), insert: `/${c.name} ` }))
-      return [...own, ...server].slice(0, 10)
-    }
-    const agents = state.mentions.filter((a) => a.startsWith(target.word)).map((a) => ({ label: `@${a}`, detail: "agent", insert: `@${a} ` }))
-    const files = ui.files.query === target.word ? ui.files.items.map((f) => ({ label: `@${f}`, insert: `@${f} ` })) : []
-    return [...agents, ...files].slice(0, 8)
-  }, [target?.kind, target?.word, ui.sugDismissed, ui.files, state.mentions, state.commands])
-
-  // File completion asks the server, a little after the typing pauses.
-  useEffect(() => {
-    if (target?.kind !== "mention" || !target.word) return
-    const word = target.word
-    const t = setTimeout(() => {
-      controller.completeFiles(word).then((items) => setUi({ files: { query: word, items: items.slice(0, 8) } }))
-    }, 80)
-    return () => clearTimeout(t)
-  }, [target?.kind, target?.word])
-
-  // The home list: the loaded sessions that match, plus older ones the server's search found.
-  const homeFilter = ui.home?.filter ?? ""
-  const homeItems: Session[] = useMemo(() => {
-    const local = homeMatches(state.sessions, homeFilter)
-    if (!homeFilter || ui.homeFound.query !== homeFilter) return local
-    const seen = new Set(local.map((s) => s.id))
-    return [...local, ...ui.homeFound.items.filter((s) => !seen.has(s.id) && !s.parentID)].sort((a, b) => b.time.updated - a.time.updated)
-  }, [state.sessions, homeFilter, ui.homeFound])
-  const homeItemsRef = useRef(homeItems)
-  homeItemsRef.current = homeItems
-  // Leaving home (a session opened) leaves the list too: /new comes back to the prompt.
-  useEffect(() => {
-    if (state.route !== "home" && uiRef.current.home) setUi({ home: undefined })
-  }, [state.route])
-  useEffect(() => {
-    if (!homeFilter) return
-    const query = homeFilter
-    const t = setTimeout(() => {
-      controller.sessions(query).then(
-        (items) => setUi({ homeFound: { query, items } }),
-        () => {},
-      )
-    }, 150)
-    return () => clearTimeout(t)
-  }, [homeFilter])
-
-  const onHomeKey = (u: Ui, key: Key) => {
-    const items = homeItemsRef.current
-    const [next, action] = homeKey(u.home!, items, key)
-    setUi({ home: next })
-    if (action.type === "open") {
-      setUi({ home: undefined })
-      return void controller.openSession(action.id)
-    }
-    if (action.type === "delete") {
-      const gone = items.find((x) => x.id === action.id)
-      setUi({ homeFound: { ...uiRef.current.homeFound, items: uiRef.current.homeFound.items.filter((x) => x.id !== action.id) } })
-      return void controller.deleteSession(action.id).then((deleted) => {
-        if (!deleted) return
-        const h = uiRef.current.home
-        // The row below takes the deleted one's place; the last row's neighbour is above it.
-        if (h) setUi({ home: { ...h, selected: Math.max(0, Math.min(h.selected, items.length - 2)) } })
-        if (gone) store.notify(`Deleted “${gone.title}”`)
-      })
-    }
+  const completion = useCompletion(ui, state, (word) => controller.completeFiles(word), (files) => setUi({ files }))
+  const home = useHomeList(ui, uiRef, setUi, state.sessions, state.route, controller)
+  const host: AppHost = {
+    store,
+    controller,
+    tools,
+    stdout,
+    size,
+    ui: () => uiRef.current,
+    setUi,
+    homeItems: () => home.itemsRef.current,
+    onExit,
+    editText,
+    keymap,
+    themes,
+    history: history.current,
+    leaderAt,
   }
-
-  const run = (name: string, args: string) => {
-    const s = store.getState()
-    switch (name) {
-      case "new":
-        return controller.newSession()
-      case "exit":
-        return onExit()
-      case "help":
-        return store.print({ kind: "notice", key: `help:${Date.now()}`, text: HELP, tone: "markdown" })
-      case "thinking":
-        return store.set({ showThinking: !s.showThinking })
-      case "details":
-        return store.set({ showDetails: !s.showDetails })
-      case "history":
-        return void controller.older()
-      case "trust":
-        return void controller.reviewTrust()
-      case "status":
-        return void controller.status()
-      case "heap":
-        return void controller.heapSnapshot()
-      case "themes":
-        return openThemes()
-      case "compact":
-        return void controller.compact()
-      case "export":
-        if (!editText) return void controller.exportSession()
-        return void controller.transcript().then((t) => t && setUi({ editing: { kind: "export", text: t.content, name: t.name }, frozen: uiRef.current.frozen ?? store.getState().printed }))
-      case "editor":
-        return openEditor()
-      case "redo":
-        return void controller.redo()
-      case "diff":
-        return void controller.diff((text) => pageIfLarge("diff: this session's changes", text))
-      case "rename":
-        return void tools.rename(args)
-      case "copy":
-        return tools.copy()
-      case "auto":
-        return tools.toggleAuto()
-      case "mcps":
-        return void tools.mcpItems().then(
-          (items) => (items.length ? setUi({ select: { kind: "mcps", title: "MCP servers (enter switches one for this session)", items, filter: args, selected: 0 } }) : store.notify("No MCP servers are configured")),
-          () => store.notify("MCP: could not list the servers", "error"),
-        )
-      case "fork":
-      case "timeline": {
-        if (!s.session) return store.notify(`No session to ${name === "fork" ? "fork" : "go back in"}`)
-        const items = tools.prompts()
-        if (!items.length) return store.notify("No prompts in this session yet")
-        const title = name === "fork" ? "Fork from a prompt (the new session has the messages before it)" : "Timeline: undo from a prompt on"
-        return setUi({ select: { kind: name, title, items, filter: args, selected: 0 } })
-      }
-      case "undo":
-        return void controller.undo().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-      case "agents":
-        return setUi({ select: { kind: "agents", title: "Agents", items: s.agents.map((a) => ({ label: a.name, detail: a.description?.slice(0, 60), value: a.name })), filter: "", selected: 0 } })
-      case "connect":
-        return void controller.connectable().then(
-          (items) => {
-            const exact = args && items.find((i) => i.value === args)
-            if (exact) return setUi({ secret: { providerID: exact.value, text: "" } })
-            setUi({ select: { kind: "connect", title: "Connect a provider", items, filter: args, selected: 0 } })
-          },
-          () => store.notify("Connect: could not list the providers", "error"),
-        )
-      case "variants":
-        return void controller.variants().then((items) =>
-          items.length ? setUi({ select: { kind: "variants", title: "Variants", items, filter: args, selected: 0 } }) : undefined,
-        )
-      case "models":
-        return void controller.models().then(
-          (items) => setUi({ select: { kind: "models", title: "Models", items: orderModels(items, tools.modelPrefs()), filter: args, selected: 0 } }),
-          () => store.notify("Models: not supported by this server yet", "error"),
-        )
-      case "children":
-        return void controller.children().then((items) => items.length && setUi({ select: { kind: "children", title: "Subagent sessions", items, filter: args, selected: 0 } }))
-      case "parent":
-        return void controller.parent()
-      case "sessions":
-        return void controller.sessions().then(
-          (list) =>
-            setUi({
-              select: {
-                kind: "sessions",
-                title: "Sessions",
-                items: list.map((x) => ({ label: x.title, detail: `${x.worktree ? `[${x.worktree.branch}] ` : ""}${new Date(x.time.updated).toLocaleString()}`, value: x.id })),
-                filter: args,
-                selected: 0,
-              },
-            }),
-          () => store.notify("Sessions: could not list them", "error"),
-        )
-    }
-  }
-
-  /** Opens the pager on text taller than the screen leaves for output; false when it fits (printed as before). */
-  const pageIfLarge = (title: string, text: string) => {
-    const lines = text.split("\n").length
-    if (lines <= Math.max(8, size.rows - 4)) return false
-    // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
-    if (stdout.isTTY && !uiRef.current.frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
-    setUi({ pager: openPager(title, text, size.columns), frozen: uiRef.current.frozen ?? store.getState().printed })
-    return true
-  }
-  const closePager = () => {
-    setUi({ pager: undefined })
-    // Ink draws the prompt again on the alternate screen first, so its idea of what is on screen
-    // (the prompt's height) holds on the main one; then the main screen comes back and the
-    // blocks printed meanwhile go to the scrollback.
-    setTimeout(() => {
-      if (uiRef.current.pager) return
-      if (stdout.isTTY) stdout.write("\x1b[?1049l")
-      setUi({ frozen: undefined })
-    }, 80)
-  }
-  useEffect(() => () => void (uiRef.current.frozen && stdout.isTTY && stdout.write("\x1b[?1049l")), [])
-
-  /** The last finished tool call's output, for ctrl+o. */
-  const lastToolOutput = (): { title: string; text: string } | undefined => {
-    const messages = store.messages()
-    for (let i = messages.length - 1; i >= 0; i--) {
-      const parts = messages[i]!.parts
-      for (let j = parts.length - 1; j >= 0; j--) {
-        const p = parts[j]!
-        if (p.type !== "tool") continue
-        if (p.state.status === "completed") return { title: `${p.tool}: ${p.state.title || ""}`.trim(), text: p.state.output }
-        if (p.state.status === "error") return { title: `${p.tool}: error`, text: p.state.error }
-      }
-    }
-    return undefined
-  }
-
-  /** /editor, ctrl+g: the prompt as typed goes to the user's editor; what they save is sent. */
-  const openEditor = () => {
-    if (!editText) return store.notify("/editor: not available here", "error")
-    const u = uiRef.current
-    const text = E.expand(u.editor)
-    // A file ends in a newline, as editors write it back.
-    setUi({ editing: { kind: "prompt", text: text && !text.endsWith("\n") ? `${text}\n` : text, name: "prompt.md" }, frozen: u.frozen ?? store.getState().printed })
-  }
-  // The raw input let go of the terminal in this commit (its effect cleanup ran first): the editor may have it.
-  useEffect(() => {
-    const job = ui.editing
-    if (!job || !editText) return
-    // Blocks finished while the editor had the screen are printed once it is back, so they reach the scrollback.
-    const done = () => setUi({ editing: undefined, ...(uiRef.current.pager ? {} : { frozen: undefined }) })
-    editText(job.text, job.name).then(
-      (saved) => {
-        done()
-        if (job.kind === "export") return
-        const text = saved.replace(/\n+$/, "")
-        if (!text.trim()) return void (setUi({ editor: E.emptyEditor() }), store.notify("The editor's text was empty: nothing sent"))
-        setUi({ editor: E.setText(text) })
-        submit()
-      },
-      (e) => {
-        done()
-        // No editor set: /export writes the file as before.
-        if (job.kind === "export" && /no editor/.test(String(e))) return void controller.exportSession()
-        store.notify(`Editor: ${e instanceof Error ? e.message : String(e)}`, "error")
-      },
-    )
-  }, [ui.editing])
-
-  // tui.json's keys: the leader (then one key within leader_timeout), the palette and command bindings.
-  const leaderAt = useRef(0)
-  const runNamed = (name: string) => {
-    const own = findCommand(name)
-    if (own) return run(own.name, "")
-    if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, "", store.getState().busy ? "steer" : undefined)
-    store.notify(`/${name}: no such command (a key in tui.json runs it)`, "error")
-  }
-  const onMappedKey = (key: Key): boolean => {
-    if (!keymap) return false
-    const after = leaderAt.current > 0 && Date.now() - leaderAt.current < keymap.leaderTimeout
-    leaderAt.current = 0
-    const r = matchKey(keymap, key, after)
-    if (r.type === "leader") leaderAt.current = Date.now()
-    if (r.type === "action") {
-      if (r.id === "command_list") setUi({ select: { kind: "palette", title: `Commands ${paletteKey(keymap)}`.trim(), items: paletteItems(keymap, COMMANDS, store.getState().commands), filter: "", selected: 0 } })
-      else if (r.command) runNamed(r.command)
-    }
-    return r.type !== "none"
-  }
-  const openThemes = () => {
-    if (!themes) return store.notify("Themes: no tui.json location (a remote UI?)", "error")
-    const names = themes.list()
-    const current = themes.get().name
-    setUi({ select: { kind: "themes", title: "Themes (↑↓ previews, enter keeps it in tui.json)", items: names.map((n) => ({ label: n, detail: n === current ? "current" : undefined, value: n })), filter: "", selected: Math.max(0, names.indexOf(current)) } })
-  }
-  /** The palette and /themes: choosing runs the command, or keeps the theme; moving previews a theme. */
-  const onOwnSelect = (next: SelectUi, action: SelectAction) => {
-    const err = (e: unknown) => store.notify((e as Error).message, "error")
-    if (action.type === "close") {
-      if (next.kind === "themes") themes?.revert()
-      return setUi({ select: undefined })
-    }
-    if (action.type === "choose") {
-      setUi({ select: undefined })
-      if (next.kind === "palette") return runNamed(action.value)
-      try {
-        store.notify(`Theme “${action.value}” saved to ${themes!.choose(action.value)}`)
-      } catch (e) {
-        themes?.revert()
-        err(e)
-      }
-      return
-    }
-    setUi({ select: next })
-    const item = filtered(next)[next.selected]
-    if (next.kind === "themes" && item) {
-      try {
-        themes?.preview(item.value)
-      } catch (e) {
-        err(e)
-      }
-    }
-  }
-
-  /** `delivery`: ctrl+q queues; Enter steers while the agent works (both wait in the session's inbox), and sends when idle. */
-  const submit = (delivery?: "steer" | "queue") => {
-    const u = uiRef.current
-    const raw = E.expand(u.editor)
-    const text = raw.trim()
-    if (!text) return
-    // `/connect <provider> <key>`: a key typed on the prompt line stays out of the history, and is not stored.
-    if (/^\/connect\s+\S+\s+\S/.test(text)) {
-      setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
-      return store.notify("/connect takes the key in its own hidden field: run /connect <provider>, then paste it", "error")
-    }
-    const [name = "", ...rest] = text.startsWith("/") ? text.slice(1).split(/\s+/) : []
-    const cmd = text.startsWith("/") ? findCommand(name) : undefined
-    // Another process writes this session: only the TUI's own commands, the text stays typed.
-    const elsewhere = store.getState().busyElsewhere
-    // ctrl+q still leaves the message in the session's inbox: that process delivers it as a new turn.
-    if (elsewhere && !cmd && delivery !== "queue") {
-      return store.notify(`Read-only: this session is running in another wright process (pid ${elsewhere.pid} on ${elsewhere.hostname}); it follows along here, and takes prompts again once that ends (ctrl+q queues yours for it)`, "error")
-    }
-    if (history.current[history.current.length - 1] !== raw) history.current.push(raw)
-    setUi({ editor: E.emptyEditor(), histIndex: 0, draft: "", sugSelected: 0, sugDismissed: false })
-    const how = delivery ?? (store.getState().busy ? "steer" : undefined)
-    if (text.startsWith("/")) {
-      if (cmd) return run(cmd.name, rest.join(" "))
-      if (store.getState().commands.some((c) => c.name === name)) return void controller.command(name, text.slice(name.length + 2), how)
-    }
-    void controller.submit(raw, how)
-  }
-
-  const historyStep = (dir: 1 | -1) => {
-    const u = uiRef.current
-    const h = history.current
-    const next = u.histIndex + dir
-    if (next < 0 || next > h.length) return
-    const draft = u.histIndex === 0 ? u.editor.text : u.draft
-    const text = next === 0 ? draft : h[h.length - next]!
-    setUi({ histIndex: next, draft, editor: E.setText(text) })
-  }
-
-  const onPromptKey = (key: Key) => {
-    if (onMappedKey(key)) return
-    const u = uiRef.current
-    const ed = u.editor
-    if (suggestions.length) {
-      const sel = Math.min(u.sugSelected, suggestions.length - 1)
-      if (key.name === "up") return setUi({ sugSelected: (sel + suggestions.length - 1) % suggestions.length })
-      if (key.name === "down") return setUi({ sugSelected: (sel + 1) % suggestions.length })
-      if (key.name === "escape") return setUi({ sugDismissed: true })
-      if (key.name === "tab" || key.name === "return") {
-        const s = suggestions[sel]!
-        const own = findCommand(s.label.slice(1))
-        if (key.name === "return" && target?.kind === "command" && own) {
-          setUi({ editor: E.emptyEditor(), sugSelected: 0 })
-          return run(own.name, "")
-        }
-        const t = target!
-        const text = ed.text.slice(0, t.start) + s.insert + ed.text.slice(ed.cursor)
-        return setUi({ editor: { ...ed, text, cursor: t.start + s.insert.length }, sugSelected: 0 })
-      }
-    }
-    const edit = (next: E.EditorState) => setUi({ editor: next, sugSelected: 0, sugDismissed: false })
-    switch (key.name) {
-      case "text":
-        return edit(E.insert(ed, key.text))
-      case "return":
-        if (ed.cursor > 0 && ed.text[ed.cursor - 1] === "\\") return edit(E.insert(E.backspace(ed), "\n"))
-        return submit()
-      case "newline":
-        return edit(E.insert(ed, "\n"))
-      case "backspace":
-        return edit(key.meta ? E.deleteWord(ed) : E.backspace(ed))
-      case "delete":
-        return edit(E.del(ed))
-      case "left":
-        return edit(E.left(ed))
-      case "right":
-        return edit(E.right(ed))
-      case "home":
-        return edit(E.home(ed))
-      case "end":
-        return edit(E.end(ed))
-      case "up": {
-        // A prompt waiting for delivery comes back into the empty prompt, to edit or drop.
-        if (!ed.text && u.histIndex === 0 && store.getState().route === "session" && store.getState().inbox.length) {
-          return void controller.pullBack().then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-        }
-        // On the home screen the session list sits right above the empty prompt: ↑ moves into it.
-        if (!ed.text && u.histIndex === 0 && store.getState().route === "home" && homeItemsRef.current.length) return setUi({ home: { selected: 0, filter: "" } })
-        const next = E.up(ed)
-        return next ? edit(next) : historyStep(1)
-      }
-      case "down": {
-        const next = E.down(ed)
-        return next ? edit(next) : historyStep(-1)
-      }
-      case "tab":
-        return controller.cycleAgent(1)
-      case "backtab":
-        return controller.cycleAgent(-1)
-      case "escape":
-        if (store.getState().busy) {
-          store.notify("Interrupting…")
-          controller.abort()
-        }
-        return
-      case "ctrl":
-        switch (key.text) {
-          case "a":
-            return edit(E.home(ed))
-          case "e":
-            return edit(E.end(ed))
-          case "u":
-            return edit(E.deleteToLineStart(ed))
-          case "k":
-            return edit(E.deleteToLineEnd(ed))
-          case "w":
-            return edit(E.deleteWord(ed))
-          // Readline's history keys, also where ↑ means something else (the home screen's list).
-          case "p":
-            return historyStep(1)
-          case "n":
-            return historyStep(-1)
-          case "t":
-            return void controller.cycleVariant()
-          case "q":
-            return submit("queue")
-          // The clipboard's image as an `[Image N]` chip at the cursor.
-          case "v":
-            return void controller.clipboardImage().then((chip) => chip && setUi({ editor: E.insert(uiRef.current.editor, `${chip} `) }))
-          case "g":
-            return openEditor()
-          case "o": {
-            // A large last output opens in the pager instead of flooding the scrollback.
-            const out = lastToolOutput()
-            if (out && !store.getState().live.some((b) => b.kind === "tool") && pageIfLarge(out.title, out.text)) return
-            // Live and later tool calls follow the toggle; the last finished one is printed again in full.
-            const on = !store.getState().showDetails
-            store.set({ showDetails: on })
-            if (on && !store.getState().live.some((b) => b.kind === "tool")) store.expandLast()
-            return
-          }
-        }
-    }
-  }
-
-  const onKey = (key: Key) => {
-    const s = store.getState()
-    const u = uiRef.current
-    const inHome = u.home !== undefined && s.route === "home" && !s.questions[0] && !s.permissions[0] && !s.trust && !u.secret && !u.select
-    if (u.pager) {
-      const [next, action] = pagerKey(u.pager, key, size.rows)
-      return action === "close" ? closePager() : setUi({ pager: next })
-    }
-    if (inHome) return onHomeKey(u, key)
-    if (key.name === "ctrl" && key.text === "d") return onExit()
-    if (key.name === "ctrl" && key.text === "c") {
-      if (u.secret) return setUi({ secret: undefined })
-      if (u.select) return (u.select.kind === "themes" && themes?.revert(), setUi({ select: undefined }))
-      if (u.perm.message !== undefined) return setUi({ perm: { selected: 0 } })
-      if (s.trust) return controller.keepHeldBack()
-      if (u.editor.text) return setUi({ editor: E.emptyEditor(), histIndex: 0 })
-      return onExit()
-    }
-    const question = s.questions[0]
-    if (question) {
-      const [next, action] = questionKey(question, u.question, key)
-      setUi({ question: next })
-      if (action.type === "reply") controller.answerQuestion(question.id, action.answers)
-      if (action.type === "reject") controller.answerQuestion(question.id, undefined)
-      return
-    }
-    const perm = s.autoApprove ? s.permissions.find((p) => !autoApprovable(p)) : s.permissions[0]
-    if (perm) {
-      const [next, action] = permissionKey(u.perm, key)
-      setUi({ perm: next })
-      if (action.type === "reply") controller.replyPermission(perm.id, action.reply, action.message)
-      return
-    }
-    if (s.trust) {
-      const [next, action] = trustKey(u.trust, key)
-      setUi({ trust: next })
-      if (action.type === "trust") void controller.grantTrust()
-      if (action.type === "keep") controller.keepHeldBack()
-      return
-    }
-    if (u.secret) {
-      const [next, action] = secretKey(u.secret, key)
-      if (action.type === "cancel") return setUi({ secret: undefined })
-      if (action.type === "submit") {
-        setUi({ secret: undefined })
-        return void controller.connect(next.providerID, action.key)
-      }
-      return setUi({ secret: next })
-    }
-    if (u.select) {
-      const [next, action] = selectKey(u.select, key)
-      if (next.kind === "palette" || next.kind === "themes") return onOwnSelect(next, action)
-      if (action.type === "close") return setUi({ select: undefined })
-      if (action.type === "choose") {
-        setUi({ select: undefined })
-        if (next.kind === "connect") {
-          const signIn = controller.signInChoice(action.value)
-          if (signIn) return void controller.signIn(signIn)
-          return setUi({ secret: { providerID: action.value, text: "" } })
-        }
-        if (next.kind === "sessions" || next.kind === "children") return void controller.openSession(action.value)
-        if (next.kind === "agents") return store.set({ agent: action.value })
-        if (next.kind === "variants") return controller.chooseVariant(action.value)
-        if (next.kind === "fork") return void tools.fork(action.value, controller.openSession).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-        if (next.kind === "mcps") return void tools.toggleMcp(action.value)
-        if (next.kind === "timeline") return void tools.revertTo(action.value).then((text) => text !== undefined && setUi({ editor: E.setText(text) }))
-        tools.usedModel(action.value)
-        return controller.chooseModel(action.value)
-      }
-      if (action.type === "favorite") {
-        const starred = tools.favorite(action.value)
-        const items = orderModels(next.items.map((i) => ({ label: i.value, value: i.value })), tools.modelPrefs())
-        store.notify(starred ? `★ ${action.value}` : `Unstarred ${action.value}`)
-        return setUi({ select: { ...next, items, selected: Math.max(0, filtered({ ...next, items }).findIndex((i) => i.value === action.value)) } })
-      }
-      if (action.type === "delete") {
-        void controller.deleteSession(action.value)
-        return setUi({ select: { ...next, items: next.items.filter((x) => x.value !== action.value), selected: Math.max(0, next.selected - 1) } })
-      }
-      return setUi({ select: next })
-    }
-    onPromptKey(key)
-  }
-
+  useScreenHandoff(host, ui.editing, () => submit(host))
   useRawInput(
     (raw) => {
-      for (const key of decodeKeys(raw)) onKey(key)
+      for (const key of decodeKeys(raw)) routeKey(host, completion, key)
     },
-    (text) => {
-      const s = store.getState()
-      const u = uiRef.current
-      const oneLine = text.replace(/\r\n?|\n/g, " ")
-      if (s.questions[0] && u.question.custom !== undefined) return setUi({ question: { ...u.question, custom: u.question.custom + oneLine } })
-      if (s.permissions[0] && u.perm.message !== undefined) return setUi({ perm: { ...u.perm, message: u.perm.message + oneLine } })
-      // A pasted key joins the hidden field; it never reaches the editor.
-      if (u.secret) return setUi({ secret: { ...u.secret, text: u.secret.text + text.replace(/\s+/g, "") } })
-      if (u.pager) return u.pager.typing !== undefined ? setUi({ pager: { ...u.pager, typing: u.pager.typing + oneLine } }) : undefined
-      if (u.select) return setUi({ select: { ...u.select, filter: u.select.filter + oneLine, selected: 0 } })
-      if (u.home && s.route === "home") return setUi({ home: { ...u.home, filter: u.home.filter + oneLine, selected: 0, confirm: undefined } })
-      // The path of an image file (a dragged file) attaches the image as an `[Image N]` chip.
-      const image = controller.pastedImage(text)
-      setUi({ editor: image ? E.insert(u.editor, `${image} `) : E.paste(u.editor, text) })
-    },
+    (text) => routePaste(host, text),
     !ui.editing,
   )
 
@@ -651,11 +103,11 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
   const promptLines = Math.min(ui.editor.text.split("\n").length, Math.max(3, Math.floor(rows / 4)))
   const dialogRows = Math.max(4, Math.floor(rows / 2) - 2)
   const question = state.questions[0]
-  const perm = state.autoApprove ? state.permissions.find((p) => !autoApprovable(p)) : state.permissions[0]
+  const perm = shownPermission(state)
   const dialogShown = question || perm || state.trust || ui.select || ui.secret
   const homeOpen = ui.home !== undefined && state.route === "home"
   const inboxRows = state.inbox.length ? Math.min(state.inbox.length, 5) + 1 : 0
-  const fixed = promptLines + 2 + 1 + inboxRows + (state.notice ? 1 : 0) + suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
+  const fixed = promptLines + 2 + 1 + inboxRows + (state.notice ? 1 : 0) + completion.suggestions.length + (dialogShown ? dialogRows + 2 : 0) + 2
   const liveBudget = Math.max(3, rows - fixed)
   const liveRows = Math.max(2, Math.floor(liveBudget / Math.max(1, state.live.length)) - 1)
   const printedOpts: BlockOptions = useMemo(
@@ -671,7 +123,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
       {ui.pager ? <Pager pager={ui.pager} rows={rows} waiting={question || perm ? "an ask is waiting: q to answer it" : undefined} /> : null}
       {!ui.pager && state.route === "home" && !dialogShown ? (
         homeOpen ? (
-          <Home sessions={homeItems} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={!!homeFilter && ui.homeFound.query !== homeFilter} />
+          <Home sessions={home.items} ui={ui.home} rows={Math.max(1, Math.min(10, rows - fixed - 5))} searching={home.searching} />
         ) : (
           <Home sessions={state.sessions} rows={Math.max(0, Math.min(5, rows - fixed - 3))} />
         )
@@ -704,8 +156,8 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
         agent={state.agent}
         placeholder={placeholder}
         maxLines={promptLines}
-        suggestions={suggestions}
-        selected={Math.min(ui.sugSelected, Math.max(0, suggestions.length - 1))}
+        suggestions={completion.suggestions}
+        selected={Math.min(ui.sugSelected, Math.max(0, completion.suggestions.length - 1))}
         focused={!dialogShown && !homeOpen}
       />
       <StatusLine
