@@ -63,7 +63,13 @@ const key = (name: KeyName, extra: Partial<Key> = {}): Key => ({ name, text: "",
 
 /** Decodes one input event. A run of plain text may hold several keys (fast typing). */
 export function decodeKeys(raw: string): Key[] {
-  if (raw.startsWith("\x1b")) return [decodeEscape(raw)]
+  if (raw.startsWith("\x1b")) {
+    // Escape and then a control key (Ctrl+D, Ctrl+C, another Escape) pressed close together
+    // arrive as one sequence, as Alt+Ctrl would: read as the two keys they nearly always are.
+    // (Alt+Enter, ESC + CR or LF, stays the newline.)
+    if (raw.length === 2 && raw.charCodeAt(1) < 0x20 && raw[1] !== "\r" && raw[1] !== "\n") return [key("escape"), ...decodeKeys(raw.slice(1))]
+    return [decodeEscape(raw)]
+  }
   const out: Key[] = []
   let text = ""
   const flush = () => {

@@ -22,6 +22,14 @@ test("keys - fast typing followed by Enter is text then return; arrows, Esc, Shi
   expect(decodeKeys("\x1b[1;5C")[0]).toMatchObject({ name: "right", ctrl: true })
 })
 
+test("keys - Escape then Ctrl+D (or another Escape) read in one go are the two keys, not one Alt key typed as text", () => {
+  expect(decodeKeys("\x1b\x04")).toEqual([{ name: "escape", text: "" }, { name: "ctrl", ctrl: true, text: "d" }])
+  expect(decodeKeys("\x1b\x1b").map((k) => k.name)).toEqual(["escape", "escape"])
+  // Alt+letter and Alt+Enter keep their meaning.
+  expect(decodeKeys("\x1bb")).toEqual([{ name: "text", text: "b", meta: true }])
+  expect(decodeKeys("\x1b\r").map((k) => k.name)).toEqual(["newline"])
+})
+
 test("editor - a paste over 10 lines is one block token, expanded on submit; backspace removes it whole", () => {
   const text = Array.from({ length: 12 }, (_, i) => `l${i}`).join("\r\n")
   let s = E.insert(E.emptyEditor(), "see: ")
