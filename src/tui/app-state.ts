@@ -51,6 +51,11 @@ export interface AppHost {
   controller: Controller
   tools: SessionTools
   stdout: NodeJS.WriteStream
+  /**
+   * Writes `data` to the terminal through Ink: its live region is erased first and drawn again
+   * after, whatever frame it last drew (a switch of screens must not leave a stale one behind).
+   */
+  writeThroughInk(data: string): void
   size: { rows: number; columns: number }
   ui(): Ui
   setUi(next: Partial<Ui>): void

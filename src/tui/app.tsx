@@ -46,7 +46,7 @@ export interface AppProps {
 
 export function App({ store, controller, onExit, history: saved = [], placeholder = "Ask anything… (/help for keys and commands)", modelPrefs, editText, keymap, themes }: AppProps) {
   const state = useSyncExternalStore(store.subscribe, store.getState)
-  const { stdout } = useStdout()
+  const { stdout, write: writeThroughInk } = useStdout()
   const tools = useMemo(() => createSessionTools({ api: controller.api, store, write: (s) => void stdout.write(s), env: process.env, prefs: modelPrefs }), [])
   const [size, setSize] = useState({ rows: stdout.rows || 24, columns: stdout.columns || 80 })
   useEffect(() => {
@@ -69,6 +69,7 @@ export function App({ store, controller, onExit, history: saved = [], placeholde
     controller,
     tools,
     stdout,
+    writeThroughInk,
     size,
     ui: () => uiRef.current,
     setUi,

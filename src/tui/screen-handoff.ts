@@ -15,20 +15,22 @@ export function pageIfLarge(host: AppHost, title: string, text: string): boolean
   const { stdout, size, store } = host
   const lines = text.split("\n").length
   if (lines <= Math.max(8, size.rows - 4)) return false
-  // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it was.
-  if (stdout.isTTY && !host.ui().frozen) stdout.write("\x1b[?1049h\x1b[H\x1b[2J")
+  // The pager draws on the alternate screen: leaving it puts the conversation back exactly as it
+  // was. Through Ink, which erases its live region on the main screen first: the frame it drew
+  // last may be older than the UI's state (a prompt not yet drawn cleared), and would stay there.
+  if (stdout.isTTY && !host.ui().frozen) host.writeThroughInk("\x1b[?1049h\x1b[H\x1b[2J")
   host.setUi({ pager: openPager(title, text, size.columns), frozen: host.ui().frozen ?? store.getState().printed })
   return true
 }
 
 export function closePager(host: AppHost): void {
   host.setUi({ pager: undefined })
-  // Ink draws the prompt again on the alternate screen first, so its idea of what is on screen
-  // (the prompt's height) holds on the main one; then the main screen comes back and the
-  // blocks printed meanwhile go to the scrollback.
+  // Ink draws the prompt again on the alternate screen first; then the main screen comes back
+  // (through Ink, which draws that frame again where its live region was erased on the way in)
+  // and the blocks printed meanwhile go to the scrollback.
   setTimeout(() => {
     if (host.ui().pager) return
-    if (host.stdout.isTTY) host.stdout.write("\x1b[?1049l")
+    if (host.stdout.isTTY) host.writeThroughInk("\x1b[?1049l")
     host.setUi({ frozen: undefined })
   }, 80)
 }
