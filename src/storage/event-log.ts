@@ -52,11 +52,15 @@ export type Replay =
   | { resync: false; head: number; events: LoggedEvent[] }
   | { resync: true; head: number; reason: "trimmed" | "unknown-id" | "too-many"; sessions?: string[] }
 
-// An event's ticket: its place among the events this log was given (1, 2, 3…), set at append
-// (a young object; a property set at flush on thousands of older ones cost more than the
-// rest of the flush). A ticket becomes a seq when its batch is written (`seqOfTicket`).
+// An event's ticket: its place among the events this log was given (1, 2, 3…), given at append.
+// A ticket becomes a seq when its batch is written (`seqOfTicket`). The streams ask for it in
+// the same bus delivery (the log's subscriber runs first): the newest appended events are
+// looked up by identity. Only events other than text deltas also carry it as a property: a
+// property added to each of 20,000 deltas gave each one more allocation for the GC.
 const TICKET: unique symbol = Symbol("wright.ticket")
 type Ticketed = { [TICKET]?: number }
+/** How many of the newest appended events `ticketOf` finds by identity (a publish nested in another's delivery). */
+const RECENT = 8
 
 type Run = { event: BusEvent; directory: string; sessionID: string; deltas: string[] | undefined }
 type Row = { seq: number; directory: string; n: number; cuts: string | null; data: string }
@@ -104,6 +108,8 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
   let scheduled = false
   // Tickets: `appended` is the newest given; the queue holds those after `written`.
   let appended = 0
+  // The newest appended events and their tickets, a ring: recent[appended % RECENT].
+  const recent: (object | undefined)[] = new Array(RECENT)
   let written = 0
   // The newest batches written: tickets start..end (inclusive) got seqs seq..; seq undefined
   // when the write failed. A stream resolves its tickets in the same turn (at its flush, after
@@ -198,6 +204,11 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
     return undefined
   }
 
+  function ticketOf(event: object): number | undefined {
+    for (let t = appended; t > appended - RECENT && t > 0; t--) if (recent[t % RECENT] === event) return t
+    return (event as Ticketed)[TICKET]
+  }
+
   function expand(row: Row, after: number, out: LoggedEvent[]) {
     if (row.n === 1) return void out.push({ seq: row.seq, directory: row.directory, json: row.data })
     const e = JSON.parse(row.data) as Delta
@@ -216,12 +227,16 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
 
   return {
     enabled,
-    /** Queues a bus event of `directory`'s App; events without a sessionID are not logged. Never throws. */
-    append(directory: string, event: BusEvent) {
-      if (!enabled) return
+    /**
+     * Queues a bus event of `directory`'s App and returns its ticket; events without a sessionID
+     * are not logged (undefined). Never throws.
+     */
+    append(directory: string, event: BusEvent): number | undefined {
+      if (!enabled) return undefined
       const sessionID = (event.properties as { sessionID?: unknown }).sessionID
-      if (typeof sessionID !== "string") return
-      ;(event as Ticketed)[TICKET] = ++appended
+      if (typeof sessionID !== "string") return undefined
+      const ticket = ++appended
+      recent[ticket % RECENT] = event
       if (event.type === "message.part.delta") {
         // A delta's properties are its own strings: its JSON can wait for the flush.
         const last = queued[queued.length - 1]
@@ -230,21 +245,27 @@ export function createEventLog(db: DB, opts: EventLogOptions = {}) {
       } else {
         // Taken now: the objects an event carries (a part) change as the stream goes on.
         jsonOnce(event)
+        ;(event as Ticketed)[TICKET] = ticket
         queued.push({ event, directory, sessionID, deltas: undefined })
       }
-      if (scheduled) return
-      scheduled = true
-      setImmediate(() => {
-        scheduled = false
-        flush()
-      })
+      if (!scheduled) {
+        scheduled = true
+        setImmediate(() => {
+          scheduled = false
+          flush()
+        })
+      }
+      return ticket
     },
     /** Writes what is queued now, so every event published so far has its seq (streams call it before sending). */
     flush,
-    /** The seq an event got, once flushed; undefined for events that are not logged. */
-    seqOf: (event: object): number | undefined => seqOfTicket((event as Ticketed)[TICKET]),
-    /** An event's ticket (taken when it is sent, so the stream holds a number, not the event); undefined when not logged. */
-    ticketOf: (event: object): number | undefined => (event as Ticketed)[TICKET],
+    /** The seq an event got, once flushed (a text delta: only while it is being published); undefined for events that are not logged. */
+    seqOf: (event: object): number | undefined => seqOfTicket(ticketOf(event)),
+    /**
+     * An event's ticket, taken when it is sent (the stream holds a number, not the event);
+     * undefined when not logged. A text delta has one only while it is being published.
+     */
+    ticketOf,
     /** The seq of a ticket's event, once flushed (streams look it up after `flush`). */
     seqOfTicket,
     /** The newest seq in the database (any process's, this one's queue written first), 0 when none was ever logged. */

@@ -15,11 +15,11 @@ test("event log - deltas of one part written in one flush are one row; a replay 
   const store = openStore(path.join(tempDir(), "w.db"))
   const log = store.events
   const published = ["a", "bb", "ccc", "dddd"].map((d) => delta("ses_1", "prt_1", d))
-  for (const e of published) log.append(DIR, e)
+  const tickets = published.map((e) => log.append(DIR, e))
   log.append(DIR, delta("ses_1", "prt_2", "other"))
   log.flush()
   expect(store.db.prepare(`SELECT n FROM event ORDER BY seq`).pluck().all()).toEqual([4, 1])
-  expect(published.map((e) => log.seqOf(e))).toEqual([1, 2, 3, 4])
+  expect(tickets.map((t) => log.seqOfTicket(t))).toEqual([1, 2, 3, 4])
   expect(events(log.replay(2)).map((e) => [e.seq, e.properties.delta])).toEqual([
     [3, "ccc"],
     [4, "dddd"],
@@ -74,12 +74,12 @@ test("event log - each event's seq follows its batch: across flushes, after a ba
   const log = store.events
   const first = ["a", "b"].map((d) => delta("ses_1", "prt_1", d))
   const second = ["c", "d", "e"].map((d) => delta("ses_1", "prt_1", d))
-  for (const e of first) log.append(DIR, e)
+  const tickets = first.map((e) => log.append(DIR, e))
   log.flush()
-  for (const e of second) log.append(DIR, e)
-  expect(log.seqOf(second[0]!)).toBeUndefined() // queued: no seq yet
+  tickets.push(...second.map((e) => log.append(DIR, e)))
+  expect(log.seqOfTicket(tickets[2])).toBeUndefined() // queued: no seq yet
   log.flush()
-  expect([...first, ...second].map((e) => log.seqOf(e))).toEqual([1, 2, 3, 4, 5])
+  expect(tickets.map((t) => log.seqOfTicket(t))).toEqual([1, 2, 3, 4, 5])
   // The table gone for one flush: that batch is lost from the log and its events have no seq.
   store.db.exec(`ALTER TABLE event RENAME TO event_away`)
   const lost = idle("ses_1")
