@@ -3,17 +3,22 @@
 // of that session, in the same order, and the deltas must rebuild the answer. Reports the
 // events each client got and the events per second the server delivered (all clients).
 // Run: npx tsx bench/sse/run.ts; with --log: the event log on vs off, interleaved
-// (runEventLogBench), on the 20,000-delta answer (WRIGHT_BENCH_ROUNDS=n rounds of each).
+// (runEventLogBench), on the 20,000-delta answer (WRIGHT_BENCH_ROUNDS=n rounds of each): 1 and 20
+// clients in the server's process, then 20 in a process of their own (clients.ts), as a TUI or a
+// browser is.
 import { serve } from "@hono/node-server"
+import { spawn } from "node:child_process"
+import { createInterface } from "node:readline"
 import { mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs"
 import { register } from "node:module"
 import type { AddressInfo } from "node:net"
 import os from "node:os"
 import path from "node:path"
-import { pathToFileURL } from "node:url"
+import { fileURLToPath, pathToFileURL } from "node:url"
 import v8 from "node:v8"
 import vm from "node:vm"
 import { startLLMServer } from "../../test/lib/llm-server"
+import { answerChunks, now, readStream, verdict } from "./reader"
 
 export const CLIENTS = 20
 export const DELTAS = 5_000
@@ -39,33 +44,37 @@ let hooked = false
 v8.setFlagsFromString("--expose-gc")
 const collect = vm.runInNewContext("gc") as () => void
 
-/** A lean SSE reader: keeps each event's raw JSON; stops after `session.idle` of the session. */
-async function readStream(url: string, sessionOf: () => string | undefined, onConnected: () => void, signal: AbortSignal): Promise<{ events: string[]; endAt: number }> {
-  const res = await fetch(url, { signal })
-  const decoder = new TextDecoder()
-  const events: string[] = []
-  let buffer = ""
-  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-    buffer += decoder.decode(chunk, { stream: true })
-    let end: number
-    while ((end = buffer.indexOf("\n\n")) !== -1) {
-      // A logged event's frame starts with its `id:` line.
-      const data = buffer.slice(buffer.startsWith("id:") ? buffer.indexOf("\n") + 7 : 6, end)
-      buffer = buffer.slice(end + 2)
-      if (data.startsWith('{"type":"server.connected"')) {
-        onConnected()
-        continue
-      }
-      const id = sessionOf()
-      if (!id || !data.includes(id)) continue
-      events.push(data)
-      if (data.startsWith('{"type":"session.idle"')) return { events, endAt: performance.now() }
-    }
-  }
-  throw new Error("stream ended before session.idle")
+type Clients = { ready: Promise<void>; done: Promise<ReturnType<typeof verdict>> }
+
+/** The clients in this process: their reading and parsing counts against the server's time. */
+function inProcess(url: string, sessionID: string, n: number, deltas: number, signal: AbortSignal): Clients {
+  let connected = 0
+  let allConnected!: () => void
+  const ready = new Promise<void>((r) => (allConnected = r))
+  const readers = Array.from({ length: n }, () => readStream(url, () => sessionID, () => ++connected === n && allConnected(), signal))
+  return { ready, done: Promise.all(readers).then((results) => verdict(results, deltas)) }
 }
 
-export async function runSseBench(opts: { clients?: number; deltas?: number; eventLog?: boolean } = {}): Promise<SseBench> {
+/** The clients in a process of their own (clients.ts), as a TUI or a browser is. */
+function clientProcess(base: string, sessionID: string, n: number, deltas: number): Clients {
+  const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./clients.ts", import.meta.url)), `${base}/event`, sessionID, String(n), String(deltas)], { stdio: ["ignore", "pipe", "inherit"] })
+  const lines = createInterface({ input: child.stdout! })
+  let ready!: () => void
+  let fail!: (e: Error) => void
+  const readyP = new Promise<void>((r, j) => ((ready = r), (fail = j)))
+  const done = new Promise<ReturnType<typeof verdict>>((resolve, reject) => {
+    lines.on("line", (line) => (line === "connected" ? ready() : resolve(JSON.parse(line))))
+    child.once("close", (code) => {
+      const e = new Error(`the clients' process exited ${code}`)
+      fail(e)
+      reject(e)
+    })
+  })
+  done.catch(() => {})
+  return { ready: readyP, done }
+}
+
+export async function runSseBench(opts: { clients?: number; deltas?: number; eventLog?: boolean; clientProcess?: boolean } = {}): Promise<SseBench> {
   const CLIENTS_N = opts.clients ?? CLIENTS
   const DELTAS_N = opts.deltas ?? DELTAS
   if (!hooked) {
@@ -77,7 +86,7 @@ export async function runSseBench(opts: { clients?: number; deltas?: number; eve
   const { createServer } = await import("../../src/server")
   const { createClient } = await import("../../src/sdk")
 
-  const chunks = Array.from({ length: DELTAS_N }, (_, i) => `w${i} `)
+  const chunks = answerChunks(DELTAS_N)
   const llm = await startLLMServer({ strict: false, fallback: () => ({ text: chunks }) })
   const home = realpathSync(mkdtempSync(path.join(os.tmpdir(), "wright-bench-sse-")))
   const project = path.join(home, "project")
@@ -104,29 +113,18 @@ export async function runSseBench(opts: { clients?: number; deltas?: number; eve
   try {
     const session = await client.session.create({ title: "bench" })
     const controller = new AbortController()
-    let connected = 0
-    let allConnected!: () => void
-    const ready = new Promise<void>((r) => (allConnected = r))
-    const readers = Array.from({ length: CLIENTS_N }, () =>
-      readStream(`${base}/event`, () => session.id, () => ++connected === CLIENTS_N && allConnected(), controller.signal),
-    )
-    await ready
+    const clients = opts.clientProcess ? clientProcess(base, session.id, CLIENTS_N, DELTAS_N) : inProcess(`${base}/event`, session.id, CLIENTS_N, DELTAS_N, controller.signal)
+    await clients.ready
     collect()
-    const start = performance.now()
+    const start = now()
     const cpu = process.cpuUsage()
     await client.session.prompt(session.id, { parts: [{ type: "text", text: "stream a long answer" }] })
-    const results = await Promise.all(readers)
+    const r = await clients.done
     controller.abort()
-    const seconds = (Math.max(...results.map((r) => r.endAt)) - start) / 1000
+    const seconds = (r.endAt - start) / 1000
     const used = process.cpuUsage(cpu)
     const cpuSeconds = Number(((used.user + used.system) / 1e6).toFixed(3))
-
-    const reference = results[0]!.events
-    const same = results.every((r) => r.events.length === reference.length && r.events.every((e, i) => e === reference[i]))
-    const deltas = reference.filter((e) => e.startsWith('{"type":"message.part.delta"')).map((e) => JSON.parse(e).properties.delta as string)
-    const inOrder = same && deltas.length === DELTAS_N && deltas.join("") === chunks.join("")
-    const total = results.reduce((n, r) => n + r.events.length, 0)
-    return { clients: CLIENTS_N, events: reference.length, eventsPerSecond: Math.round(total / seconds), inOrder, seconds: Number(seconds.toFixed(3)), cpuSeconds }
+    return { clients: CLIENTS_N, events: r.events, eventsPerSecond: Math.round(r.total / seconds), inOrder: r.inOrder, seconds: Number(seconds.toFixed(3)), cpuSeconds }
   } finally {
     server.dispose()
     ;(http as { closeAllConnections?: () => void }).closeAllConnections?.()
@@ -142,7 +140,7 @@ export async function runSseBench(opts: { clients?: number; deltas?: number; eve
  * The event log's cost: the same 20,000-delta answer with the log on and off, interleaved
  * (off, on, off, on…) so the machine's slow spells hit both; medians of the wall time.
  */
-export async function runEventLogBench(opts: { rounds?: number; clients?: number; deltas?: number } = {}) {
+export async function runEventLogBench(opts: { rounds?: number; clients?: number; deltas?: number; clientProcess?: boolean } = {}) {
   const rounds = opts.rounds ?? 7
   const clients = opts.clients ?? 1
   const deltas = opts.deltas ?? 20_000
@@ -153,7 +151,7 @@ export async function runEventLogBench(opts: { rounds?: number; clients?: number
   let inOrder = true
   for (let i = 0; i < rounds; i++) {
     for (const log of i % 2 ? [true, false] : [false, true]) {
-      const r = await runSseBench({ clients, deltas, eventLog: log })
+      const r = await runSseBench({ clients, deltas, eventLog: log, clientProcess: opts.clientProcess })
       inOrder &&= r.inOrder
       ;(log ? on : off).push(r.seconds)
       ;(log ? cpuOn : cpuOff).push(r.cpuSeconds)
@@ -180,12 +178,13 @@ export async function runEventLogBench(opts: { rounds?: number; clients?: number
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href && process.argv.includes("--log")) {
   await runSseBench({ clients: 2, deltas: 500 }) // warm-up: provider package load, JIT
-  for (const clients of [1, 20]) {
+  // Clients in the server's process (their parsing counts against it), then 20 in a process of their own.
+  for (const [clients, clientProcess] of [[1, false], [20, false], [20, true]] as const) {
     const rounds = Number(process.env.WRIGHT_BENCH_ROUNDS) || (clients === 1 ? 9 : 5)
-    const r = await runEventLogBench({ clients, rounds })
-    console.log(`event log: ${r.deltas} deltas, ${r.clients} client(s), ${r.rounds} rounds each, interleaved`)
+    const r = await runEventLogBench({ clients, rounds, clientProcess })
+    console.log(`event log: ${r.deltas} deltas, ${r.clients} client(s) ${clientProcess ? "in their own process" : "in the server's process"}, ${r.rounds} rounds each, interleaved`)
     console.log(`  wall: median ${r.on} s with the log, ${r.off} s without: ${r.ratio}x (target <= 1.05x), paired ${r.paired}x; in order: ${r.inOrder ? "yes" : "NO"}`)
-    console.log(`  cpu:  median ${r.cpu.on} s with the log, ${r.cpu.off} s without: ${r.cpu.ratio}x, paired ${r.cpu.paired}x`)
+    console.log(`  cpu (server's process):  median ${r.cpu.on} s with the log, ${r.cpu.off} s without: ${r.cpu.ratio}x, paired ${r.cpu.paired}x`)
     console.log(`  wall with: ${r.all.on.join(", ")}; without: ${r.all.off.join(", ")}`)
     console.log(`  cpu with: ${r.all.cpuOn.join(", ")}; without: ${r.all.cpuOff.join(", ")}`)
     if (!r.inOrder) process.exitCode = 1
