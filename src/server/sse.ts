@@ -38,19 +38,34 @@ export interface SseSink {
   end: () => void
 }
 
-/**
- * An SSE response fed by `subscribe`: `server.connected` first, a `server.heartbeat` every
- * 10 s, then whatever `subscribe` sends. It ends when the client goes away, `signal` aborts,
- * or `subscribe` calls `end`.
- */
-// The last chunk a stream encoded, and what it was made of. Every client of a project gets the
-// same events in the same turn of the event loop: the first stream to flush them encodes the
-// chunk, and the others send the same bytes (a stream never changes a chunk it sent). With 20
-// clients this is most of the server's work per event, and its garbage.
-const SHARED_MAX = 256 * 1024
+// Every stream with something to send flushes in one pass at the next turn of the event loop.
+// Every client of a project gets the same events in the same turn: the first stream of the pass
+// encodes the chunk, and the others, finding the same frames, send the same bytes (a stream
+// never changes a chunk it sent). With 20 clients this is most of the server's work per event.
+// The chunk is kept for the pass only. (A pass, not a callback per stream: between two
+// callbacks the microtasks run, the model's stream may publish more, and no two streams would
+// have the same frames.)
 let lastChunk: { frames: string[]; ids: (number | undefined)[]; tickets: (number | undefined)[]; idOf: unknown; bytes: Uint8Array } | undefined
+let inPass = false
+let due: (() => void)[] = []
+function flushSoon(flush: () => void) {
+  due.push(flush)
+  if (due.length === 1) setImmediate(pass)
+}
+function pass() {
+  // A stream that gets frames during the pass (a log flush feeds the session streams) is due at the next one.
+  const now = due
+  due = []
+  inPass = true
+  try {
+    for (const fn of now) fn()
+  } finally {
+    inPass = false
+    lastChunk = undefined
+  }
+}
 
-/** The last chunk's bytes if these frames are the same (same JSON, same ids or log tickets of the same log). */
+/** The pass's chunk if these frames are the same (same JSON, same ids or log tickets of the same log). */
 function sameAsLast(frames: string[], ids: (number | undefined)[], tickets: (number | undefined)[], idOf: unknown): Uint8Array | undefined {
   const last = lastChunk
   if (!last || last.frames.length !== frames.length || last.idOf !== idOf) return undefined
@@ -61,6 +76,11 @@ function sameAsLast(frames: string[], ids: (number | undefined)[], tickets: (num
 type DeltaEvent = { type: "message.part.delta"; properties: { partID: string; field: string; delta: string } }
 const isDelta = (e: object): e is DeltaEvent => (e as { type?: string }).type === "message.part.delta"
 
+/**
+ * An SSE response fed by `subscribe`: `server.connected` first, a `server.heartbeat` every
+ * 10 s, then whatever `subscribe` sends. It ends when the client goes away, `signal` aborts,
+ * or `subscribe` calls `end`.
+ */
 export function sseResponse(signal: AbortSignal, subscribe: (send: (event: object) => void, end: () => void, sink: SseSink) => () => void, opts: SseOptions = {}): Response {
   const format = opts.format ?? eventJson
   const ticketOf = opts.ticketOf
@@ -113,8 +133,7 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
             }
           else for (const json of pending) text += `data: ${json}\n\n`
           bytes = encoder.encode(text)
-          // A big chunk (a replay) is one client's alone: not kept until the next flush.
-          lastChunk = bytes.length <= SHARED_MAX ? { frames: pending, ids, tickets, idOf, bytes } : undefined
+          if (inPass) lastChunk = { frames: pending, ids, tickets, idOf, bytes }
         }
         pending = []
         ids = []
@@ -129,7 +148,7 @@ export function sseResponse(signal: AbortSignal, subscribe: (send: (event: objec
         }
       }
       const wake = () => {
-        if (pending.length === 0 && !merging) setImmediate(flush)
+        if (pending.length === 0 && !merging) flushSoon(flush)
       }
       const send = (event: object) => {
         if (closed) return
