@@ -131,12 +131,14 @@ test("event log - a deleted session's events go but its deletion; an unknown id 
   expect((await badAfter.json()).data.message).toContain("after")
 })
 
-test("event log - many clients at once (plain, coalescing, global, one resumed mid-way) each get their own stream right: same frames, same ids", async () => {
+test("event log - many clients at once (plain, coalescing, global, a session's log stream, one resumed mid-way) each get their own stream right: same frames, same ids", async () => {
   h = await startServer({ llm })
   const s = await h.client.session.create()
   const plain = [0, 1, 2].map(async () => readFrames(await get("/event"), idle(s.id)))
   const merged = readFrames(await get("/event?coalesce=true"), idle(s.id))
   const global = readFrames(await get("/global/event"), idle(s.id))
+  // Fed from the log's writes, which the other streams' flushes make: frames that arrive while they flush.
+  const session = readFrames(await get(`/session/${s.id}/event`), idle(s.id))
   let deltas = 0
   const cut = readFrames(await get("/event"), (f) => f.type === "message.part.delta" && ++deltas === 5)
   llm.script({ text: words(80), delayMs: 2 })
@@ -154,6 +156,8 @@ test("event log - many clients at once (plain, coalescing, global, one resumed m
   expect(back.map((f) => [f.id, f.raw])).toEqual(a!.map((f) => [f.id, f.raw]))
   const wrapped = ofSession(await global, s.id)
   expect(wrapped.map((f) => [f.id, JSON.stringify({ type: f.type, properties: f.properties })])).toEqual(a!.map((f) => [f.id, JSON.stringify({ type: f.type, properties: f.properties })]))
+  const fromLog = ofSession(await session, s.id)
+  expect(fromLog.map((f) => [f.id, f.raw])).toEqual(a!.map((f) => [f.id, f.raw]))
   // The coalescing client: fewer frames, the same text, each frame at its last delta's id.
   const text = (fs: Frame[]) => fs.filter((f) => f.type === "message.part.delta").map((f) => f.properties.delta).join("")
   const m = ofSession(await merged, s.id)
