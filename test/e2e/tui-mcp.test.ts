@@ -59,6 +59,8 @@ test("tui - @server:name mentions an MCP resource, which is read into the prompt
     await pane.waitFor((s) => !s.includes("summarise @"))
   }
   pane.keys("Escape")
+  // Escape and Enter read in one go are Alt+Enter (ESC CR), a newline: Enter waits for the popup to close.
+  await pane.waitFor((s) => !offered.test(s))
   pane.keys("Enter")
   await pane.waitFor("Summarised.", { timeoutMs: 60_000 })
   const sent = llm.requests.map((r) => JSON.stringify(r.body)).join("\n")
