@@ -3,7 +3,7 @@ import path from "node:path"
 import { afterAll, afterEach, beforeAll, beforeEach, expect, test } from "vitest"
 import type { BusEvent, GlobalEvent } from "../../src/protocol"
 import { HEARTBEAT_MS } from "../../src/server"
-import { sseResponse } from "../../src/server/sse"
+import { sseResponse, type SseSink } from "../../src/server/sse"
 import { startLLMServer, type LLMServer } from "../lib/llm-server"
 import { tempDir } from "../lib/tool-context"
 import { BASE, collect, raw, startServer, type Harness } from "./harness"
@@ -183,5 +183,25 @@ test("event - streams opened in one turn send the same connected frame, each wit
   expect(await first(one)).toBe('id: 5\ndata: {"type":"server.connected","properties":{}}\n\n')
   expect(await first(two)).toBe('id: 6\ndata: {"type":"server.connected","properties":{}}\n\n')
   expect(await first(three)).toBe('id: 6\ndata: {"type":"server.connected","properties":{}}\n\n')
+  controller.abort()
+})
+
+test("event - a frame that reaches a stream while the streams flush (a log write feeding it) goes out at the next turn, not never", async () => {
+  const controller = new AbortController()
+  let sinkA!: SseSink
+  let fed = false
+  const a = sseResponse(controller.signal, (_send, _end, sink) => ((sinkA = sink), () => {}))
+  // B flushes after A in the same pass; its log write feeds A a frame A has no flush left for.
+  sseResponse(controller.signal, () => () => {}, { connectedId: () => 1, beforeFlush: () => void (!fed && ((fed = true), sinkA.frame('{"type":"late","properties":{}}', 2))) })
+  const reader = a.body!.getReader()
+  let received = ""
+  const deadline = Date.now() + 2000
+  while (!received.includes('"late"') && Date.now() < deadline) {
+    const next = await Promise.race([reader.read(), new Promise<undefined>((r) => setTimeout(r, 2000))])
+    if (!next || next.done) break
+    received += new TextDecoder().decode(next.value)
+  }
+  expect(fed).toBe(true)
+  expect(received).toContain('id: 2\ndata: {"type":"late","properties":{}}')
   controller.abort()
 })
